@@ -1,0 +1,32 @@
+/**
+ * The Agentline HTTP API (`/api/v1`), as one `HttpApi` value. Import it to get a typed client:
+ * `HttpApiClient.make(AgentlineApi, { baseUrl })` (see `examples/typed-client.ts`).
+ */
+import { BadRequest, Conflict, Forbidden, NotFound, PayloadTooLarge, TooManyRequests, Unauthorized, ValidationError } from "@agentline/core/Errors"
+import { HttpApi, OpenApi } from "@effect/platform"
+import { ApiKeysApi } from "./api-keys/Api.js"
+import { AuthApi } from "./auth/Api.js"
+import { HealthApi } from "./health/Api.js"
+import { OrganizationsApi } from "./organizations/Api.js"
+import { VERSION } from "./ServerConfig.js"
+import { UsersApi } from "./users/Api.js"
+
+export class AgentlineApi extends HttpApi.make("agentline")
+  .add(HealthApi)
+  .add(AuthApi)
+  .add(UsersApi)
+  .add(ApiKeysApi)
+  .add(OrganizationsApi)
+  .addError(ValidationError)
+  .addError(BadRequest)
+  .addError(Unauthorized)
+  .addError(Forbidden)
+  .addError(NotFound)
+  .addError(Conflict)
+  .addError(PayloadTooLarge)
+  .addError(TooManyRequests)
+  .prefix("/api/v1")
+  .annotate(OpenApi.Title, "Agentline API")
+  .annotate(OpenApi.Version, VERSION)
+  .annotate(OpenApi.Description, "Self-hosted AI voice agents over telephone calls. Errors are {\"detail\": ...}.")
+{}

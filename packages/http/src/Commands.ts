@@ -1,0 +1,99 @@
+/** The command line's commands as Effect programs (the parsing lives in cli.ts). */
+import { ApiKeys } from "@agentline/core/api-keys/ApiKeys"
+import { OrganizationsRepo } from "@agentline/core/organizations/OrganizationsRepo"
+import { Organizations } from "@agentline/core/organizations/Organizations"
+import { MAX_CONCURRENT_CALL_LIMIT } from "@agentline/core/organizations/Organization"
+import { Role } from "@agentline/core/users/User"
+import { Users } from "@agentline/core/users/Users"
+import { Database, Migrations } from "@agentline/sql"
+import { Data, Effect, Layer, Option, Schema } from "effect"
+import * as Server from "./Server.js"
+import { ServerConfig, settingsConfig } from "./ServerConfig.js"
+
+export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
+
+const required = (name: string, value: string | undefined) =>
+  value === undefined || value.trim() === ""
+    ? Effect.fail(new UsageError({ message: `--${name} is required` }))
+    : Effect.succeed(value.trim())
+
+const DatabaseLive = Layer.unwrapEffect(
+  Effect.gen(function*() {
+    const settings = yield* Database.settingsConfig
+    yield* Effect.logInfo(`Database: ${Database.describe(settings)}`)
+    return Database.layerFromSettings(settings)
+  })
+).pipe(Layer.orDie)
+
+/** Services over a migrated database, for the administrative commands. */
+const AdminLive = Server.ServicesLive.pipe(Layer.provide(Server.MigrationsLive), Layer.provideMerge(DatabaseLive))
+
+export const serveLayer = Layer.unwrapEffect(
+  Effect.gen(function*() {
+    const settings = yield* settingsConfig
+    return Server.serve({ port: settings.port, host: settings.host }).pipe(
+      Layer.provide(ServerConfig.layer(settings)),
+      Layer.provide(DatabaseLive)
+    )
+  })
+)
+
+export const migrate = Effect.gen(function*() {
+  const applied = yield* Migrations.run
+  console.log(applied.length === 0 ? "Database is up to date." : `Applied: ${applied.map(([id, name]) => `${id}_${name}`).join(", ")}`)
+}).pipe(Effect.provide(DatabaseLive))
+
+export const createUser = (args: {
+  email: string | undefined
+  password: string | undefined
+  organization: string | undefined
+  role: string | undefined
+}) =>
+  Effect.gen(function*() {
+    const email = yield* required("email", args.email)
+    const password = yield* required("password", args.password)
+    const organization = yield* required("organization", args.organization)
+    const role = yield* Schema.decodeUnknown(Role)(args.role ?? "admin").pipe(
+      Effect.mapError(() => new UsageError({ message: "--role must be admin or member" }))
+    )
+    if (password.length < 8) return yield* new UsageError({ message: "--password must be at least 8 characters" })
+    const users = yield* Users
+    const user = yield* users.create({ email, password, role, organization: { name: organization } })
+    console.log(`Created ${user.role} ${user.email} (id ${user.id}) in organization '${organization}' (id ${user.organization_id}).`)
+    console.log("The password must be changed at first login (POST /api/v1/auth/change-password).")
+  }).pipe(Effect.provide(AdminLive))
+
+export const createApiKey = (args: { email: string | undefined; name: string | undefined }) =>
+  Effect.gen(function*() {
+    const email = (yield* required("email", args.email)).toLowerCase()
+    const users = yield* Users
+    const user = yield* users.findByEmail(email)
+    if (Option.isNone(user)) return yield* new UsageError({ message: `No user with email '${email}'` })
+    const keys = yield* ApiKeys
+    const created = yield* keys.create({
+      organizationId: user.value.organization_id,
+      userId: user.value.id,
+      email: user.value.email,
+      role: user.value.role,
+      via: { _tag: "ApiKey", apiKeyId: 0 }
+    }, args.name?.trim() || "cli")
+    console.log(`Created API key '${created.name}' (id ${created.id}) for organization ${user.value.organization_id}.`)
+    console.log("It is shown only once; store it now:")
+    console.log(created.api_key)
+  }).pipe(Effect.provide(AdminLive))
+
+export const setConcurrency = (args: { organization: string | undefined; limit: string | undefined }) =>
+  Effect.gen(function*() {
+    const name = yield* required("organization", args.organization)
+    const limit = Number(yield* required("limit", args.limit))
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CONCURRENT_CALL_LIMIT) {
+      return yield* new UsageError({ message: `--limit must be an integer between 1 and ${MAX_CONCURRENT_CALL_LIMIT}` })
+    }
+    const org = yield* (yield* OrganizationsRepo).findByName(name)
+    if (Option.isNone(org)) return yield* new UsageError({ message: `No organization named '${name}'` })
+    const updated = yield* (yield* Organizations).setConcurrentCallLimit(org.value.id, limit)
+    console.log(`Organization '${updated.name}' may now have ${updated.concurrent_call_limit} calls in progress at once.`)
+  }).pipe(Effect.provide(AdminLive))
+
+export const demo = (_args: { contacts: string | undefined }) =>
+  Effect.fail(new UsageError({ message: "The demo arrives with the dispatcher; it is not available in this build yet." }))

@@ -1,0 +1,71 @@
+/**
+ * Mounting Agentline inside an existing backend (Express, Fastify, Hono, plain node:http).
+ *
+ * ```ts
+ * const agentline = await Embed.makeHandlers({ databaseUrl: process.env.DATABASE_URL })
+ * http.createServer((req, res) => req.url?.startsWith("/api/v1/") ? agentline.node(req, res) : other(req, res))
+ * // fetch-style hosts (Hono, Bun, Deno, workers): agentline.fetch(request) → Promise<Response>
+ * await agentline.dispose() // on shutdown
+ * ```
+ *
+ * One `ManagedRuntime` backs both handlers: one connection pool, one set of background workers.
+ * Express strips the mount path (restore `req.url = req.originalUrl`), and a body parser mounted before
+ * the handler consumes the body: mount Agentline first. See `examples/embed-node-http.ts`.
+ */
+import { Database } from "@agentline/sql"
+import type { SqlClient } from "@effect/sql"
+import { HttpApiBuilder, HttpApp } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Layer, ManagedRuntime, Option, Redacted } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import * as NodePath from "node:path"
+import * as Server from "./Server.js"
+import { ServerConfig, VERSION } from "./ServerConfig.js"
+
+export interface EmbedOptions {
+  /** PostgreSQL URL; when absent, SQLite in `dataDir`. */
+  readonly databaseUrl?: string | undefined
+  /** Where the SQLite file and blobs live (default `./data`). */
+  readonly dataDir?: string | undefined
+  /** The public address of the host server, used in links and telephony callbacks. */
+  readonly publicUrl?: string | undefined
+  /** Provide your own `SqlClient` instead (for example a client your service already has). */
+  readonly database?: Layer.Layer<SqlClient.SqlClient, unknown> | undefined
+}
+
+export interface Handlers {
+  readonly node: (req: IncomingMessage, res: ServerResponse) => void
+  readonly fetch: (request: Request) => Promise<Response>
+  readonly dispose: () => Promise<void>
+}
+
+export const makeHandlers = async (options: EmbedOptions = {}): Promise<Handlers> => {
+  const dataDir = options.dataDir ?? "./data"
+  const database = options.database ?? Database.layerFromSettings({
+    databaseUrl: Option.map(Option.fromNullable(options.databaseUrl), Redacted.make),
+    dataDir: NodePath.resolve(dataDir)
+  })
+  const layer = Server.HttpAppLive.pipe(
+    Layer.provideMerge(HttpApiBuilder.Router.Live),
+    Layer.provideMerge(HttpApiBuilder.Middleware.layer),
+    Layer.provideMerge(NodeHttpServer.layerContext),
+    Layer.provide(ServerConfig.layer({
+      port: 0,
+      host: "",
+      dataDir,
+      publicUrl: (options.publicUrl ?? "http://localhost").replace(/\/$/, ""),
+      version: VERSION
+    })),
+    Layer.provide(Layer.orDie(database))
+  )
+  const runtime = ManagedRuntime.make(layer)
+  const app = await runtime.runPromise(HttpApiBuilder.httpApp)
+  const node = await runtime.runPromise(NodeHttpServer.makeHandler(app))
+  const rt = await runtime.runtime()
+  const fetch = HttpApp.toWebHandlerRuntime(rt)(app as any)
+  return {
+    node,
+    fetch: (request) => fetch(request),
+    dispose: () => runtime.dispose()
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * One place turns every failure into the wire error: `{"detail": ...}` with the error's status.
+ *
+ * - domain errors (`@agentline/core/Errors`) → their status and `detail`;
+ * - request decoding failures and malformed JSON → 422 listing every invalid field (see Validation);
+ * - unknown routes → 404 JSON;
+ * - anything else (defects, unexpected failures) → 500 `{"detail": "internal_error"}`, logged with its
+ *   cause; nothing internal reaches the client.
+ */
+import { HttpApiBuilder, type HttpApi, type HttpApiError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Cause, Effect, Option } from "effect"
+import * as Validation from "./Validation.js"
+
+const STATUS: Record<string, number> = {
+  BadRequest: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  Conflict: 409,
+  PayloadTooLarge: 413,
+  ValidationError: 422,
+  TooManyRequests: 429
+}
+
+const json = (status: number, detail: unknown) => HttpServerResponse.unsafeJson({ detail }, { status })
+
+const requestParts = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    const url = new URL(request.url, "http://localhost")
+    const query: Record<string, string | Array<string>> = {}
+    for (const [key, value] of url.searchParams) {
+      const existing = query[key]
+      query[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value]
+    }
+    const body = yield* request.text.pipe(Effect.option)
+    return { method: request.method, pathname: url.pathname, query, body: Option.getOrUndefined(body) }
+  })
+
+export const layer = (api: HttpApi.HttpApi.Any) => {
+  const revalidate = Validation.makeRevalidator(api)
+  return HttpApiBuilder.middleware(
+    Effect.succeed((app) =>
+      Effect.catchAllCause(app, (cause) =>
+        Effect.gen(function*() {
+          // Failures first; a request body that could not be read surfaces as a defect in some paths.
+          const failure = Option.orElse(Cause.failureOption(cause), () => Cause.dieOption(cause))
+          if (Option.isSome(failure)) {
+            const error = failure.value as any
+            const status = typeof error?._tag === "string" ? STATUS[error._tag] : undefined
+            if (status !== undefined && "detail" in error) return json(status, error.detail)
+            if (error?._tag === "HttpApiDecodeError") {
+              const request = yield* HttpServerRequest.HttpServerRequest
+              const issues = revalidate(yield* requestParts(request))
+              return json(422, issues.length > 0 ? issues : (error as HttpApiError.HttpApiDecodeError).issues.map((i) => ({
+                loc: ["body", ...i.path.map(String)],
+                msg: i.message,
+                type: "value_error",
+                input: null,
+                ctx: {}
+              })))
+            }
+            if (error?._tag === "RequestError" && error.reason === "Decode") {
+              const request = yield* HttpServerRequest.HttpServerRequest
+              const parts = yield* requestParts(request)
+              const issues = revalidate(parts)
+              return json(422, issues.length > 0 ? issues : [Validation.malformedJson(error.cause ?? error.description)])
+            }
+            if (error?._tag === "RouteNotFound" || error?._tag === "NotFound") return json(404, "Not Found")
+          }
+          if (Cause.isInterruptedOnly(cause)) return yield* Effect.failCause(cause)
+          yield* Effect.logError("Unexpected failure while handling a request", cause)
+          return json(500, "internal_error")
+        })
+      )
+    ),
+    { withContext: true }
+  )
+}

@@ -1,0 +1,57 @@
+/**
+ * Composition of the application, done once here at the edge: storage, services, the API and its
+ * middlewares. `main.ts` serves it on a port; `Embed.ts` turns it into handlers for another server;
+ * tests provide it a test database.
+ */
+import { ApiKeys } from "@agentline/core/api-keys/ApiKeys"
+import { Organizations } from "@agentline/core/organizations/Organizations"
+import { Users } from "@agentline/core/users/Users"
+import { Migrations, Repositories } from "@agentline/sql"
+import type { SqlClient } from "@effect/sql"
+import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Layer } from "effect"
+import { createServer } from "node:http"
+import { AgentlineApi } from "./Api.js"
+import { ApiKeysLive } from "./api-keys/Http.js"
+import { AuthLive } from "./auth/Http.js"
+import * as Authentication from "./Authentication.js"
+import * as ErrorHandling from "./ErrorHandling.js"
+import { HealthLive } from "./health/Http.js"
+import { OrganizationsLive } from "./organizations/Http.js"
+import { ServerConfig } from "./ServerConfig.js"
+import { UsersLive } from "./users/Http.js"
+
+/** The domain services over the SQL repositories; needs a `SqlClient` (already migrated or not). */
+export const ServicesLive = Layer.mergeAll(Users.Default, ApiKeys.Default, Organizations.Default).pipe(
+  Layer.provideMerge(Repositories.layer)
+)
+
+/** Runs the migrations when built: the server never runs on an old schema. */
+export const MigrationsLive = Layer.effectDiscard(Migrations.run)
+
+export const ApiLive = HttpApiBuilder.api(AgentlineApi).pipe(
+  Layer.provide([HealthLive, AuthLive, UsersLive, ApiKeysLive, OrganizationsLive]),
+  Layer.provide(Authentication.layer)
+)
+
+/**
+ * Everything the HTTP app needs except the database client and the server settings: the API with its
+ * error handling, the OpenAPI document at /api/v1/openapi.json and the docs page at /docs.
+ */
+export const HttpAppLive = Layer.mergeAll(
+  ErrorHandling.layer(AgentlineApi),
+  HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" }),
+  HttpApiScalar.layer({ path: "/docs" }),
+  HttpApiBuilder.middlewareCors()
+).pipe(Layer.provideMerge(ApiLive), Layer.provideMerge(ServicesLive), Layer.provide(MigrationsLive))
+
+export type AppRequirements = SqlClient.SqlClient | ServerConfig
+
+/** The standalone server on `port`/`host`. */
+export const serve = (options: { readonly port: number; readonly host: string }) =>
+  HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
+    Layer.provide(HttpAppLive),
+    HttpServer.withLogAddress,
+    Layer.provide(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))
+  )

@@ -1,0 +1,59 @@
+import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import * as NodeFs from "node:fs"
+import * as NodePath from "node:path"
+import * as NodeCrypto from "node:crypto"
+
+/** The standalone server's settings, from the environment (see README "Configuration"). */
+export interface ServerSettings {
+  readonly port: number
+  readonly host: string
+  readonly dataDir: string
+  /** The address clients (and telephony providers) reach this server at; used in links and callbacks. */
+  readonly publicUrl: string
+  readonly version: string
+}
+
+export class ServerConfig extends Context.Tag("@agentline/http/ServerConfig")<ServerConfig, ServerSettings>() {
+  static layer = (settings: ServerSettings) => Layer.succeed(ServerConfig, settings)
+}
+
+export const VERSION: string = JSON.parse(
+  NodeFs.readFileSync(new URL("../package.json", import.meta.url), "utf8")
+).version
+
+export const settingsConfig: Config.Config<ServerSettings> = Config.all({
+  port: Config.port("PORT").pipe(Config.withDefault(8000)),
+  host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
+  dataDir: Config.string("AGENTLINE_DATA_DIR").pipe(Config.withDefault("./data")),
+  publicUrl: Config.option(Config.url("AGENTLINE_PUBLIC_URL"))
+}).pipe(Config.map(({ port, host, dataDir, publicUrl }) => ({
+  port,
+  host,
+  dataDir,
+  publicUrl: Option.match(publicUrl, {
+    onNone: () => `http://localhost:${port}`,
+    onSome: (url) => url.toString().replace(/\/$/, "")
+  }),
+  version: VERSION
+})))
+
+/**
+ * The secret that encrypts stored provider credentials: `AGENTLINE_SECRET_KEY`, or a key generated
+ * into the data directory on first start (with a warning: losing that file makes stored credentials
+ * unreadable, so operators should set the variable and back it up).
+ */
+export const secretKey = (dataDir: string): Effect.Effect<Redacted.Redacted<string>> =>
+  Effect.gen(function*() {
+    const fromEnv = yield* Config.option(Config.redacted("AGENTLINE_SECRET_KEY")).pipe(Effect.orDie)
+    if (Option.isSome(fromEnv)) return fromEnv.value
+    const file = NodePath.join(dataDir, "secret.key")
+    if (NodeFs.existsSync(file)) return Redacted.make(NodeFs.readFileSync(file, "utf8").trim())
+    NodeFs.mkdirSync(dataDir, { recursive: true })
+    const key = NodeCrypto.randomBytes(32).toString("base64url")
+    NodeFs.writeFileSync(file, key + "\n", { mode: 0o600 })
+    yield* Effect.logWarning(
+      `AGENTLINE_SECRET_KEY is not set: generated one into ${file}. Set AGENTLINE_SECRET_KEY (and keep a copy) ` +
+        `in production; without this key stored provider credentials cannot be decrypted.`
+    )
+    return Redacted.make(key)
+  })

@@ -1,0 +1,14 @@
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Schema } from "effect"
+
+export const Health = Schema.Struct({
+  status: Schema.String,
+  version: Schema.String,
+  backend_api_endpoint: Schema.String,
+  deployment_mode: Schema.String,
+  auth_provider: Schema.String
+})
+
+export class HealthApi extends HttpApiGroup.make("health")
+  .add(HttpApiEndpoint.get("health", "/health").addSuccess(Health))
+{}

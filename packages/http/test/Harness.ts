@@ -1,0 +1,89 @@
+/**
+ * A real server on a random loopback port over a fresh database of the given dialect, plus helpers
+ * to send any request (including malformed ones) and to create organizations, users and keys.
+ */
+import { ApiKeys } from "@agentline/core/api-keys/ApiKeys"
+import type { Principal } from "@agentline/core/organizations/Principal"
+import { Users } from "@agentline/core/users/Users"
+import { type Database, Testing } from "@agentline/sql"
+import { HttpApiBuilder, HttpClient, HttpClientRequest } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import * as Server from "../src/Server.js"
+import { ServerConfig } from "../src/ServerConfig.js"
+
+export const TestApp = (dialect: Database.Dialect) =>
+  HttpApiBuilder.serve().pipe(
+    Layer.provideMerge(Server.HttpAppLive),
+    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provideMerge(ServerConfig.layer({
+      port: 0,
+      host: "127.0.0.1",
+      dataDir: "./data-test",
+      publicUrl: "http://127.0.0.1:0",
+      version: "test"
+    })),
+    Layer.provideMerge(Testing.layerEmptyDatabase(dialect))
+  )
+
+export interface Credentials {
+  readonly apiKey?: string
+  readonly token?: string
+}
+
+export interface Reply {
+  readonly status: number
+  readonly body: any
+}
+
+/** Sends a request; `body` is JSON-encoded unless `raw` is given. */
+export const call = (
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+  path: string,
+  options: Credentials & { readonly body?: unknown; readonly raw?: string; readonly headers?: Record<string, string> } = {}
+) =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    let request = HttpClientRequest.make(method)(path)
+    if (options.apiKey !== undefined) request = HttpClientRequest.setHeader(request, "x-api-key", options.apiKey)
+    if (options.token !== undefined) request = HttpClientRequest.bearerToken(request, options.token)
+    if (options.headers) request = HttpClientRequest.setHeaders(request, options.headers)
+    if (options.raw !== undefined) request = HttpClientRequest.bodyText(request, options.raw, "application/json")
+    else if (options.body !== undefined) request = yield* HttpClientRequest.bodyJson(request, options.body)
+    const response = yield* client.execute(request)
+    const text = yield* response.text
+    let body: unknown = text
+    try {
+      body = text === "" ? undefined : JSON.parse(text)
+    } catch {
+      // not JSON: keep the text for the assertion to show
+    }
+    return { status: response.status, body } satisfies Reply as Reply
+  }).pipe(Effect.scoped, Effect.orDie)
+
+let counter = 0
+
+/** A new organization with an admin (password already changed) and an API key for it. */
+export const seedOrganization = (name = `org-${++counter}-${Math.random().toString(36).slice(2, 6)}`) =>
+  Effect.gen(function*() {
+    const users = yield* Users
+    const keys = yield* ApiKeys
+    const admin = yield* users.create({
+      email: `admin@${name}.test`,
+      password: "initial-password",
+      role: "admin",
+      organization: { name },
+      mustChangePassword: false
+    })
+    const principal: Principal = {
+      organizationId: admin.organization_id,
+      userId: admin.id,
+      email: admin.email,
+      role: "admin",
+      via: { _tag: "ApiKey", apiKeyId: 0 }
+    }
+    const key = yield* keys.create(principal, "test")
+    return { name, admin, principal, apiKey: key.api_key, apiKeyId: key.id }
+  }).pipe(Effect.orDie)
+
+export const dialects = Testing.dialects

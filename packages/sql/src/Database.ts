@@ -1,0 +1,90 @@
+/**
+ * The database connection: PostgreSQL when `DATABASE_URL` is set, else the embedded SQLite file under
+ * `AGENTLINE_DATA_DIR`. Both provide `SqlClient`, so every repository is written once.
+ *
+ * Row values are made alike across the two drivers here, once, rather than in every repository:
+ * PostgreSQL `bigint` comes back as a JS number and `timestamptz` as an ISO-8601 string, which is what
+ * SQLite stores (the application writes timestamps itself, from Effect's Clock).
+ */
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { SqliteClient } from "@effect/sql-sqlite-node"
+import { Config, Effect, Layer, Option, Redacted } from "effect"
+import * as NodeFs from "node:fs"
+import * as NodePath from "node:path"
+import pg from "pg"
+
+export type Dialect = "sqlite" | "pg"
+
+const INT8 = 20
+const TIMESTAMP = 1114
+const TIMESTAMPTZ = 1184
+
+const pgTypes = {
+  getTypeParser: (oid: number, format?: "text" | "binary") => {
+    switch (oid) {
+      case INT8:
+        return (value: string) => Number(value)
+      case TIMESTAMPTZ:
+      case TIMESTAMP:
+        return (value: string) => new Date(oid === TIMESTAMP ? `${value}Z` : value).toISOString()
+      default:
+        return pg.types.getTypeParser(oid, format as any)
+    }
+  }
+} as const
+
+export interface PgOptions {
+  readonly url: Redacted.Redacted
+  readonly maxConnections?: number
+}
+
+/** PostgreSQL via @effect/sql-pg. */
+export const layerPg = (options: PgOptions): Layer.Layer<SqlClient.SqlClient, unknown> =>
+  PgClient.layer({
+    url: options.url,
+    maxConnections: options.maxConnections ?? 10,
+    applicationName: "agentline",
+    types: pgTypes as any,
+    // JSON keys are user data (CSV columns, initial_context): never rename them.
+    transformJson: false
+  })
+
+/** The embedded default: one SQLite file (WAL mode). SQLite is a single-process store. */
+export const layerSqlite = (options: { readonly filename: string }): Layer.Layer<SqlClient.SqlClient, unknown> =>
+  Layer.unwrapEffect(
+    Effect.sync(() => {
+      if (options.filename !== ":memory:") NodeFs.mkdirSync(NodePath.dirname(NodePath.resolve(options.filename)), { recursive: true })
+      return SqliteClient.layer({ filename: options.filename })
+    })
+  )
+
+export interface DatabaseSettings {
+  readonly databaseUrl: Option.Option<Redacted.Redacted>
+  readonly dataDir: string
+}
+
+export const settingsConfig: Config.Config<DatabaseSettings> = Config.all({
+  databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
+  dataDir: Config.string("AGENTLINE_DATA_DIR").pipe(Config.withDefault("./data"))
+})
+
+export const describe = (settings: DatabaseSettings): string =>
+  Option.match(settings.databaseUrl, {
+    onNone: () => `SQLite at ${NodePath.resolve(settings.dataDir, "agentline.db")}`,
+    onSome: (url) => {
+      const parsed = new URL(Redacted.value(url))
+      return `PostgreSQL at ${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`
+    }
+  })
+
+/** Chooses the dialect from the settings: `DATABASE_URL` → PostgreSQL, else SQLite in the data directory. */
+export const layerFromSettings = (settings: DatabaseSettings): Layer.Layer<SqlClient.SqlClient, unknown> =>
+  Option.match(settings.databaseUrl, {
+    onNone: () => layerSqlite({ filename: NodePath.join(settings.dataDir, "agentline.db") }),
+    onSome: (url) => layerPg({ url })
+  })
+
+export const layerConfig: Layer.Layer<SqlClient.SqlClient, unknown> = Layer.unwrapEffect(
+  Effect.map(settingsConfig, layerFromSettings)
+)

@@ -1,0 +1,39 @@
+/**
+ * The one migration set, run at start-up and by `agentline migrate`.
+ *
+ * On PostgreSQL the whole run holds a transaction-scoped advisory lock: the migrator's own first step
+ * (create its table if missing) is not safe when two processes start at once on an empty database,
+ * so they queue on the lock instead and the second finds nothing left to do. The table is created
+ * here, under the lock, because the migrator's own probe for it fails inside a transaction.
+ */
+import { Migrator, SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import m0001 from "./migrations/0001_foundation.js"
+
+/** Keys are `<id>_<name>`; ids only ever grow (the migrator never fills gaps). */
+export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
+  "0001_foundation": m0001
+}
+
+const ADVISORY_LOCK_ID = 0x61676c6e // "agln"
+
+export const run: Effect.Effect<ReadonlyArray<readonly [id: number, name: string]>, never, SqlClient.SqlClient> = Effect
+  .gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const migrate = Migrator.make({})({ loader: Migrator.fromRecord(migrations), table: "agentline_migrations" })
+    return yield* sql.onDialectOrElse({
+      pg: () =>
+        sql.withTransaction(
+          sql`SELECT pg_advisory_xact_lock(${ADVISORY_LOCK_ID})`.pipe(
+            Effect.zipRight(sql`CREATE TABLE IF NOT EXISTS agentline_migrations (
+              migration_id integer primary key,
+              created_at timestamp with time zone not null default now(),
+              name text not null
+            )`),
+            Effect.zipRight(migrate)
+          )
+        ),
+      orElse: () => migrate
+    })
+  })
+  .pipe(Effect.orDie, Effect.withSpan("Migrations.run"))

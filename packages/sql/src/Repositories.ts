@@ -1,0 +1,14 @@
+/**
+ * Every storage port of `@agentline/core` implemented over `SqlClient`, as one layer.
+ * Provide it with a client (`Database.layerConfig`, `Database.layerPg`, `Database.layerSqlite`).
+ */
+import { Layer } from "effect"
+import * as SqlApiKeysRepo from "./api-keys/SqlApiKeysRepo.js"
+import * as SqlOrganizationsRepo from "./organizations/SqlOrganizationsRepo.js"
+import * as SqlUsersRepo from "./users/SqlUsersRepo.js"
+
+export const layer = Layer.mergeAll(
+  SqlOrganizationsRepo.layer,
+  SqlUsersRepo.layer,
+  SqlApiKeysRepo.layer
+)

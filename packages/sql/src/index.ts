@@ -1,0 +1,6 @@
+export * as Columns from "./Columns.js"
+export * as Database from "./Database.js"
+export * as Ddl from "./Ddl.js"
+export * as Migrations from "./Migrations.js"
+export * as Testing from "./Testing.js"
+export * as Repositories from "./Repositories.js"
