@@ -57,7 +57,12 @@ export const ValidationIssue = Schema.Struct({
   msg: Schema.String,
   type: Schema.String,
   input: Schema.Unknown,
-  ctx: Schema.Record({ key: Schema.String, value: Schema.Unknown })
+  ctx: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  // Agent definition problems also carry the reference implementation's item shape.
+  kind: Schema.optional(Schema.Literal("node", "edge", "workflow")),
+  id: Schema.optional(Schema.NullOr(Schema.String)),
+  field: Schema.optional(Schema.NullOr(Schema.String)),
+  message: Schema.optional(Schema.String)
 })
 export type ValidationIssue = typeof ValidationIssue.Type
 

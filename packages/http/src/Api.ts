@@ -8,8 +8,10 @@ import { ApiKeysApi } from "./api-keys/Api.js"
 import { AuthApi } from "./auth/Api.js"
 import { HealthApi } from "./health/Api.js"
 import { OrganizationsApi } from "./organizations/Api.js"
+import { PublicDownloadsApi } from "./runs/Api.js"
 import { VERSION } from "./ServerConfig.js"
 import { UsersApi } from "./users/Api.js"
+import { WorkflowsApi } from "./workflows/Api.js"
 
 export class AgentlineApi extends HttpApi.make("agentline")
   .add(HealthApi)
@@ -17,6 +19,8 @@ export class AgentlineApi extends HttpApi.make("agentline")
   .add(UsersApi)
   .add(ApiKeysApi)
   .add(OrganizationsApi)
+  .add(WorkflowsApi)
+  .add(PublicDownloadsApi)
   .addError(ValidationError)
   .addError(BadRequest)
   .addError(Unauthorized)

@@ -25,8 +25,14 @@ const DatabaseLive = Layer.unwrapEffect(
   })
 ).pipe(Layer.orDie)
 
+const ConfigLive = Layer.effect(ServerConfig, settingsConfig).pipe(Layer.orDie)
+
 /** Services over a migrated database, for the administrative commands. */
-const AdminLive = Server.ServicesLive.pipe(Layer.provide(Server.MigrationsLive), Layer.provideMerge(DatabaseLive))
+const AdminLive = Server.ServicesLive.pipe(
+  Layer.provide(Server.MigrationsLive),
+  Layer.provideMerge(DatabaseLive),
+  Layer.provide(ConfigLive)
+)
 
 export const serveLayer = Layer.unwrapEffect(
   Effect.gen(function*() {

@@ -16,11 +16,11 @@ import { Database } from "@agentline/sql"
 import type { SqlClient } from "@effect/sql"
 import { HttpApiBuilder, HttpApp } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Layer, ManagedRuntime, Option, Redacted } from "effect"
+import { Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import * as NodePath from "node:path"
 import * as Server from "./Server.js"
-import { ServerConfig, VERSION } from "./ServerConfig.js"
+import { secretKey, ServerConfig, VERSION } from "./ServerConfig.js"
 
 export interface EmbedOptions {
   /** PostgreSQL URL; when absent, SQLite in `dataDir`. */
@@ -31,6 +31,9 @@ export interface EmbedOptions {
   readonly publicUrl?: string | undefined
   /** Provide your own `SqlClient` instead (for example a client your service already has). */
   readonly database?: Layer.Layer<SqlClient.SqlClient, unknown> | undefined
+  /** Encrypts provider credentials and signs links; default `AGENTLINE_SECRET_KEY` or a key generated into `dataDir`. */
+  readonly secretKey?: string | undefined
+  readonly publicLinkTtlSeconds?: number | undefined
 }
 
 export interface Handlers {
@@ -54,7 +57,9 @@ export const makeHandlers = async (options: EmbedOptions = {}): Promise<Handlers
       host: "",
       dataDir,
       publicUrl: (options.publicUrl ?? "http://localhost").replace(/\/$/, ""),
-      version: VERSION
+      version: VERSION,
+      secretKey: options.secretKey !== undefined ? Redacted.make(options.secretKey) : await Effect.runPromise(secretKey(dataDir)),
+      publicLinkTtlSeconds: options.publicLinkTtlSeconds ?? 3600
     })),
     Layer.provide(Layer.orDie(database))
   )

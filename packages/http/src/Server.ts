@@ -5,12 +5,17 @@
  */
 import { ApiKeys } from "@agentline/core/api-keys/ApiKeys"
 import { Organizations } from "@agentline/core/organizations/Organizations"
+import { PublicLinks } from "@agentline/core/runs/PublicLinks"
+import { Runs } from "@agentline/core/runs/Runs"
 import { Users } from "@agentline/core/users/Users"
+import { Workflows } from "@agentline/core/workflows/Workflows"
+import { FsBlobStore } from "@agentline/blob-fs"
 import { Migrations, Repositories } from "@agentline/sql"
 import type { SqlClient } from "@effect/sql"
 import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
+import * as NodePath from "node:path"
 import { createServer } from "node:http"
 import { AgentlineApi } from "./Api.js"
 import { ApiKeysLive } from "./api-keys/Http.js"
@@ -20,18 +25,42 @@ import * as ErrorHandling from "./ErrorHandling.js"
 import { HealthLive } from "./health/Http.js"
 import { OrganizationsLive } from "./organizations/Http.js"
 import { ServerConfig } from "./ServerConfig.js"
+import { PublicDownloadsLive } from "./runs/Http.js"
 import { UsersLive } from "./users/Http.js"
+import { WorkflowsLive } from "./workflows/Http.js"
+
+/** Adapters and settings derived from the server configuration: blobs under the data directory, link signing. */
+export const InfrastructureLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config) =>
+  Layer.mergeAll(
+    FsBlobStore.layer({ root: NodePath.join(config.dataDir, "blobs") }),
+    PublicLinks.layer({ baseUrl: config.publicUrl, secret: config.secretKey, ttlSeconds: config.publicLinkTtlSeconds })
+  )))
 
 /** The domain services over the SQL repositories; needs a `SqlClient` (already migrated or not). */
-export const ServicesLive = Layer.mergeAll(Users.Default, ApiKeys.Default, Organizations.Default).pipe(
-  Layer.provideMerge(Repositories.layer)
+export const ServicesLive = Layer.mergeAll(
+  Users.Default,
+  ApiKeys.Default,
+  Organizations.Default,
+  Workflows.Default,
+  Runs.Default
+).pipe(
+  Layer.provideMerge(Repositories.layer),
+  Layer.provideMerge(InfrastructureLive)
 )
 
 /** Runs the migrations when built: the server never runs on an old schema. */
 export const MigrationsLive = Layer.effectDiscard(Migrations.run)
 
 export const ApiLive = HttpApiBuilder.api(AgentlineApi).pipe(
-  Layer.provide([HealthLive, AuthLive, UsersLive, ApiKeysLive, OrganizationsLive]),
+  Layer.provide([
+    HealthLive,
+    AuthLive,
+    UsersLive,
+    ApiKeysLive,
+    OrganizationsLive,
+    WorkflowsLive,
+    PublicDownloadsLive
+  ]),
   Layer.provide(Authentication.layer)
 )
 

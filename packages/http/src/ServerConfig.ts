@@ -1,4 +1,4 @@
-import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import { Config, type ConfigError, Context, Effect, Layer, Option, Redacted } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
 import * as NodeCrypto from "node:crypto"
@@ -11,6 +11,10 @@ export interface ServerSettings {
   /** The address clients (and telephony providers) reach this server at; used in links and callbacks. */
   readonly publicUrl: string
   readonly version: string
+  /** Encrypts stored provider credentials and signs public links. */
+  readonly secretKey: Redacted.Redacted<string>
+  /** Lifetime of signed public links to run artifacts (`AGENTLINE_PUBLIC_LINK_TTL_SECONDS`). */
+  readonly publicLinkTtlSeconds: number
 }
 
 export class ServerConfig extends Context.Tag("@agentline/http/ServerConfig")<ServerConfig, ServerSettings>() {
@@ -21,21 +25,30 @@ export const VERSION: string = JSON.parse(
   NodeFs.readFileSync(new URL("../package.json", import.meta.url), "utf8")
 ).version
 
-export const settingsConfig: Config.Config<ServerSettings> = Config.all({
-  port: Config.port("PORT").pipe(Config.withDefault(8000)),
-  host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
-  dataDir: Config.string("AGENTLINE_DATA_DIR").pipe(Config.withDefault("./data")),
-  publicUrl: Config.option(Config.url("AGENTLINE_PUBLIC_URL"))
-}).pipe(Config.map(({ port, host, dataDir, publicUrl }) => ({
-  port,
-  host,
-  dataDir,
-  publicUrl: Option.match(publicUrl, {
-    onNone: () => `http://localhost:${port}`,
-    onSome: (url) => url.toString().replace(/\/$/, "")
-  }),
-  version: VERSION
-})))
+export const settingsConfig: Effect.Effect<ServerSettings, ConfigError.ConfigError> = Effect.gen(function*() {
+  const { dataDir, host, port, publicLinkTtlSeconds, publicUrl } = yield* Config.all({
+    port: Config.port("PORT").pipe(Config.withDefault(8000)),
+    host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
+    dataDir: Config.string("AGENTLINE_DATA_DIR").pipe(Config.withDefault("./data")),
+    publicUrl: Config.option(Config.url("AGENTLINE_PUBLIC_URL")),
+    publicLinkTtlSeconds: Config.integer("AGENTLINE_PUBLIC_LINK_TTL_SECONDS").pipe(
+      Config.validate({ message: "must be between 60 and 604800 seconds", validation: (n) => n >= 60 && n <= 604800 }),
+      Config.withDefault(3600)
+    )
+  })
+  return {
+    port,
+    host,
+    dataDir,
+    publicUrl: Option.match(publicUrl, {
+      onNone: () => `http://localhost:${port}`,
+      onSome: (url) => url.toString().replace(/\/$/, "")
+    }),
+    version: VERSION,
+    secretKey: yield* secretKey(dataDir),
+    publicLinkTtlSeconds
+  }
+})
 
 /**
  * The secret that encrypts stored provider credentials: `AGENTLINE_SECRET_KEY`, or a key generated

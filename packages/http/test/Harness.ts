@@ -8,7 +8,10 @@ import { Users } from "@agentline/core/users/Users"
 import { type Database, Testing } from "@agentline/sql"
 import { HttpApiBuilder, HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Redacted } from "effect"
+import * as NodeFs from "node:fs"
+import * as NodeOs from "node:os"
+import * as NodePath from "node:path"
 import * as Server from "../src/Server.js"
 import { ServerConfig } from "../src/ServerConfig.js"
 
@@ -19,9 +22,11 @@ export const TestApp = (dialect: Database.Dialect) =>
     Layer.provideMerge(ServerConfig.layer({
       port: 0,
       host: "127.0.0.1",
-      dataDir: "./data-test",
+      dataDir: NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "agentline-http-")),
       publicUrl: "http://127.0.0.1:0",
-      version: "test"
+      version: "test",
+      secretKey: Redacted.make("test-secret-key"),
+      publicLinkTtlSeconds: 3600
     })),
     Layer.provideMerge(Testing.layerEmptyDatabase(dialect))
   )

@@ -9,10 +9,16 @@
 import { Migrator, SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import m0001 from "./migrations/0001_foundation.js"
+import m0002 from "./migrations/0002_workflows_and_runs.js"
+import m0003 from "./migrations/0003_telephony.js"
+import m0004 from "./migrations/0004_campaigns.js"
 
 /** Keys are `<id>_<name>`; ids only ever grow (the migrator never fills gaps). */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
-  "0001_foundation": m0001
+  "0001_foundation": m0001,
+  "0002_workflows_and_runs": m0002,
+  "0003_telephony": m0003,
+  "0004_campaigns": m0004
 }
 
 const ADVISORY_LOCK_ID = 0x61676c6e // "agln"

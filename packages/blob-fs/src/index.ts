@@ -1,0 +1,1 @@
+export * as FsBlobStore from "./FsBlobStore.js"

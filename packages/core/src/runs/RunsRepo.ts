@@ -1,0 +1,45 @@
+import { Context, type Effect, type Option } from "effect"
+import type { StoredRun } from "./Run.js"
+
+export interface NewRun {
+  readonly organization_id: number
+  readonly workflow_id: number
+  readonly campaign_id: number | null
+  readonly definition_id: number | null
+  readonly name: string
+  readonly mode: string
+  readonly call_type: "inbound" | "outbound"
+  readonly initial_context: Record<string, unknown> | null
+  readonly gathered_context: Record<string, unknown> | null
+  readonly logs: Record<string, unknown> | null
+  readonly now: string
+}
+
+export interface RunPatch {
+  readonly is_completed?: boolean
+  readonly gathered_context?: Record<string, unknown> | null
+  readonly cost_info?: Record<string, unknown> | null
+  readonly usage_info?: Record<string, unknown> | null
+  readonly logs?: Record<string, unknown> | null
+  readonly initial_context?: Record<string, unknown> | null
+  readonly annotations?: Record<string, unknown> | null
+  readonly artifacts?: Partial<StoredRun["artifacts"]>
+}
+
+/** Storage port for runs. */
+export class RunsRepo extends Context.Tag("@agentline/core/RunsRepo")<
+  RunsRepo,
+  {
+    /** Inserts the run and counts it in its agent's `total_runs`, atomically. */
+    readonly insert: (run: NewRun) => Effect.Effect<StoredRun>
+    readonly list: (
+      organizationId: number,
+      filter: { readonly workflowId: number } | { readonly campaignId: number },
+      page: { readonly offset: number; readonly limit: number }
+    ) => Effect.Effect<{ readonly runs: ReadonlyArray<StoredRun>; readonly total: number }>
+    readonly find: (organizationId: number, id: number) => Effect.Effect<Option.Option<StoredRun>>
+    /** By id alone: only for links whose signature was verified. */
+    readonly findById: (id: number) => Effect.Effect<Option.Option<StoredRun>>
+    readonly update: (id: number, patch: RunPatch, now: string) => Effect.Effect<Option.Option<StoredRun>>
+  }
+>() {}

@@ -1,0 +1,156 @@
+import type { WorkflowListItem, WorkflowStatus, WorkflowVersion } from "@agentline/core/workflows/Workflow"
+import {
+  type StoredWorkflow,
+  type TriggerConflict,
+  type VersionContent,
+  WorkflowsRepo
+} from "@agentline/core/workflows/WorkflowsRepo"
+import { SqlClient } from "@effect/sql"
+import { Data, Effect, Either, Layer, Option } from "effect"
+import * as Columns from "../Columns.js"
+
+class TriggerTaken extends Data.TaggedError("TriggerTaken")<{ readonly trigger_path: string }> {}
+
+const toWorkflow = (row: any): StoredWorkflow => ({
+  id: Columns.int(row.id),
+  organization_id: Columns.int(row.organization_id),
+  name: row.name,
+  status: row.status,
+  created_at: Columns.ts(row.created_at),
+  workflow_definition: Columns.json(row.workflow_definition),
+  current_definition_id: Columns.intOrNull(row.current_definition_id),
+  template_context_variables: Columns.jsonOrNull(row.template_context_variables),
+  call_disposition_codes: Columns.jsonOrNull(row.call_disposition_codes),
+  total_runs: Columns.int(row.total_runs),
+  workflow_configurations: Columns.jsonOrNull(row.workflow_configurations),
+  version_number: Columns.intOrNull(row.version_number),
+  version_status: row.version_status ?? null,
+  workflow_uuid: row.workflow_uuid
+})
+
+const toVersion = (row: any): WorkflowVersion => ({
+  id: Columns.int(row.id),
+  version_number: Columns.int(row.version_number),
+  status: row.status,
+  created_at: Columns.ts(row.created_at),
+  workflow_definition: Columns.json(row.workflow_definition),
+  template_context_variables: Columns.jsonOrNull(row.template_context_variables),
+  workflow_configurations: Columns.jsonOrNull(row.workflow_configurations)
+})
+
+const toListItem = (row: any): WorkflowListItem => ({
+  id: Columns.int(row.id),
+  name: row.name,
+  status: row.status,
+  created_at: Columns.ts(row.created_at),
+  total_runs: Columns.int(row.total_runs),
+  workflow_uuid: row.workflow_uuid
+})
+
+export const layer = Layer.effect(
+  WorkflowsRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const selectWorkflow = sql`SELECT w.*, d.workflow_definition, d.template_context_variables, d.workflow_configurations,
+      d.version_number, d.status AS version_status
+      FROM workflows w LEFT JOIN workflow_definitions d ON d.id = w.current_definition_id`
+
+    const findOne = (condition: any) =>
+      sql`${selectWorkflow} WHERE ${condition}`.pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWorkflow)))
+
+    const insertVersion = (workflowId: number, versionNumber: number, content: VersionContent, now: string) =>
+      sql`INSERT INTO workflow_definitions
+          (workflow_id, version_number, status, workflow_definition, template_context_variables, workflow_configurations, created_at)
+          VALUES (${workflowId}, ${versionNumber}, 'published', ${Columns.jsonParam(content.workflow_definition)},
+                  ${Columns.jsonParam(content.template_context_variables)}, ${Columns.jsonParam(content.workflow_configurations)}, ${now})
+          RETURNING id`.pipe(
+        Effect.flatMap(([row]) =>
+          sql`UPDATE workflows SET current_definition_id = ${Columns.int(row!.id)}, updated_at = ${now} WHERE id = ${workflowId}`
+        )
+      )
+
+    /** Active for the paths in the definition, archived for the agent's others; fails when another agent owns one. */
+    const reserveTriggers = (organizationId: number, workflowId: number, paths: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        for (const path of paths) {
+          yield* sql`INSERT INTO agent_triggers (trigger_path, workflow_id, organization_id, state)
+                     VALUES (${path}, ${workflowId}, ${organizationId}, 'active') ON CONFLICT (trigger_path) DO NOTHING`
+        }
+        if (paths.length > 0) {
+          const owners = yield* sql<{ trigger_path: string; workflow_id: number }>`
+            SELECT trigger_path, workflow_id FROM agent_triggers WHERE ${sql.in("trigger_path", paths)}`
+          const taken = owners.find((o) => Columns.int(o.workflow_id) !== workflowId)
+          if (taken) return yield* new TriggerTaken({ trigger_path: taken.trigger_path })
+          yield* sql`UPDATE agent_triggers SET state = 'active' WHERE workflow_id = ${workflowId} AND ${sql.in("trigger_path", paths)}`
+          yield* sql`UPDATE agent_triggers SET state = 'archived' WHERE workflow_id = ${workflowId} AND NOT ${sql.in("trigger_path", paths)}`
+        } else {
+          yield* sql`UPDATE agent_triggers SET state = 'archived' WHERE workflow_id = ${workflowId}`
+        }
+      })
+
+    const conflictOrDie = <A, R>(effect: Effect.Effect<A, TriggerTaken | unknown, R>) =>
+      effect.pipe(
+        Effect.map(Either.right),
+        Effect.catchIf(
+          (e): e is TriggerTaken => e instanceof TriggerTaken,
+          (e) => Effect.succeed(Either.left<TriggerConflict>({ _tag: "TriggerConflict", trigger_path: e.trigger_path }))
+        ),
+        Effect.orDie
+      ) as Effect.Effect<Either.Either<A, TriggerConflict>, never, R>
+
+    return WorkflowsRepo.of({
+      insert: (input) =>
+        conflictOrDie(sql.withTransaction(Effect.gen(function*() {
+          const [row] = yield* sql`INSERT INTO workflows (organization_id, workflow_uuid, name, status, created_at, updated_at)
+            VALUES (${input.organization_id}, ${input.workflow_uuid}, ${input.name}, 'active', ${input.now}, ${input.now})
+            RETURNING id`
+          const id = Columns.int(row!.id)
+          yield* insertVersion(id, 1, input.content, input.now)
+          yield* reserveTriggers(input.organization_id, id, input.content.trigger_paths)
+          return Option.getOrThrow(yield* findOne(sql`w.id = ${id}`))
+        }))),
+      list: (organizationId, statuses) =>
+        sql`SELECT * FROM workflows WHERE organization_id = ${organizationId} AND ${sql.in("status", statuses)} ORDER BY id DESC`
+          .pipe(Effect.map((rows) => rows.map(toListItem)), Effect.orDie),
+      find: (organizationId, id) => findOne(sql`w.id = ${id} AND w.organization_id = ${organizationId}`).pipe(Effect.orDie),
+      findByUuid: (uuid) => findOne(sql`w.workflow_uuid = ${uuid}`).pipe(Effect.orDie),
+      findByTriggerPath: (path) =>
+        findOne(sql`w.id = (SELECT workflow_id FROM agent_triggers WHERE trigger_path = ${path} AND state = 'active')`)
+          .pipe(Effect.orDie),
+      update: (input) =>
+        conflictOrDie(sql.withTransaction(Effect.gen(function*() {
+          const existing = yield* findOne(sql`w.id = ${input.id} AND w.organization_id = ${input.organization_id}`)
+          if (Option.isNone(existing)) return Option.none()
+          if (input.name !== undefined) {
+            yield* sql`UPDATE workflows SET name = ${input.name}, updated_at = ${input.now} WHERE id = ${input.id}`
+          }
+          if (input.content !== undefined) {
+            const [max] = yield* sql<{ v: number }>`
+              SELECT CAST(MAX(version_number) AS INTEGER) AS v FROM workflow_definitions WHERE workflow_id = ${input.id}`
+            yield* sql`UPDATE workflow_definitions SET status = 'archived' WHERE workflow_id = ${input.id}`
+            yield* insertVersion(input.id, Columns.int(max!.v) + 1, input.content, input.now)
+            yield* reserveTriggers(input.organization_id, input.id, input.content.trigger_paths)
+          }
+          return yield* findOne(sql`w.id = ${input.id}`)
+        }))),
+      setStatus: (organizationId, id, status: WorkflowStatus, now) =>
+        sql`UPDATE workflows SET status = ${status}, updated_at = ${now} WHERE id = ${id} AND organization_id = ${organizationId}`
+          .pipe(Effect.zipRight(findOne(sql`w.id = ${id} AND w.organization_id = ${organizationId}`)), Effect.orDie),
+      versions: (organizationId, id) =>
+        sql`SELECT d.* FROM workflow_definitions d JOIN workflows w ON w.id = d.workflow_id
+            WHERE d.workflow_id = ${id} AND w.organization_id = ${organizationId} ORDER BY d.version_number DESC`
+          .pipe(Effect.map((rows) => rows.map(toVersion)), Effect.orDie),
+      addDispositionCodes: (id, codes) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const [row] = yield* sql`SELECT call_disposition_codes FROM workflows WHERE id = ${id}`
+          if (!row) return
+          const current = Columns.jsonOrNull<{ disposition_codes?: Array<string> }>(row.call_disposition_codes)
+          const merged = [...new Set([...(current?.disposition_codes ?? []), ...codes])].sort()
+          if (merged.length === (current?.disposition_codes ?? []).length) return
+          yield* sql`UPDATE workflows SET call_disposition_codes = ${Columns.jsonParam({ disposition_codes: merged })}
+                     WHERE id = ${id}`
+        })).pipe(Effect.orDie)
+    })
+  })
+)
