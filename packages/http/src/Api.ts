@@ -5,11 +5,16 @@
 import { BadRequest, Conflict, Forbidden, NotFound, PayloadTooLarge, TooManyRequests, Unauthorized, ValidationError } from "@agentline/core/Errors"
 import { HttpApi, OpenApi } from "@effect/platform"
 import { ApiKeysApi } from "./api-keys/Api.js"
+import { CallsApi, TelephonyCallbacksApi } from "./calls/Api.js"
+import { CampaignsApi } from "./campaigns/Api.js"
+import { PhoneNumbersApi } from "./phone-numbers/Api.js"
+import { TelephonyConfigsApi } from "./telephony/Api.js"
 import { AuthApi } from "./auth/Api.js"
 import { HealthApi } from "./health/Api.js"
 import { OrganizationsApi } from "./organizations/Api.js"
 import { PublicDownloadsApi } from "./runs/Api.js"
 import { VERSION } from "./ServerConfig.js"
+import { UploadsApi, UploadTargetApi } from "./uploads/Api.js"
 import { UsersApi } from "./users/Api.js"
 import { WorkflowsApi } from "./workflows/Api.js"
 
@@ -21,6 +26,13 @@ export class AgentlineApi extends HttpApi.make("agentline")
   .add(OrganizationsApi)
   .add(WorkflowsApi)
   .add(PublicDownloadsApi)
+  .add(TelephonyConfigsApi)
+  .add(PhoneNumbersApi)
+  .add(CampaignsApi)
+  .add(CallsApi)
+  .add(TelephonyCallbacksApi)
+  .add(UploadsApi)
+  .add(UploadTargetApi)
   .addError(ValidationError)
   .addError(BadRequest)
   .addError(Unauthorized)

@@ -13,7 +13,7 @@ import { Forbidden, Unauthorized } from "@agentline/core/Errors"
 import { CurrentPrincipal, type Principal } from "@agentline/core/organizations/Principal"
 import { Users } from "@agentline/core/users/Users"
 import { HttpApiMiddleware, HttpApiSecurity, HttpServerRequest } from "@effect/platform"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer, Redacted, Schema } from "effect"
 
 const security = {
   apiKey: HttpApiSecurity.apiKey({ in: "header", key: "X-API-Key" }),
@@ -33,6 +33,13 @@ export class AuthenticationAllowingPasswordChange
     security
   })
 {}
+
+/** For the single-call endpoints: an API key only, as the reference implementation requires. */
+export class ApiKeyAuthentication extends HttpApiMiddleware.Tag<ApiKeyAuthentication>()("ApiKeyAuthentication", {
+  provides: CurrentPrincipal,
+  failure: Unauthorized,
+  security: { apiKey: security.apiKey }
+}) {}
 
 /** Resolves the request's credentials. Reads the headers itself so both schemes give one answer. */
 const authenticate = Effect.gen(function*() {
@@ -59,6 +66,18 @@ const gate = (principal: Principal) =>
     : Effect.succeed(principal)
 
 export const layer = Layer.mergeAll(
+  Layer.effect(
+    ApiKeyAuthentication,
+    Effect.map(ApiKeys, (apiKeys) =>
+      ApiKeyAuthentication.of({
+        apiKey: (key) => {
+          const value = Redacted.value(key).trim()
+          return value === ""
+            ? Effect.fail(new Unauthorized({ detail: "The X-API-Key header is required for this endpoint" }))
+            : apiKeys.authenticate(value)
+        }
+      }))
+  ),
   Layer.effect(
     Authentication,
     Effect.map(authenticate, (resolve) => {

@@ -7,6 +7,7 @@ import { Role } from "@agentline/core/users/User"
 import { Users } from "@agentline/core/users/Users"
 import { Database, Migrations } from "@agentline/sql"
 import { Data, Effect, Layer, Option, Schema } from "effect"
+import * as Demo from "./Demo.js"
 import * as Server from "./Server.js"
 import { ServerConfig, settingsConfig } from "./ServerConfig.js"
 
@@ -25,13 +26,10 @@ const DatabaseLive = Layer.unwrapEffect(
   })
 ).pipe(Layer.orDie)
 
-const ConfigLive = Layer.effect(ServerConfig, settingsConfig).pipe(Layer.orDie)
-
 /** Services over a migrated database, for the administrative commands. */
-const AdminLive = Server.ServicesLive.pipe(
+const AdminLive = Server.AdminServicesLive.pipe(
   Layer.provide(Server.MigrationsLive),
-  Layer.provideMerge(DatabaseLive),
-  Layer.provide(ConfigLive)
+  Layer.provideMerge(DatabaseLive)
 )
 
 export const serveLayer = Layer.unwrapEffect(
@@ -101,5 +99,23 @@ export const setConcurrency = (args: { organization: string | undefined; limit: 
     console.log(`Organization '${updated.name}' may now have ${updated.concurrent_call_limit} calls in progress at once.`)
   }).pipe(Effect.provide(AdminLive))
 
-export const demo = (_args: { contacts: string | undefined }) =>
-  Effect.fail(new UsageError({ message: "The demo arrives with the dispatcher; it is not available in this build yet." }))
+/** The full application in this process (no HTTP server): what the demo and the benchmark drive. */
+export const AppLive = Layer.unwrapEffect(
+  Effect.gen(function*() {
+    const settings = yield* settingsConfig
+    return Server.ServicesLive.pipe(
+      Layer.provide(Server.MigrationsLive),
+      Layer.provideMerge(DatabaseLive),
+      Layer.provideMerge(ServerConfig.layer(settings))
+    )
+  })
+)
+
+export const demo = (args: { contacts: string | undefined }) =>
+  Effect.gen(function*() {
+    const contacts = args.contacts === undefined ? 1000 : Number(args.contacts)
+    if (!Number.isInteger(contacts) || contacts < 1 || contacts > 100_000) {
+      return yield* new UsageError({ message: "--contacts must be an integer between 1 and 100000" })
+    }
+    yield* Demo.run({ contacts })
+  }).pipe(Effect.provide(AppLive))

@@ -9,6 +9,17 @@ import { PublicLinks } from "@agentline/core/runs/PublicLinks"
 import { Runs } from "@agentline/core/runs/Runs"
 import { Users } from "@agentline/core/users/Users"
 import { Workflows } from "@agentline/core/workflows/Workflows"
+import { Calls } from "@agentline/core/calls/Calls"
+import { Campaigns } from "@agentline/core/campaigns/Campaigns"
+import { Dispatcher, DispatcherSettings } from "@agentline/core/dispatcher/Dispatcher"
+import { PhoneNumbers } from "@agentline/core/phone-numbers/PhoneNumbers"
+import { PublicUrl } from "@agentline/core/PublicUrl"
+import { firstPartyProviders } from "@agentline/core/telephony/ProviderConfigs"
+import { SecretBox } from "@agentline/core/telephony/Secrets"
+import { TelephonyConfigs } from "@agentline/core/telephony/TelephonyConfigs"
+import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyProvider"
+import { Uploads, UploadSettings } from "@agentline/core/uploads/Uploads"
+import { Simulator } from "@agentline/telephony-simulator"
 import { FsBlobStore } from "@agentline/blob-fs"
 import { Migrations, Repositories } from "@agentline/sql"
 import type { SqlClient } from "@effect/sql"
@@ -25,27 +36,64 @@ import * as ErrorHandling from "./ErrorHandling.js"
 import { HealthLive } from "./health/Http.js"
 import { OrganizationsLive } from "./organizations/Http.js"
 import { ServerConfig } from "./ServerConfig.js"
+import { CallsLive, TelephonyCallbacksLive } from "./calls/Http.js"
+import { CampaignsLive } from "./campaigns/Http.js"
+import { PhoneNumbersLive } from "./phone-numbers/Http.js"
 import { PublicDownloadsLive } from "./runs/Http.js"
+import { TelephonyConfigsLive } from "./telephony/Http.js"
+import { UploadsLive, UploadTargetLive } from "./uploads/Http.js"
 import { UsersLive } from "./users/Http.js"
 import { WorkflowsLive } from "./workflows/Http.js"
 
-/** Adapters and settings derived from the server configuration: blobs under the data directory, link signing. */
+/**
+ * Adapters and settings derived from the server configuration: blobs under the data directory, link
+ * signing, credential encryption, the telephony providers (the eight first-party configurations and the
+ * simulator), and the dispatcher's identity.
+ */
 export const InfrastructureLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config) =>
   Layer.mergeAll(
     FsBlobStore.layer({ root: NodePath.join(config.dataDir, "blobs") }),
-    PublicLinks.layer({ baseUrl: config.publicUrl, secret: config.secretKey, ttlSeconds: config.publicLinkTtlSeconds })
+    PublicLinks.layer({ baseUrl: config.publicUrl, secret: config.secretKey, ttlSeconds: config.publicLinkTtlSeconds }),
+    PublicUrl.layer(config.publicUrl),
+    SecretBox.layer(config.secretKey),
+    UploadSettings.layer({
+      baseUrl: config.publicUrl,
+      secret: config.secretKey,
+      ttlSeconds: config.uploadUrlTtlSeconds ?? 900,
+      maxBytes: config.maxUploadBytes ?? 100 * 1024 * 1024
+    }),
+    Layer.scoped(TelephonyRegistry, Effect.map(Simulator.make, (simulator) => TelephonyRegistry.make([...firstPartyProviders, simulator]))),
+    DispatcherSettings.layer({
+      callbackBaseUrl: config.publicUrl,
+      ...(config.dispatcherLeaseSeconds !== undefined ? { leaseSeconds: config.dispatcherLeaseSeconds } : {})
+    })
   )))
 
-/** The domain services over the SQL repositories; needs a `SqlClient` (already migrated or not). */
-export const ServicesLive = Layer.mergeAll(
-  Users.Default,
-  ApiKeys.Default,
-  Organizations.Default,
-  Workflows.Default,
-  Runs.Default
-).pipe(
-  Layer.provideMerge(Repositories.layer),
-  Layer.provideMerge(InfrastructureLive)
+/**
+ * The domain services over the SQL repositories; needs a `SqlClient` (already migrated or not) and the
+ * server configuration. Each line depends only on the lines below it.
+ */
+export const ServicesLive = Layer.mergeAll(Campaigns.Default, Calls.Default).pipe(
+  Layer.provideMerge(Dispatcher.Default),
+  Layer.provideMerge(Layer.mergeAll(PhoneNumbers.Default, TelephonyConfigs.routing)),
+  Layer.provideMerge(Layer.mergeAll(
+    Users.Default,
+    ApiKeys.Default,
+    Organizations.Default,
+    Workflows.Default,
+    Runs.Default,
+    TelephonyConfigs.Default,
+    Uploads.Default
+  )),
+  Layer.provideMerge(Layer.mergeAll(Repositories.layer, InfrastructureLive))
+)
+
+/**
+ * What the administrative commands need (users, keys, organizations): no dispatcher, so a one-off
+ * `agentline users create` never starts dialing campaigns.
+ */
+export const AdminServicesLive = Layer.mergeAll(Users.Default, ApiKeys.Default, Organizations.Default).pipe(
+  Layer.provideMerge(Repositories.layer)
 )
 
 /** Runs the migrations when built: the server never runs on an old schema. */
@@ -59,7 +107,14 @@ export const ApiLive = HttpApiBuilder.api(AgentlineApi).pipe(
     ApiKeysLive,
     OrganizationsLive,
     WorkflowsLive,
-    PublicDownloadsLive
+    PublicDownloadsLive,
+    TelephonyConfigsLive,
+    PhoneNumbersLive,
+    CampaignsLive,
+    CallsLive,
+    TelephonyCallbacksLive,
+    UploadsLive,
+    UploadTargetLive
   ]),
   Layer.provide(Authentication.layer)
 )

@@ -15,6 +15,12 @@ export interface ServerSettings {
   readonly secretKey: Redacted.Redacted<string>
   /** Lifetime of signed public links to run artifacts (`AGENTLINE_PUBLIC_LINK_TTL_SECONDS`). */
   readonly publicLinkTtlSeconds: number
+  /** How long a campaign stays owned by a process that stopped heartbeating (`AGENTLINE_DISPATCHER_LEASE_SECONDS`). */
+  readonly dispatcherLeaseSeconds?: number
+  /** Largest contacts upload, bytes (`AGENTLINE_MAX_UPLOAD_BYTES`, default 100 MiB). */
+  readonly maxUploadBytes?: number
+  /** Lifetime of presigned upload URLs, seconds (`AGENTLINE_UPLOAD_URL_TTL_SECONDS`, default 900). */
+  readonly uploadUrlTtlSeconds?: number
 }
 
 export class ServerConfig extends Context.Tag("@agentline/http/ServerConfig")<ServerConfig, ServerSettings>() {
@@ -26,11 +32,23 @@ export const VERSION: string = JSON.parse(
 ).version
 
 export const settingsConfig: Effect.Effect<ServerSettings, ConfigError.ConfigError> = Effect.gen(function*() {
-  const { dataDir, host, port, publicLinkTtlSeconds, publicUrl } = yield* Config.all({
+  const { dataDir, dispatcherLeaseSeconds, host, maxUploadBytes, port, publicLinkTtlSeconds, publicUrl, uploadUrlTtlSeconds } = yield* Config.all({
+    maxUploadBytes: Config.integer("AGENTLINE_MAX_UPLOAD_BYTES").pipe(
+      Config.validate({ message: "must be a positive number of bytes", validation: (n) => n > 0 }),
+      Config.withDefault(100 * 1024 * 1024)
+    ),
+    uploadUrlTtlSeconds: Config.integer("AGENTLINE_UPLOAD_URL_TTL_SECONDS").pipe(
+      Config.validate({ message: "must be between 10 and 86400 seconds", validation: (n) => n >= 10 && n <= 86400 }),
+      Config.withDefault(900)
+    ),
     port: Config.port("PORT").pipe(Config.withDefault(8000)),
     host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
     dataDir: Config.string("AGENTLINE_DATA_DIR").pipe(Config.withDefault("./data")),
     publicUrl: Config.option(Config.url("AGENTLINE_PUBLIC_URL")),
+    dispatcherLeaseSeconds: Config.integer("AGENTLINE_DISPATCHER_LEASE_SECONDS").pipe(
+      Config.validate({ message: "must be between 1 and 300 seconds", validation: (n) => n >= 1 && n <= 300 }),
+      Config.withDefault(15)
+    ),
     publicLinkTtlSeconds: Config.integer("AGENTLINE_PUBLIC_LINK_TTL_SECONDS").pipe(
       Config.validate({ message: "must be between 60 and 604800 seconds", validation: (n) => n >= 60 && n <= 604800 }),
       Config.withDefault(3600)
@@ -46,7 +64,10 @@ export const settingsConfig: Effect.Effect<ServerSettings, ConfigError.ConfigErr
     }),
     version: VERSION,
     secretKey: yield* secretKey(dataDir),
-    publicLinkTtlSeconds
+    publicLinkTtlSeconds,
+    dispatcherLeaseSeconds,
+    maxUploadBytes,
+    uploadUrlTtlSeconds
   }
 })
 

@@ -4,8 +4,14 @@
  */
 import { Layer } from "effect"
 import * as SqlApiKeysRepo from "./api-keys/SqlApiKeysRepo.js"
+import * as SqlCampaignsRepo from "./campaigns/SqlCampaignsRepo.js"
+import * as SqlDispatchRepo from "./dispatcher/SqlDispatchRepo.js"
 import * as SqlOrganizationsRepo from "./organizations/SqlOrganizationsRepo.js"
+import * as SqlPhoneNumbersRepo from "./phone-numbers/SqlPhoneNumbersRepo.js"
 import * as SqlRunsRepo from "./runs/SqlRunsRepo.js"
+import * as SqlTelephonyConfigsRepo from "./telephony/SqlTelephonyConfigsRepo.js"
+import * as Transactor from "./Transactor.js"
+import * as SqlUploadsRepo from "./uploads/SqlUploadsRepo.js"
 import * as SqlUsersRepo from "./users/SqlUsersRepo.js"
 import * as SqlWorkflowsRepo from "./workflows/SqlWorkflowsRepo.js"
 
@@ -14,5 +20,11 @@ export const layer = Layer.mergeAll(
   SqlUsersRepo.layer,
   SqlApiKeysRepo.layer,
   SqlWorkflowsRepo.layer,
-  SqlRunsRepo.layer
+  SqlRunsRepo.layer,
+  SqlDispatchRepo.layer,
+  SqlTelephonyConfigsRepo.layer,
+  SqlPhoneNumbersRepo.layer,
+  SqlCampaignsRepo.layer,
+  SqlUploadsRepo.layer,
+  Transactor.layer
 )

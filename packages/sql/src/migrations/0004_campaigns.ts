@@ -75,14 +75,16 @@ export default Effect.gen(function*() {
       organization_id INTEGER NOT NULL,
       campaign_id INTEGER,
       contact_id INTEGER,
-      run_id INTEGER NOT NULL,
+      run_id INTEGER,
       telephony_configuration_id INTEGER,
       provider TEXT NOT NULL,
       provider_call_id TEXT,
       attempt_number INTEGER NOT NULL,
       from_number TEXT,
       to_number TEXT NOT NULL,
-      state TEXT NOT NULL CHECK (state IN ('dialing', 'ended', 'interrupted')),
+      -- claimed: reserved a slot, not yet handed to the provider (safe to requeue after a crash);
+      -- dialing: handed to the provider (after a crash only the provider can tell what happened)
+      state TEXT NOT NULL CHECK (state IN ('claimed', 'dialing', 'ended', 'interrupted')),
       outcome TEXT,
       duration_seconds INTEGER,
       node_id TEXT NOT NULL,

@@ -1,0 +1,275 @@
+import { expect, layer } from "@effect/vitest"
+import { Effect, FastCheck, TestClock } from "effect"
+import { call, dialects, TestApp } from "./Harness.js"
+import {
+  activeCalls,
+  advanceUntil,
+  attemptsPerContact,
+  Campaigns,
+  csvOf,
+  numbers,
+  settle,
+  setupDialing,
+  uploadCsv
+} from "./DispatchHarness.js"
+
+const createAndStart = (setup: Effect.Effect.Success<ReturnType<typeof setupDialing>>, csv: string, body: Record<string, unknown> = {}) =>
+  Effect.gen(function*() {
+    const campaigns = yield* Campaigns
+    const sourceId = yield* uploadCsv(setup.principal, csv)
+    const created = yield* campaigns.create(setup.principal, {
+      name: "Test campaign",
+      workflow_id: setup.agent.id,
+      source_type: "csv",
+      source_id: sourceId,
+      ...body
+    } as any)
+    const started = yield* campaigns.start(setup.principal, created.id)
+    return started
+  }).pipe(Effect.orDie)
+
+for (const dialect of dialects) {
+  layer(TestApp(dialect), { timeout: "120 seconds" })(`Dispatcher [${dialect}]`, (it) => {
+    it.effect("dials every contact within both limits and completes the moment the last call ends", () =>
+      Effect.gen(function*() {
+        const setup = yield* setupDialing({ limit: 3 })
+        const phones = numbers(12)
+        const campaign = yield* createAndStart(setup, csvOf(phones), { max_concurrency: 2 })
+        expect(campaign.state).toBe("running")
+        let peak = 0
+        const done = yield* advanceUntil(setup.principal, campaign.id, ["completed"], {
+          onStep: Effect.map(activeCalls({ campaignId: campaign.id }), (n) => void (peak = Math.max(peak, n)))
+        })
+        expect(peak).toBe(2)
+        expect(done).toMatchObject({ processed_rows: 12, failed_rows: 0, executed_count: 12, total_queued_count: 12, total_rows: 12 })
+        expect(done.completed_at).not.toBeNull()
+        expect(done.logs.map((l) => l.event)).toEqual(["campaign_created", "campaign_started", "campaign_completed"])
+        const contacts = yield* attemptsPerContact(campaign.id)
+        expect(contacts.every((c) => c.state === "done" && c.attempts === 1)).toBe(true)
+        const runs = yield* call("GET", `/api/v1/campaign/${campaign.id}/runs?limit=100`, { apiKey: setup.apiKey })
+        expect(runs.body.total_count).toBe(12)
+        const run = runs.body.runs[0]
+        expect(run).toMatchObject({ is_completed: true, call_type: "outbound", mode: "simulator" })
+        expect(run.gathered_context.outcome).toBe("completed")
+        expect(run.initial_context).toMatchObject({ campaign_id: campaign.id, attempt_number: 1, direction: "outbound" })
+        expect(run.logs.telephony_status_callbacks.map((e: any) => e.status)).toEqual(["initiated", "ringing", "answered", "ended"])
+        expect(run.usage_info.call_duration_seconds).toBe(2)
+        // completion lag: completed_at is the instant the last call ended (simulated time)
+        const lastEnd = Math.max(...runs.body.runs.map((r: any) => Date.parse(r.logs.telephony_status_callbacks.at(-1).timestamp)))
+        expect(Date.parse(done.completed_at!) - lastEnd).toBeLessThan(1000)
+      }))
+
+    it.effect("retries busy, no answer and voicemail per their flags, after the delay, at most max_retries times", () =>
+      Effect.gen(function*() {
+        const rules = [
+          { match: "exact" as const, pattern: "+14155561000", outcomes: ["busy", "completed"] },
+          { match: "exact" as const, pattern: "+14155561001", outcomes: ["no_answer", "completed"] },
+          { match: "exact" as const, pattern: "+14155561002", outcomes: ["voicemail", "completed"] },
+          { match: "exact" as const, pattern: "+14155561003", outcomes: ["busy"] },
+          { match: "exact" as const, pattern: "+14155561004", outcomes: ["failed"] },
+          { match: "prefix" as const, pattern: "+1415557", outcomes: ["busy"] }
+        ]
+        const setup = yield* setupDialing({ simulator: { rules } })
+        const campaign = yield* createAndStart(setup, csvOf(numbers(5, "+1415556")), {
+          retry_config: { max_retries: 2, retry_delay_seconds: 60 }
+        })
+        // after the first round (ring 1 s, talk 2 s) and 30 s, nobody has been retried yet
+        for (let i = 0; i < 10; i++) {
+          yield* TestClock.adjust(3000)
+          yield* settle()
+        }
+        expect((yield* attemptsPerContact(campaign.id)).map((c) => c.attempts)).toEqual([1, 1, 1, 1, 1])
+        const done = yield* advanceUntil(setup.principal, campaign.id, ["completed"], { stepMillis: 5000 })
+        const contacts = yield* attemptsPerContact(campaign.id)
+        expect(contacts.map((c) => [c.state, c.attempts, c.last_outcome])).toEqual([
+          ["done", 2, "completed"],
+          ["done", 2, "completed"],
+          ["done", 2, "completed"],
+          ["exhausted", 3, "busy"],
+          ["exhausted", 1, "failed"]
+        ])
+        expect(done).toMatchObject({ processed_rows: 5, failed_rows: 2, executed_count: 10, total_queued_count: 10 })
+
+        const noBusyRetry = yield* setupDialing({ simulator: { rules } })
+        const second = yield* createAndStart(noBusyRetry, csvOf(numbers(3, "+1415557")), {
+          retry_config: { retry_on_busy: false, retry_on_no_answer: false, retry_on_voicemail: false, retry_delay_seconds: 60 }
+        })
+        yield* advanceUntil(noBusyRetry.principal, second.id, ["completed"], { stepMillis: 5000 })
+        expect((yield* attemptsPerContact(second.id)).map((c) => [c.state, c.attempts])).toEqual([
+          ["exhausted", 1],
+          ["exhausted", 1],
+          ["exhausted", 1]
+        ])
+      }))
+
+    it.effect("the circuit breaker pauses the campaign with a log entry; resume resets its window", () =>
+      Effect.gen(function*() {
+        const setup = yield* setupDialing({ simulator: { default_outcome: "failed" } })
+        const campaign = yield* createAndStart(setup, csvOf(numbers(30, "+1415558")), {
+          max_concurrency: 1,
+          retry_config: { enabled: false },
+          circuit_breaker: { failure_threshold: 0.5, window_seconds: 120, min_calls_in_window: 5 }
+        })
+        const paused = yield* advanceUntil(setup.principal, campaign.id, ["paused"])
+        const trip = paused.logs.at(-1)!
+        expect(trip).toMatchObject({ level: "warning", event: "circuit_breaker_tripped" })
+        expect(trip.details).toMatchObject({ failure_count: 5, success_count: 0, failure_rate: 1, threshold: 0.5, window_seconds: 120 })
+        expect((trip.details as any).recent_failures).toHaveLength(5)
+        expect(paused.executed_count).toBe(5)
+        // nothing more is dialed while paused
+        for (let i = 0; i < 10; i++) {
+          yield* TestClock.adjust(5000)
+          yield* settle()
+        }
+        expect((yield* (yield* Campaigns).get(setup.principal, campaign.id).pipe(Effect.orDie)).executed_count).toBe(5)
+        const resumed = yield* (yield* Campaigns).resume(setup.principal, campaign.id).pipe(Effect.orDie)
+        expect(resumed.state).toBe("running")
+        const again = yield* advanceUntil(setup.principal, campaign.id, ["paused"])
+        expect(again.executed_count).toBe(10)
+        expect(again.logs.filter((l) => l.event === "circuit_breaker_tripped")).toHaveLength(2)
+        expect(again.circuit_breaker).toEqual({ enabled: true, failure_threshold: 0.5, window_seconds: 120, min_calls_in_window: 5 })
+      }))
+
+    it.effect("pause and cancel stop new dials; calls in progress finish and are recorded; resume continues", () =>
+      Effect.gen(function*() {
+        const setup = yield* setupDialing({ simulator: { ring_seconds: 1, talk_seconds: 10 } })
+        const campaigns = yield* Campaigns
+        const campaign = yield* createAndStart(setup, csvOf(numbers(8, "+1415559")), { max_concurrency: 2 })
+        yield* settle(50)
+        expect(yield* activeCalls({ campaignId: campaign.id })).toBe(2)
+        const paused = yield* campaigns.pause(setup.principal, campaign.id).pipe(Effect.orDie)
+        expect(paused.state).toBe("paused")
+        for (let i = 0; i < 30; i++) {
+          yield* TestClock.adjust(1000)
+          yield* settle()
+        }
+        const afterPause = yield* campaigns.get(setup.principal, campaign.id).pipe(Effect.orDie)
+        expect(afterPause).toMatchObject({ state: "paused", executed_count: 2, processed_rows: 2 })
+        expect(yield* activeCalls({ campaignId: campaign.id })).toBe(0)
+        const refused = yield* Effect.flip(campaigns.pause(setup.principal, campaign.id))
+        expect(refused._tag).toBe("Conflict")
+        expect((refused as any).detail).toContain("paused")
+        yield* campaigns.resume(setup.principal, campaign.id).pipe(Effect.orDie)
+        yield* settle(50)
+        expect(yield* activeCalls({ campaignId: campaign.id })).toBe(2)
+        const canceled = yield* campaigns.cancel(setup.principal, campaign.id).pipe(Effect.orDie)
+        expect(canceled.state).toBe("canceled")
+        for (let i = 0; i < 30; i++) {
+          yield* TestClock.adjust(1000)
+          yield* settle()
+        }
+        const final = yield* campaigns.get(setup.principal, campaign.id).pipe(Effect.orDie)
+        expect(final).toMatchObject({ state: "canceled", executed_count: 4, processed_rows: 4 })
+        const resumeCanceled = yield* Effect.flip(campaigns.resume(setup.principal, campaign.id))
+        expect((resumeCanceled as any).detail).toContain("canceled")
+      }))
+
+    it.effect("concurrency never exceeds the campaign's or the organization's limit (property)", () =>
+      Effect.gen(function*() {
+        const outcomes = ["completed", "busy", "no_answer", "voicemail", "failed"] as const
+        const samples = FastCheck.sample(
+          FastCheck.record({
+            orgLimit: FastCheck.integer({ min: 1, max: 4 }),
+            maxConcurrency: FastCheck.integer({ min: 1, max: 5 }),
+            mix: FastCheck.array(FastCheck.constantFrom(...outcomes), { minLength: 6, maxLength: 10 })
+          }),
+          { numRuns: 3, seed: 7 }
+        )
+        for (const [index, sample] of samples.entries()) {
+          const phones = numbers(sample.mix.length, `+121255${index}`)
+          const setup = yield* setupDialing({
+            limit: sample.orgLimit,
+            simulator: { rules: phones.map((p, i) => ({ match: "exact" as const, pattern: p, outcomes: [sample.mix[i]!] })) }
+          })
+          // two campaigns of one organization share its limit
+          const a = yield* createAndStart(setup, csvOf(phones.slice(0, 5)), { max_concurrency: sample.maxConcurrency, retry_config: { retry_delay_seconds: 5, max_retries: 1 }, circuit_breaker: { enabled: false } })
+          const b = yield* createAndStart(setup, csvOf(phones.slice(5)), { max_concurrency: sample.maxConcurrency, retry_config: { retry_delay_seconds: 5, max_retries: 1 }, circuit_breaker: { enabled: false } })
+          const campaignLimit = Math.min(sample.maxConcurrency, sample.orgLimit)
+          const check = Effect.gen(function*() {
+            expect(yield* activeCalls({ organizationId: setup.principal.organizationId })).toBeLessThanOrEqual(sample.orgLimit)
+            expect(yield* activeCalls({ campaignId: a.id })).toBeLessThanOrEqual(campaignLimit)
+            expect(yield* activeCalls({ campaignId: b.id })).toBeLessThanOrEqual(campaignLimit)
+          })
+          yield* advanceUntil(setup.principal, a.id, ["completed"], { onStep: check, stepMillis: 1000 })
+          yield* advanceUntil(setup.principal, b.id, ["completed"], { onStep: check, stepMillis: 1000 })
+        }
+      }), 120_000)
+
+    it.effect("single calls: 401 without a key, 404 for the wrong kind of id, 409 archived, 429 over the limit", () =>
+      Effect.gen(function*() {
+        const setup = yield* setupDialing({ limit: 1, simulator: { talk_seconds: 30 } })
+        const uuid = setup.agent.workflow_uuid!
+        const trigger = (setup.agent.workflow_definition as any).nodes.find((n: any) => n.type === "trigger")
+        const body = { phone_number: "+1 (415) 555-0100", initial_context: { first_name: "Ada", provider: "spoofed" } }
+
+        expect((yield* call("POST", `/api/v1/public/agent/workflow/${uuid}`, { body })).status).toBe(401)
+        expect((yield* call("POST", `/api/v1/public/agent/workflow/${uuid}`, { apiKey: "agl_wrong", body })).status).toBe(401)
+        expect((yield* call("POST", `/api/v1/public/agent/workflow/no-such-agent`, { apiKey: setup.apiKey, body })).status).toBe(404)
+        expect((yield* call("POST", `/api/v1/public/agent/${uuid}`, { apiKey: setup.apiKey, body })).status).toBe(404)
+        expect(trigger).toBeUndefined()
+        const badNumber = yield* call("POST", `/api/v1/public/agent/workflow/${uuid}`, { apiKey: setup.apiKey, body: { phone_number: "call me maybe" } })
+        expect(badNumber.status).toBe(422)
+        expect(badNumber.body.detail[0].loc).toEqual(["body", "phone_number"])
+
+        const placed = yield* call("POST", `/api/v1/public/agent/workflow/${uuid}`, { apiKey: setup.apiKey, body })
+        expect(placed.status).toBe(200)
+        expect(placed.body).toMatchObject({ status: "initiated" })
+        expect(placed.body.workflow_run_name).toMatch(/^WR-API-/)
+        const busy = yield* call("POST", `/api/v1/public/agent/workflow/${uuid}`, { apiKey: setup.apiKey, body })
+        expect(busy.status).toBe(429)
+
+        for (let i = 0; i < 40; i++) {
+          yield* TestClock.adjust(1000)
+          yield* settle(5)
+        }
+        const run = yield* call("GET", `/api/v1/workflow/${setup.agent.id}/runs/${placed.body.workflow_run_id}`, { apiKey: setup.apiKey })
+        expect(run.body).toMatchObject({ is_completed: true, definition_id: setup.agent.current_definition_id })
+        expect(run.body.initial_context).toMatchObject({ first_name: "Ada", provider: "simulator", phone_number: "+14155550100" })
+        expect(run.body.gathered_context.outcome).toBe("completed")
+        expect(run.body.cost_info).toEqual({ call_duration_seconds: 30 })
+
+        const again = yield* call("POST", `/api/v1/public/agent/workflow/${uuid}`, { apiKey: setup.apiKey, body })
+        expect(again.status).toBe(200)
+        yield* call("PUT", `/api/v1/workflow/${setup.agent.id}/status`, { apiKey: setup.apiKey, body: { status: "archived" } })
+        for (let i = 0; i < 40; i++) {
+          yield* TestClock.adjust(1000)
+          yield* settle(5)
+        }
+        const archived = yield* call("POST", `/api/v1/public/agent/workflow/${uuid}`, { apiKey: setup.apiKey, body })
+        expect(archived.status).toBe(409)
+        expect(archived.body.detail).toContain("archived")
+      }))
+
+    it.effect("a trigger path starts its agent; a workflow uuid on the trigger route is 404", () =>
+      Effect.gen(function*() {
+        const setup = yield* setupDialing()
+        const created = yield* call("POST", "/api/v1/workflow/create/definition", {
+          apiKey: setup.apiKey,
+          body: {
+            name: "Triggered",
+            workflow_definition: {
+              ...setupTriggerDefinition(),
+              nodes: [...setupTriggerDefinition().nodes]
+            }
+          }
+        })
+        expect(created.status).toBe(200)
+        const path = created.body.workflow_definition.nodes.find((n: any) => n.type === "trigger").data.trigger_path
+        const byTrigger = yield* call("POST", `/api/v1/public/agent/${path}`, { apiKey: setup.apiKey, body: { phone_number: "+14155550101" } })
+        expect(byTrigger.status).toBe(200)
+        const wrongRoute = yield* call("POST", `/api/v1/public/agent/workflow/${path}`, { apiKey: setup.apiKey, body: { phone_number: "+14155550101" } })
+        expect(wrongRoute.status).toBe(404)
+        const uuidOnTrigger = yield* call("POST", `/api/v1/public/agent/${created.body.workflow_uuid}`, { apiKey: setup.apiKey, body: { phone_number: "+14155550101" } })
+        expect(uuidOnTrigger.status).toBe(404)
+      }))
+  })
+}
+
+const setupTriggerDefinition = () => ({
+  nodes: [
+    { id: "start", type: "startCall", position: { x: 0, y: 0 }, data: { name: "Start", prompt: "Greet the caller" } },
+    { id: "end", type: "endCall", position: { x: 0, y: 100 }, data: { name: "End", prompt: "Say goodbye" } },
+    { id: "api", type: "trigger", position: { x: 100, y: 0 }, data: { name: "API" } }
+  ],
+  edges: [{ id: "e1", source: "start", target: "end", data: { label: "finish", condition: "Done" } }]
+})

@@ -1,0 +1,133 @@
+/**
+ * Real server processes for crash and multi-process tests: `agentline serve` on a free loopback port,
+ * against a given PostgreSQL database, killed with SIGKILL when a test wants a crash.
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process"
+import * as NodeFs from "node:fs"
+import * as NodeNet from "node:net"
+import * as NodeOs from "node:os"
+import * as NodePath from "node:path"
+import { promisify } from "node:util"
+
+const bin = new URL("../bin/agentline.js", import.meta.url).pathname
+
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = NodeNet.createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const port = (server.address() as NodeNet.AddressInfo).port
+      server.close(() => resolve(port))
+    })
+  })
+
+export interface ServerProcess {
+  readonly url: string
+  readonly child: ChildProcess
+  readonly output: () => string
+  readonly kill: () => Promise<void>
+}
+
+export const environment = (databaseUrl: string, dataDir: string, extra: Record<string, string> = {}) => ({
+  ...process.env,
+  DATABASE_URL: databaseUrl,
+  AGENTLINE_DATA_DIR: dataDir,
+  AGENTLINE_SECRET_KEY: "process-test-secret",
+  AGENTLINE_DISPATCHER_LEASE_SECONDS: "2",
+  ...extra
+})
+
+export const startServer = async (databaseUrl: string, dataDir: string): Promise<ServerProcess> => {
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const child = spawn(process.execPath, [bin, "serve"], {
+    env: environment(databaseUrl, dataDir, { PORT: String(port), HOST: "127.0.0.1", AGENTLINE_PUBLIC_URL: url }),
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let output = ""
+  child.stdout!.on("data", (d) => (output += d))
+  child.stderr!.on("data", (d) => (output += d))
+  const deadline = Date.now() + 30_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`)
+    try {
+      if ((await fetch(`${url}/api/v1/health`)).ok) break
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  return {
+    url,
+    child,
+    output: () => output,
+    kill: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve()
+        child.once("exit", () => resolve())
+        child.kill("SIGKILL")
+      })
+  }
+}
+
+export const cli = async (databaseUrl: string, dataDir: string, args: ReadonlyArray<string>) => {
+  const { stdout } = await promisify(execFile)(process.execPath, [bin, ...args], { env: environment(databaseUrl, dataDir) })
+  return stdout
+}
+
+export const tempDir = () => NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "agentline-proc-"))
+
+/** An API key of a new organization, made with the command line. */
+export const bootstrap = async (databaseUrl: string, dataDir: string, organization: string) => {
+  await cli(databaseUrl, dataDir, ["users", "create", "--email", `admin@${organization}.test`, "--password", "admin-password", "--organization", organization])
+  const out = await cli(databaseUrl, dataDir, ["api-keys", "create", "--email", `admin@${organization}.test`])
+  return out.trim().split("\n").at(-1)!
+}
+
+export const api = async (base: string, key: string, method: string, path: string, body?: unknown) => {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { "x-api-key": key, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {})
+  })
+  const text = await response.text()
+  if (!response.ok) throw new Error(`${method} ${path} → ${response.status}: ${text}`)
+  return text === "" ? undefined : JSON.parse(text)
+}
+
+/** Everything a campaign needs, through the public API: simulator config, agent, uploaded CSV. */
+export const prepareCampaign = async (
+  base: string,
+  key: string,
+  options: { readonly contacts: number; readonly prefix: string; readonly ringSeconds: number; readonly talkSeconds: number; readonly limit: number }
+) => {
+  await api(base, key, "PUT", "/api/v1/organizations/current/concurrent-call-limit", { concurrent_call_limit: options.limit })
+  await api(base, key, "POST", "/api/v1/organizations/telephony-configs", {
+    name: "sim",
+    is_default_outbound: true,
+    config: { provider: "simulator", ring_seconds: options.ringSeconds, talk_seconds: options.talkSeconds }
+  }).catch(() => undefined)
+  const agent = await api(base, key, "POST", "/api/v1/workflow/create/definition", {
+    name: "agent",
+    workflow_definition: {
+      nodes: [
+        { id: "start", type: "startCall", position: { x: 0, y: 0 }, data: { name: "Start", prompt: "Hello" } },
+        { id: "end", type: "endCall", position: { x: 0, y: 1 }, data: { name: "End", prompt: "Bye" } }
+      ],
+      edges: [{ id: "e", source: "start", target: "end", data: { label: "end", condition: "done" } }]
+    }
+  })
+  const csv = "phone_number\n" + Array.from({ length: options.contacts }, (_, i) => `${options.prefix}${String(i).padStart(4, "0")}`).join("\n") + "\n"
+  const presigned = await api(base, key, "POST", "/api/v1/storage/presigned-upload-url", {
+    file_name: "contacts.csv",
+    file_size: Buffer.byteLength(csv),
+    content_type: "text/csv"
+  })
+  const put = await fetch(presigned.upload_url.replace(/^https?:\/\/[^/]+/, base), {
+    method: "PUT",
+    headers: { "content-type": "text/csv" },
+    body: csv
+  })
+  if (!put.ok) throw new Error(`upload failed: ${put.status} ${await put.text()}`)
+  return { agentId: agent.id as number, fileKey: presigned.file_key as string }
+}

@@ -1,0 +1,1 @@
+export * as Simulator from "./Simulator.js"
