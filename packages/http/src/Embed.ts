@@ -20,7 +20,7 @@ import { Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import * as NodePath from "node:path"
 import * as Server from "./Server.js"
-import { secretKey, ServerConfig, VERSION } from "./ServerConfig.js"
+import { DEFAULT_MAX_UPLOAD_BYTES, DEFAULT_UPLOAD_URL_TTL_SECONDS, secretKey, ServerConfig, VERSION } from "./ServerConfig.js"
 
 export interface EmbedOptions {
   /** PostgreSQL URL; when absent, SQLite in `dataDir`. */
@@ -34,6 +34,10 @@ export interface EmbedOptions {
   /** Encrypts provider credentials and signs links; default `AGENTLINE_SECRET_KEY` or a key generated into `dataDir`. */
   readonly secretKey?: string | undefined
   readonly publicLinkTtlSeconds?: number | undefined
+  /** Largest contacts upload in bytes (default 100 MiB). */
+  readonly maxUploadBytes?: number | undefined
+  /** Lifetime of presigned upload URLs in seconds (default 900). */
+  readonly uploadUrlTtlSeconds?: number | undefined
 }
 
 export interface Handlers {
@@ -59,7 +63,9 @@ export const makeHandlers = async (options: EmbedOptions = {}): Promise<Handlers
       publicUrl: (options.publicUrl ?? "http://localhost").replace(/\/$/, ""),
       version: VERSION,
       secretKey: options.secretKey !== undefined ? Redacted.make(options.secretKey) : await Effect.runPromise(secretKey(dataDir)),
-      publicLinkTtlSeconds: options.publicLinkTtlSeconds ?? 3600
+      publicLinkTtlSeconds: options.publicLinkTtlSeconds ?? 3600,
+      maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
+      uploadUrlTtlSeconds: options.uploadUrlTtlSeconds ?? DEFAULT_UPLOAD_URL_TTL_SECONDS
     })),
     Layer.provide(Layer.orDie(database))
   )

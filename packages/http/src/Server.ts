@@ -59,8 +59,8 @@ export const InfrastructureLive = Layer.unwrapEffect(Effect.map(ServerConfig, (c
     UploadSettings.layer({
       baseUrl: config.publicUrl,
       secret: config.secretKey,
-      ttlSeconds: config.uploadUrlTtlSeconds ?? 900,
-      maxBytes: config.maxUploadBytes ?? 100 * 1024 * 1024
+      ttlSeconds: config.uploadUrlTtlSeconds,
+      maxBytes: config.maxUploadBytes
     }),
     Layer.scoped(TelephonyRegistry, Effect.map(Simulator.make, (simulator) => TelephonyRegistry.make([...firstPartyProviders, simulator]))),
     DispatcherSettings.layer({

@@ -18,10 +18,14 @@ export interface ServerSettings {
   /** How long a campaign stays owned by a process that stopped heartbeating (`AGENTLINE_DISPATCHER_LEASE_SECONDS`). */
   readonly dispatcherLeaseSeconds?: number
   /** Largest contacts upload, bytes (`AGENTLINE_MAX_UPLOAD_BYTES`, default 100 MiB). */
-  readonly maxUploadBytes?: number
+  readonly maxUploadBytes: number
   /** Lifetime of presigned upload URLs, seconds (`AGENTLINE_UPLOAD_URL_TTL_SECONDS`, default 900). */
-  readonly uploadUrlTtlSeconds?: number
+  readonly uploadUrlTtlSeconds: number
 }
+
+/** Defaults of `maxUploadBytes` and `uploadUrlTtlSeconds`, shared by the environment and embedding. */
+export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024
+export const DEFAULT_UPLOAD_URL_TTL_SECONDS = 900
 
 export class ServerConfig extends Context.Tag("@agentline/http/ServerConfig")<ServerConfig, ServerSettings>() {
   static layer = (settings: ServerSettings) => Layer.succeed(ServerConfig, settings)
@@ -35,11 +39,11 @@ export const settingsConfig: Effect.Effect<ServerSettings, ConfigError.ConfigErr
   const { dataDir, dispatcherLeaseSeconds, host, maxUploadBytes, port, publicLinkTtlSeconds, publicUrl, uploadUrlTtlSeconds } = yield* Config.all({
     maxUploadBytes: Config.integer("AGENTLINE_MAX_UPLOAD_BYTES").pipe(
       Config.validate({ message: "must be a positive number of bytes", validation: (n) => n > 0 }),
-      Config.withDefault(100 * 1024 * 1024)
+      Config.withDefault(DEFAULT_MAX_UPLOAD_BYTES)
     ),
     uploadUrlTtlSeconds: Config.integer("AGENTLINE_UPLOAD_URL_TTL_SECONDS").pipe(
       Config.validate({ message: "must be between 10 and 86400 seconds", validation: (n) => n >= 10 && n <= 86400 }),
-      Config.withDefault(900)
+      Config.withDefault(DEFAULT_UPLOAD_URL_TTL_SECONDS)
     ),
     port: Config.port("PORT").pipe(Config.withDefault(8000)),
     host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),

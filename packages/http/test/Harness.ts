@@ -26,7 +26,9 @@ export const TestApp = (dialect: Database.Dialect) =>
       publicUrl: "http://127.0.0.1:0",
       version: "test",
       secretKey: Redacted.make("test-secret-key"),
-      publicLinkTtlSeconds: 3600
+      publicLinkTtlSeconds: 3600,
+      maxUploadBytes: 100 * 1024 * 1024,
+      uploadUrlTtlSeconds: 900
     })),
     Layer.provideMerge(Testing.layerEmptyDatabase(dialect))
   )

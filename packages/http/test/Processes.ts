@@ -47,16 +47,22 @@ export const startServer = async (databaseUrl: string, dataDir: string): Promise
   let output = ""
   child.stdout!.on("data", (d) => (output += d))
   child.stderr!.on("data", (d) => (output += d))
-  const deadline = Date.now() + 30_000
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`)
-    try {
-      if ((await fetch(`${url}/api/v1/health`)).ok) break
-    } catch {
-      // not listening yet
+  // Ready when the server says it listens (it migrates and starts the dispatcher first).
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start within 30 s:\n${output}`)), 30_000)
+    const check = () => {
+      if (output.includes("Listening on")) {
+        clearTimeout(timer)
+        resolve()
+      }
     }
-    await new Promise((r) => setTimeout(r, 100))
-  }
+    child.stdout!.on("data", check)
+    child.stderr!.on("data", check)
+    child.once("exit", () => {
+      clearTimeout(timer)
+      reject(new Error(`server exited early:\n${output}`))
+    })
+  })
   return {
     url,
     child,

@@ -1,6 +1,7 @@
+import { BadRequest } from "@agentline/core/Errors"
 import { CurrentPrincipal } from "@agentline/core/organizations/Principal"
 import { Uploads } from "@agentline/core/uploads/Uploads"
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Stream } from "effect"
 import { AgentlineApi } from "../Api.js"
 
@@ -15,16 +16,15 @@ export const UploadsLive = HttpApiBuilder.group(AgentlineApi, "uploads", (handle
 export const UploadTargetLive = HttpApiBuilder.group(AgentlineApi, "uploadTarget", (handlers) =>
   Effect.gen(function*() {
     const uploads = yield* Uploads
-    // Raw: the body is streamed to the blob store, never buffered.
-    return handlers.handleRaw("upload", ({ path, urlParams }) =>
-      Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        return yield* uploads.receive(
-          `${path.organization}/contacts/${path.file}`,
-          urlParams.expires,
-          urlParams.signature,
-          request.headers["content-type"],
-          request.stream.pipe(Stream.orDie)
+    // Raw: the payload is not decoded, so the body is streamed to the blob store chunk by chunk, never buffered.
+    return handlers.handleRaw("upload", ({ path, request, urlParams }) =>
+      uploads.receive(
+        `${path.organization}/contacts/${path.file}`,
+        urlParams.expires,
+        urlParams.signature,
+        request.headers["content-type"],
+        request.stream.pipe(
+          Stream.mapError((error) => new BadRequest({ detail: `The upload body could not be read (${error.reason}); send it again` }))
         )
-      }))
+      ))
   }))

@@ -22,12 +22,15 @@ export const layer = Layer.effect(
         sql`INSERT INTO uploads (file_key, organization_id, file_name, declared_size, content_type, created_at, expires_at)
             VALUES (${u.file_key}, ${u.organization_id}, ${u.file_name}, ${u.declared_size}, ${u.content_type}, ${u.now}, ${u.expires_at})`
           .pipe(Effect.asVoid, Effect.orDie),
-      find: (key) =>
-        sql`SELECT * FROM uploads WHERE file_key = ${key}`.pipe(
+      find: (organizationId, key) =>
+        sql`SELECT * FROM uploads WHERE file_key = ${key} AND organization_id = ${organizationId}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toUpload)),
           Effect.orDie
         ),
       markUploaded: (key, size, now) =>
-        sql`UPDATE uploads SET stored_size = ${size}, uploaded_at = ${now} WHERE file_key = ${key}`.pipe(Effect.asVoid, Effect.orDie)
+        sql`UPDATE uploads SET stored_size = ${size}, uploaded_at = ${now} WHERE file_key = ${key}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        )
     }))
 )
