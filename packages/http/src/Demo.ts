@@ -142,6 +142,7 @@ export const run = (options: { readonly contacts: number }) =>
       yield* Effect.sleep("200 millis")
     }
     if (tty) process.stdout.write("\n")
+    else console.log(bar(yield* snapshot(campaign.id, new Date().toISOString())))
     const final = yield* campaigns.get(principal, campaign.id)
     const sql = yield* SqlClient.SqlClient
     const contacts = yield* sql`SELECT state, last_outcome, CAST(COUNT(*) AS INTEGER) AS n FROM contacts
