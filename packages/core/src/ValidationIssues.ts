@@ -39,7 +39,15 @@ const leaves = (
       return leaves(issue.issue, [...path, ...(Array.isArray(issue.path) ? issue.path : [issue.path])], out)
     case "Composite":
       // A union that failed as a whole is one problem with the field, not one per member.
-      if (issue.ast._tag === "Union") return void out.push({ path, issue })
+      if (issue.ast._tag === "Union") {
+        // `X | undefined` (optional) and `X | null`: the problem is with X, so report X's leaves.
+        const members = (Array.isArray(issue.issues) ? issue.issues : [issue.issues]) as ReadonlyArray<ParseResult.ParseIssue>
+        const real = members.filter((m) =>
+          !(m._tag === "Type" && (m.ast._tag === "UndefinedKeyword" || (m.ast._tag === "Literal" && m.ast.literal === null)))
+        )
+        if (real.length === 1) return leaves(real[0]!, path, out)
+        return void out.push({ path, issue })
+      }
       for (const i of Array.isArray(issue.issues) ? issue.issues : [issue.issues]) leaves(i as ParseResult.ParseIssue, path, out)
       return
     case "Refinement":
@@ -64,7 +72,7 @@ export const issuesOf = (
   return found.map(({ issue, path: rawPath }) => {
     const path = rawPath.map((p) => (typeof p === "symbol" ? String(p) : p)) as Array<string | number>
     if (issue._tag === "Composite" && issue.ast._tag === "Union") {
-      const members = issue.ast.types.filter((t) => t._tag !== "UndefinedKeyword")
+      const members = issue.ast.types.filter((t) => t._tag !== "UndefinedKeyword" && !(t._tag === "Literal" && t.literal === null))
       const literals = members.every((t) => t._tag === "Literal")
       const actual = get(input, path)
       return {

@@ -55,7 +55,7 @@ export const call = (
     if (options.apiKey !== undefined) request = HttpClientRequest.setHeader(request, "x-api-key", options.apiKey)
     if (options.token !== undefined) request = HttpClientRequest.bearerToken(request, options.token)
     if (options.headers) request = HttpClientRequest.setHeaders(request, options.headers)
-    if (options.raw !== undefined) request = HttpClientRequest.bodyText(request, options.raw, "application/json")
+    if (options.raw !== undefined) request = HttpClientRequest.bodyText(request, options.raw, options.headers?.["content-type"] ?? "application/json")
     else if (options.body !== undefined) request = yield* HttpClientRequest.bodyJson(request, options.body)
     const response = yield* client.execute(request)
     const text = yield* response.text

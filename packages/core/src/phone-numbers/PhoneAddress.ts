@@ -91,5 +91,9 @@ export const normalizeAddress = (
 export const normalizeForCampaign = (raw: string, defaultCountry?: string): Either.Either<string, string> =>
   Either.match(normalizeAddress(raw, defaultCountry ?? null), {
     onLeft: (e) => Either.left(e.message),
-    onRight: (a) => Either.right(a.normalized)
+    // A name-like "extension" in a contacts file is almost always a data error; numeric ones are PBX extensions.
+    onRight: (a) =>
+      a.type === "sip_extension" && !/^\d+$/.test(a.normalized)
+        ? Either.left(`'${raw}' is not a phone number`)
+        : Either.right(a.normalized)
   })

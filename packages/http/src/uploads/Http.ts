@@ -23,7 +23,7 @@ export const UploadTargetLive = HttpApiBuilder.group(AgentlineApi, "uploadTarget
         urlParams.expires,
         urlParams.signature,
         request.headers["content-type"],
-        Stream.fromEffect(request.arrayBuffer).pipe(Stream.map((b) => new Uint8Array(b)),
+        request.stream.pipe(
           Stream.mapError((error) => new BadRequest({ detail: `The upload body could not be read (${error.reason}); send it again` }))
         )
       ))
