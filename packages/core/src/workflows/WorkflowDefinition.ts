@@ -42,7 +42,8 @@ export const validateDefinition = (input: unknown): { readonly definition: Workf
   nodes.forEach((node: unknown, index: number) => {
     if (!isObject(node) || !nonEmpty(node.id)) return issue("node", isObject(node) && typeof node.id === "string" ? node.id : `#${index}`, "id", "every node needs a non-empty string id")
     const id = node.id as string
-    if (ids.has(id)) issue("node", id, "id", `duplicate node id '${id}'`)
+    // A duplicate is reported once; edges keep referring to the first node with that id.
+    if (ids.has(id)) return issue("node", id, "id", `duplicate node id '${id}'`)
     const type = node.type
     if (typeof type !== "string" || !(NODE_TYPES as ReadonlyArray<string>).includes(type)) {
       issue("node", id, "type", `unknown node type ${JSON.stringify(type)}; one of ${NODE_TYPES.join(", ")}`)
