@@ -65,7 +65,9 @@ export const InfrastructureLive = Layer.unwrapEffect(Effect.map(ServerConfig, (c
     Layer.scoped(TelephonyRegistry, Effect.map(Simulator.make, (simulator) => TelephonyRegistry.make([...firstPartyProviders, simulator]))),
     DispatcherSettings.layer({
       callbackBaseUrl: config.publicUrl,
-      ...(config.dispatcherLeaseSeconds !== undefined ? { leaseSeconds: config.dispatcherLeaseSeconds } : {})
+      ...(config.dispatcherLeaseSeconds !== undefined ? { leaseSeconds: config.dispatcherLeaseSeconds } : {}),
+      ...(config.dispatcherAcquireIntervalMillis !== undefined ? { acquireIntervalMillis: config.dispatcherAcquireIntervalMillis } : {}),
+      ...(config.dispatcherRecheckMillis !== undefined ? { recheckMillis: config.dispatcherRecheckMillis } : {})
     })
   )))
 

@@ -17,6 +17,9 @@ export interface ServerSettings {
   readonly publicLinkTtlSeconds: number
   /** How long a campaign stays owned by a process that stopped heartbeating (`AGENTLINE_DISPATCHER_LEASE_SECONDS`). */
   readonly dispatcherLeaseSeconds?: number
+  /** Dispatcher timers (tests lengthen them: starts and call ends signal the dispatcher anyway). */
+  readonly dispatcherAcquireIntervalMillis?: number
+  readonly dispatcherRecheckMillis?: number
   /** Largest contacts upload, bytes (`AGENTLINE_MAX_UPLOAD_BYTES`, default 100 MiB). */
   readonly maxUploadBytes: number
   /** Lifetime of presigned upload URLs, seconds (`AGENTLINE_UPLOAD_URL_TTL_SECONDS`, default 900). */

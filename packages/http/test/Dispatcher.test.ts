@@ -273,3 +273,49 @@ const setupTriggerDefinition = () => ({
   ],
   edges: [{ id: "e1", source: "start", target: "end", data: { label: "finish", condition: "Done" } }]
 })
+
+for (const dialect of dialects) {
+  layer(TestApp(dialect), { timeout: "120 seconds" })(`Dispatcher calling windows [${dialect}]`, (it) => {
+    it.effect("outside every slot nothing is dialed and the campaign stays running; each contact's own zone opens its window", () =>
+      Effect.gen(function*() {
+        // The TestClock starts at 1970-01-01T00:00Z, a Thursday (Wednesday 19:00 in New York). The slot is
+        // Friday 09:00–17:00 New York time (14:00Z–22:00Z); a Tokyo contact's Friday 09:00 is Friday 00:00Z.
+        // (Jumping the clock to a real date instead would replay decades of periodic timers.)
+        const setup = yield* setupDialing({ simulator: { ring_seconds: 1, talk_seconds: 1 } })
+        const phones = numbers(2, "+1646558")
+        const csv = `phone_number,timezone\n${phones[0]},\n${phones[1]},Asia/Tokyo\n`
+        const campaign = yield* createAndStart(setup, csv, {
+          schedule_config: { timezone: "America/New_York", slots: [{ day_of_week: 4, start_time: "09:00", end_time: "17:00" }] }
+        })
+        const campaigns = yield* Campaigns
+        const stepTo = (iso: string) =>
+          Effect.gen(function*() {
+            let now: number
+            while ((now = yield* TestClock.currentTimeMillis) < Date.parse(iso)) {
+              yield* TestClock.adjust(Math.min(60 * 60 * 1000, Date.parse(iso) - now))
+              yield* settle(10)
+            }
+            // let calls placed by the jump ring and talk to their end
+            for (let i = 0; i < 10; i++) {
+              yield* TestClock.adjust(1000)
+              yield* settle(30)
+            }
+          })
+        const contactsNow = attemptsPerContact(campaign.id)
+        // Until Friday 00:00Z (09:00 in Tokyo) nobody is called.
+        yield* stepTo("1970-01-01T23:50:00Z")
+        expect((yield* contactsNow).map((c) => c.attempts)).toEqual([0, 0])
+        expect((yield* campaigns.get(setup.principal, campaign.id).pipe(Effect.orDie)).state).toBe("running")
+        // The Tokyo contact's window opens at Friday 09:00 Tokyo; the New York one stays closed.
+        yield* stepTo("1970-01-02T00:10:00Z")
+        expect((yield* contactsNow).map((c) => [c.attempts, c.state])).toEqual([[0, "queued"], [1, "done"]])
+        yield* stepTo("1970-01-02T13:50:00Z")
+        expect((yield* contactsNow)[0]!.attempts).toBe(0)
+        // Friday 09:00 in New York (14:00Z): dialed at once, and the campaign completes.
+        const done = yield* advanceUntil(setup.principal, campaign.id, ["completed"], { stepMillis: 60_000 })
+        expect((yield* contactsNow).map((c) => c.state)).toEqual(["done", "done"])
+        expect(Date.parse(done.completed_at!)).toBeGreaterThanOrEqual(Date.parse("1970-01-02T14:00:00Z"))
+        expect(Date.parse(done.completed_at!)).toBeLessThan(Date.parse("1970-01-02T14:05:00Z"))
+      }), 90_000)
+  })
+}

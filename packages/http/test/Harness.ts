@@ -29,6 +29,11 @@ export const TestApp = (dialect: Database.Dialect) =>
       publicLinkTtlSeconds: 3600,
       maxUploadBytes: 100 * 1024 * 1024,
       uploadUrlTtlSeconds: 900
+    ,
+      // One process on a TestClock: long timers avoid thousands of wake-ups when a test jumps hours ahead.
+      dispatcherLeaseSeconds: 600,
+      dispatcherAcquireIntervalMillis: 60_000,
+      dispatcherRecheckMillis: 60_000
     })),
     Layer.provideMerge(Testing.layerEmptyDatabase(dialect))
   )

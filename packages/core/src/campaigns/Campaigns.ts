@@ -17,7 +17,7 @@ import { Workflows } from "../workflows/Workflows.js"
 import type { Campaign, CreateCampaignRequest, RedialRequest, UpdateCampaignRequest } from "./Campaign.js"
 import { type CampaignAction, transition } from "./CampaignState.js"
 import { CampaignsRepo, type StoredCampaign } from "./CampaignsRepo.js"
-import { CircuitBreakerConfig, RetryConfig } from "./CampaignSettings.js"
+import { CircuitBreakerConfig, RetryConfig, ScheduleConfig } from "./CampaignSettings.js"
 import { CsvInvalid, describeProblems, makeProblems, readContacts } from "./CsvImport.js"
 import { Schema } from "effect"
 
@@ -39,6 +39,8 @@ const notFound = new NotFound({ detail: "Campaign not found" })
 const effectiveRetry = (value: unknown) => Schema.encodeSync(RetryConfig)(Schema.decodeUnknownSync(RetryConfig)(value ?? {}))
 const effectiveBreaker = (value: unknown) =>
   Schema.encodeSync(CircuitBreakerConfig)(Schema.decodeUnknownSync(CircuitBreakerConfig)(value ?? {}))
+const effectiveSchedule = (value: unknown) =>
+  value == null ? null : Schema.encodeSync(ScheduleConfig)(Schema.decodeUnknownSync(ScheduleConfig)(value))
 
 export class Campaigns extends Effect.Service<Campaigns>()("@agentline/core/Campaigns", {
   effect: Effect.gen(function*() {
@@ -74,7 +76,7 @@ export class Campaigns extends Effect.Service<Campaigns>()("@agentline/core/Camp
           source_id: request.source_id,
           retry_config: effectiveRetry(request.retry_config),
           max_concurrency: request.max_concurrency ?? null,
-          schedule_config: request.schedule_config ?? null,
+          schedule_config: effectiveSchedule(request.schedule_config),
           circuit_breaker: effectiveBreaker(request.circuit_breaker),
           parent_campaign_id: null,
           log: entry(now, "campaign_created", `Created from ${request.source_id}`),
@@ -147,7 +149,7 @@ export class Campaigns extends Effect.Service<Campaigns>()("@agentline/core/Camp
         ...(request.name !== undefined ? { name: request.name } : {}),
         ...(request.retry_config !== undefined ? { retry_config: effectiveRetry(request.retry_config) } : {}),
         ...(request.max_concurrency !== undefined ? { max_concurrency: request.max_concurrency } : {}),
-        ...(request.schedule_config !== undefined ? { schedule_config: request.schedule_config } : {}),
+        ...(request.schedule_config !== undefined ? { schedule_config: effectiveSchedule(request.schedule_config) } : {}),
         ...(request.circuit_breaker !== undefined ? { circuit_breaker: effectiveBreaker(request.circuit_breaker) } : {})
       }, ["draft", "paused"], iso(yield* Clock.currentTimeMillis))
       if (Option.isNone(updated)) {

@@ -38,6 +38,11 @@ export interface DispatcherOptions {
   readonly acquireIntervalMillis: number
   /** Contacts considered per claim. */
   readonly claimBatch: number
+  /**
+   * How long an idle loop waits before looking again without a signal: only events another process
+   * causes (a slot freed elsewhere) are not signalled here.
+   */
+  readonly recheckMillis: number
   /** Base of provider callback URLs (`{base}/api/v1/telephony/callbacks/{provider}/{attempt}`). */
   readonly callbackBaseUrl: string
 }
@@ -49,6 +54,7 @@ export class DispatcherSettings extends Context.Tag("@agentline/core/DispatcherS
       leaseSeconds: options.leaseSeconds ?? 15,
       acquireIntervalMillis: options.acquireIntervalMillis ?? 1000,
       claimBatch: options.claimBatch ?? 200,
+      recheckMillis: options.recheckMillis ?? 5000,
       callbackBaseUrl: options.callbackBaseUrl
     })
 }
@@ -356,7 +362,7 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("@agentline/core/Di
         const at = yield* now
         // The timer is a fallback for events this process cannot see (another process freed an
         // organization slot); calls ending here signal at once.
-        const fallback = 5_000
+        const fallback = settings.recheckMillis
         const delay = untilMillis === null ? fallback : Math.max(0, Math.min(untilMillis - at, fallback))
         yield* Effect.raceFirst(Queue.take(queue), Effect.sleep(delay))
         yield* Queue.takeAll(queue)

@@ -3,7 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { Schema } from "effect"
 import { Authentication } from "../Authentication.js"
 
-const presign = (name: string, path: `/${string}`) =>
+const presign = <const Name extends string>(name: Name, path: HttpApiEndpoint.PathSegment) =>
   HttpApiEndpoint.post(name, path)
     .setPayload(PresignRequest)
     .addSuccess(PresignResponse)
