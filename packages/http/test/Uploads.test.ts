@@ -156,10 +156,13 @@ const withQuery = (uploadUrl: string, change: (params: URLSearchParams) => void)
 const readAll = (stream: Stream.Stream<Uint8Array>) =>
   Effect.map(Stream.runCollect(stream), (chunks) => Buffer.concat(Chunk.toArray(chunks)).toString("utf8"))
 
-const incomingParts = Effect.map(ServerConfig, (config) => {
-  const dir = NodePath.join(config.dataDir, "blobs", ".incoming")
+/** Files the blob store is still writing (it renames each into place once complete). */
+const partsIn = (dataDir: string) => {
+  const dir = NodePath.join(dataDir, "blobs", ".incoming")
   return NodeFs.existsSync(dir) ? NodeFs.readdirSync(dir).map((name) => NodePath.join(dir, name)) : []
-})
+}
+
+const incomingParts = Effect.map(ServerConfig, (config) => partsIn(config.dataDir))
 
 const realSleep = (millis: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, millis)))
 
@@ -371,9 +374,10 @@ for (const dialect of dialects) {
         const half = Stream.repeatValue(chunk).pipe(Stream.take(10))
         // The second half is only sent once the first has reached the disk: a server that buffered the
         // whole body before writing would never get there.
+        const { dataDir } = yield* ServerConfig
         const reachedDisk = Effect.gen(function*() {
           for (let attempt = 0; attempt < 2000; attempt++) {
-            const parts = yield* incomingParts
+            const parts = partsIn(dataDir)
             if (parts.some((part) => NodeFs.existsSync(part) && NodeFs.statSync(part).size > 0)) return
             yield* realSleep(10)
           }

@@ -1,71 +1,152 @@
 /**
- * Calling windows: is now inside a slot, and when does the next one open. Evaluated in the contact's
- * zone when it has one, else the schedule's, with Effect's DateTime (IANA zones, daylight saving).
+ * Calling windows: is an instant inside a schedule's slots, and when does the next one open. Evaluated
+ * in the contact's zone when it has one, else the schedule's, with Effect's DateTime (IANA zones and
+ * their daylight-saving rules).
  *
- * Daylight-saving choices: a slot starting at a wall time that does not exist that day (skipped by
- * spring-forward) opens at the first instant whose local time is past its start; a wall time that
- * occurs twice (fall-back) opens at its first occurrence. Slots are start-inclusive, end-exclusive.
+ * Slots are wall-clock windows: an instant is inside when its local weekday and time are, start-inclusive
+ * and end-exclusive. Consequences across daylight-saving changes, chosen on purpose:
+ * - spring forward (the clock skips e.g. 02:00–03:00): a slot starting at a skipped time such as 02:30
+ *   opens at the jump itself (03:00 local), the first instant whose local time is past its start;
+ *   a slot lying entirely inside the skipped hour does not open that day;
+ * - fall back (e.g. 01:00–02:00 happens twice): a time that occurs twice is inside both times, so a
+ *   slot starting at 01:30 opens at its first occurrence, and is open again at the second one.
+ *
+ * Unknown zones fail closed (never inside, no next start): dialing at any hour because a zone name is
+ * wrong is the reference's flaw. Validated schedules and imported contacts only carry known zones.
  */
-import { DateTime } from "effect"
-import { minutesOf, type ScheduleConfig } from "./CampaignSettings.js"
+import { DateTime, Option } from "effect"
+import { minutesOf, type ScheduleConfig, type ScheduleSlot } from "./CampaignSettings.js"
 
-const DAY = 24 * 60 * 60 * 1000
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
+/** Offset changes are followed this far: a weekly schedule's next opening is found within it. */
+const HORIZON = 8 * DAY
+/** Offset samples this far apart find every transition: real zones never change offset twice within it. */
+const SAMPLE = 3 * HOUR
 
-interface Local {
-  readonly weekday: number
-  readonly minutes: number
-  readonly year: number
-  readonly month: number
-  readonly day: number
-}
-
-const local = (millis: number, zone: string): Local => {
-  const parts = DateTime.toParts(DateTime.unsafeMakeZoned(millis, { timeZone: zone }))
-  return {
-    weekday: (parts.weekDay + 6) % 7, // DateTime counts from Sunday; schedules from Monday
-    minutes: parts.hours * 60 + parts.minutes,
-    year: parts.year,
-    month: parts.month,
-    day: parts.day
+// Building an Intl formatter is costly and the dispatcher asks per contact, so zones are looked up once.
+const zones = new Map<string, DateTime.TimeZone | null>()
+const zoneOf = (id: string): DateTime.TimeZone | null => {
+  let zone = zones.get(id)
+  if (zone === undefined) {
+    zone = Option.getOrNull(DateTime.zoneMakeNamed(id))
+    zones.set(id, zone)
   }
+  return zone
 }
+
+/** Milliseconds to add to an instant to get its local wall-clock time read as if it were UTC. */
+const offsetAt = (zone: DateTime.TimeZone, millis: number): number =>
+  DateTime.zonedOffset(DateTime.unsafeMakeZoned(millis, { timeZone: zone }))
+
+// --------------------------------------------------------------------- the wall-clock timeline
+// A "wall" value is a local date and time encoded as epoch millis of that same date and time in UTC.
+// 1970-01-01 was a Thursday, which is day 3 when Monday is 0.
+
+const weekdayOf = (wall: number): number => (((Math.floor(wall / DAY) + 3) % 7) + 7) % 7
+const timeOfDay = (wall: number): number => wall - Math.floor(wall / DAY) * DAY
+
+const slotBounds = (slot: ScheduleSlot) => ({
+  start: minutesOf(slot.start_time) * MINUTE,
+  end: minutesOf(slot.end_time) * MINUTE
+})
+
+const insideWall = (slots: ReadonlyArray<ScheduleSlot>, wall: number): boolean => {
+  const day = weekdayOf(wall)
+  const time = timeOfDay(wall)
+  return slots.some((slot) => {
+    const { end, start } = slotBounds(slot)
+    if (start < end) return day === slot.day_of_week && time >= start && time < end
+    // Overnight: the evening part on its own day, the morning part on the next.
+    return (day === slot.day_of_week && time >= start) || (day === (slot.day_of_week + 1) % 7 && time < end)
+  })
+}
+
+/** On the wall timeline (no clock changes), the earliest wall time ≥ `wall` inside a slot. */
+const nextWall = (slots: ReadonlyArray<ScheduleSlot>, wall: number): number => {
+  if (insideWall(slots, wall)) return wall
+  // Outside every slot, the next entry into one is some slot's start within the coming week.
+  const today = Math.floor(wall / DAY)
+  let best = Infinity
+  for (const slot of slots) {
+    const { start } = slotBounds(slot)
+    for (let d = 0; d <= 7; d++) {
+      const candidate = (today + d) * DAY + start
+      if (weekdayOf(candidate) === slot.day_of_week && candidate >= wall) {
+        best = Math.min(best, candidate)
+        break
+      }
+    }
+  }
+  return best
+}
+
+/** The first instant in (from, until] whose offset differs from the one at `from`, if any. */
+const nextTransition = (zone: DateTime.TimeZone, from: number, offset: number, until: number): number | null => {
+  for (let lo = from; lo < until;) {
+    const hi = Math.min(lo + SAMPLE, until)
+    if (offsetAt(zone, hi) !== offset) {
+      // The offset is `offset` at lo and different at hi: narrow down to the millisecond.
+      let a = lo
+      let b = hi
+      while (b - a > 1) {
+        const mid = Math.floor((a + b) / 2)
+        if (offsetAt(zone, mid) === offset) a = mid
+        else b = mid
+      }
+      return b
+    }
+    lo = hi
+  }
+  return null
+}
+
+// --------------------------------------------------------------------- the API
 
 const active = (schedule: ScheduleConfig | null): schedule is ScheduleConfig =>
   schedule !== null && schedule.enabled && schedule.slots.length > 0
 
-export const isWithinSchedule = (schedule: ScheduleConfig | null, nowMillis: number, timeZoneOverride?: string): boolean => {
+// An empty zone cell in a contact list means "no zone of its own", not an invalid zone.
+const zoneIdOf = (schedule: ScheduleConfig, override: string | null | undefined): string =>
+  override === undefined || override === null || override === "" ? schedule.timezone : override
+
+/** Whether `nowMillis` is inside the schedule (no schedule, disabled or no slots: always). */
+export const isWithinSchedule = (
+  schedule: ScheduleConfig | null,
+  nowMillis: number,
+  timeZoneOverride?: string | null
+): boolean => {
   if (!active(schedule)) return true
-  const at = local(nowMillis, timeZoneOverride ?? schedule.timezone)
-  return schedule.slots.some((slot) => {
-    const start = minutesOf(slot.start_time)
-    const end = minutesOf(slot.end_time)
-    if (start < end) return at.weekday === slot.day_of_week && at.minutes >= start && at.minutes < end
-    return (at.weekday === slot.day_of_week && at.minutes >= start) ||
-      (at.weekday === (slot.day_of_week + 1) % 7 && at.minutes < end)
-  })
+  const zone = zoneOf(zoneIdOf(schedule, timeZoneOverride))
+  if (zone === null) return false
+  return insideWall(schedule.slots, nowMillis + offsetAt(zone, nowMillis))
 }
 
-/** The earliest instant ≥ now inside a window; null when the schedule can never open. */
-export const nextWindowStart = (schedule: ScheduleConfig | null, nowMillis: number, timeZoneOverride?: string): number | null => {
-  if (isWithinSchedule(schedule, nowMillis, timeZoneOverride)) return nowMillis
+/**
+ * The earliest instant ≥ `nowMillis` inside the schedule: `nowMillis` itself when inside, `null` when
+ * it cannot open (an unknown zone). With a known zone and at least one slot it always opens, within a
+ * week, or two when the coming occurrence lies wholly in a skipped hour.
+ *
+ * Between two offset changes the wall clock runs in step with real time, so within each such stretch
+ * the answer is found on the wall timeline and mapped back; if it falls past the stretch's end, the
+ * search goes on from the change (which may itself land inside a slot, as when the clock skips into one).
+ */
+export const nextWindowStart = (
+  schedule: ScheduleConfig | null,
+  nowMillis: number,
+  timeZoneOverride?: string | null
+): number | null => {
   if (!active(schedule)) return nowMillis
-  const zone = timeZoneOverride ?? schedule.timezone
-  let best: number | null = null
-  for (let offset = 0; offset <= 8; offset++) {
-    const day = local(nowMillis + offset * DAY, zone)
-    for (const slot of schedule.slots) {
-      if (slot.day_of_week !== day.weekday) continue
-      const minutes = minutesOf(slot.start_time)
-      const candidate = DateTime.toEpochMillis(DateTime.unsafeMakeZoned(
-        { year: day.year, month: day.month, day: day.day, hours: Math.floor(minutes / 60), minutes: minutes % 60 },
-        { timeZone: zone, adjustForTimeZone: true, disambiguation: "compatible" }
-      ))
-      if (candidate >= nowMillis && (best === null || candidate < best)) best = candidate
-    }
+  const zone = zoneOf(zoneIdOf(schedule, timeZoneOverride))
+  if (zone === null) return null
+  let from = nowMillis
+  while (from <= nowMillis + HORIZON) {
+    const offset = offsetAt(zone, from)
+    const candidate = nextWall(schedule.slots, from + offset) - offset
+    const change = nextTransition(zone, from, offset, candidate)
+    if (change === null) return candidate
+    from = change
   }
-  if (best === null) return null
-  // A start inside a skipped hour resolves past the gap: walk back to the first instant inside the window.
-  let start = best
-  for (let i = 0; i < 180 && start - 60_000 >= nowMillis && isWithinSchedule(schedule, start - 60_000, zone); i++) start -= 60_000
-  return start
+  return null
 }

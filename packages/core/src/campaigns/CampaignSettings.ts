@@ -1,19 +1,31 @@
 /**
- * Campaign settings with explicit bounds and defaults (see docs/campaigns.md). Decoding `{}` gives the
- * full effective object, and responses always show effective values: a breaker that runs is never
- * reported as disabled.
+ * Campaign settings with explicit bounds and defaults. Decoding `{}` gives the full effective object, and
+ * responses always show effective values: a campaign created without a breaker shows the enabled default
+ * breaker that actually runs (the reference reported `enabled: false` for it while applying it).
+ *
+ * Fields are `exact` optionals: JSON never carries `undefined`, and without the extra `| undefined`
+ * member a wrong value reports one issue ("max_retries must be …") instead of two.
  */
 import { DateTime, Option, Schema } from "effect"
+import type { FastCheck } from "effect"
 
-const bool = (value: boolean) => Schema.optionalWith(Schema.Boolean, { default: () => value })
+const bool = (value: boolean) => Schema.optionalWith(Schema.Boolean, { exact: true, default: () => value })
+
+/** The message overrides the base type's too, so `"2"`, `1.5` and `11` all say what is accepted. */
+const boundedInt = (name: string, min: number, max: number) =>
+  Schema.Number.pipe(Schema.int(), Schema.between(min, max)).annotations({
+    message: () => ({ message: `${name} must be an integer between ${min} and ${max}`, override: true })
+  })
+
 const int = (name: string, min: number, max: number, value: number) =>
-  Schema.optionalWith(
-    Schema.Int.annotations({ message: () => `${name} must be an integer between ${min} and ${max}` }).pipe(
-      Schema.between(min, max, { message: () => `${name} must be an integer between ${min} and ${max}` })
-    ),
-    { default: () => value }
-  )
+  Schema.optionalWith(boundedInt(name, min, max), { exact: true, default: () => value })
 
+// ------------------------------------------------------------------------------------------ retries
+
+/**
+ * `max_retries` counts retries, not attempts: at most `max_retries + 1` calls per contact. Voicemail is
+ * retried like busy and no answer when its flag is on (the reference never retried it).
+ */
 export const RetryConfig = Schema.Struct({
   enabled: bool(true),
   max_retries: int("max_retries", 0, 10, 2),
@@ -23,54 +35,110 @@ export const RetryConfig = Schema.Struct({
   retry_on_voicemail: bool(true)
 })
 export type RetryConfig = typeof RetryConfig.Type
+export type RetryConfigInput = typeof RetryConfig.Encoded
+
 export const defaultRetryConfig: RetryConfig = Schema.decodeSync(RetryConfig)({})
 
-const TIME = /^([01]\d|2[0-3]):[0-5]\d$/
+// ------------------------------------------------------------------------------------------ schedule
 
-const Time = Schema.String.pipe(Schema.pattern(TIME, { message: () => "must be a 24-hour time HH:MM between 00:00 and 23:59" }))
-const EndTime = Schema.String.pipe(
-  Schema.filter((s) => TIME.test(s) || s === "24:00", { message: () => "must be a 24-hour time HH:MM (00:00 to 24:00)" })
-)
+// Real clock times only: the reference's `\d{2}:\d{2}` accepted "25:99".
+const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/
 
+/** Minutes after midnight of an "HH:MM" (or "24:00" = 1440) already validated by the schemas. */
 export const minutesOf = (time: string): number => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5))
 
-/** `day_of_week` 0 = Monday … 6 = Sunday. An end before the start runs overnight into the next day. */
+// Generators for property tests (random strings almost never pass these filters by chance).
+const clockArbitrary = () => (fc: typeof FastCheck) =>
+  fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+    .map(([h, m]) => `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}`)
+
+const StartTime = Schema.String.pipe(
+  Schema.filter((s) => CLOCK.test(s), {
+    message: () => "start_time must be a 24-hour time HH:MM from 00:00 to 23:59",
+    arbitrary: clockArbitrary
+  })
+)
+// "24:00" lets a slot run to the end of its day without spilling into the next one.
+const EndTime = Schema.String.pipe(
+  Schema.filter((s) => CLOCK.test(s) || s === "24:00", {
+    message: () => "end_time must be a 24-hour time HH:MM from 00:00 to 24:00",
+    arbitrary: clockArbitrary
+  })
+)
+
+/**
+ * One weekly window. `day_of_week` 0 = Monday … 6 = Sunday (the day the slot starts on). An end before
+ * the start runs overnight into the next day (Friday 22:00–02:00 covers Saturday 01:00). Start and end
+ * may not be equal: it would be ambiguous between an empty window and a full day (use 00:00–24:00).
+ */
 export const ScheduleSlot = Schema.Struct({
-  day_of_week: Schema.Int.pipe(Schema.between(0, 6, { message: () => "day_of_week must be 0 (Monday) to 6 (Sunday)" })),
-  start_time: Time,
+  day_of_week: Schema.Number.pipe(Schema.int(), Schema.between(0, 6)).annotations({
+    message: () => ({ message: "day_of_week must be an integer from 0 (Monday) to 6 (Sunday)", override: true })
+  }),
+  start_time: StartTime,
   end_time: EndTime
 }).pipe(
   Schema.filter((slot) =>
     minutesOf(slot.start_time) === minutesOf(slot.end_time)
-      ? { path: ["end_time"], message: "end_time must differ from start_time (an end before the start runs overnight)" }
+      ? {
+        path: ["end_time"],
+        message: "end_time must differ from start_time (an end before the start runs overnight; 00:00–24:00 is a full day)"
+      }
       : true
   )
 )
 export type ScheduleSlot = typeof ScheduleSlot.Type
 
+/** Whether the runtime knows this IANA zone (aliases such as US/Eastern included; offsets such as +05:00 are not zones). */
 export const isTimeZone = (zone: string): boolean => Option.isSome(DateTime.zoneMakeNamed(zone))
+
+// Validated here so that a bad zone is a 422 up front, never a schedule that silently dials at any time.
+const TimeZoneName = Schema.String.pipe(
+  Schema.filter(isTimeZone, {
+    message: (issue) => `timezone ${JSON.stringify(issue.actual)} is not a known IANA time zone (for example America/New_York or UTC)`,
+    arbitrary: () => (fc) => fc.constantFrom("UTC", "America/New_York", "Europe/London", "Asia/Kolkata", "Australia/Lord_Howe")
+  })
+)
 
 export const ScheduleConfig = Schema.Struct({
   enabled: bool(true),
-  timezone: Schema.optionalWith(
-    Schema.String.pipe(Schema.filter(isTimeZone, { message: (issue) => `unknown time zone ${JSON.stringify(issue.actual)}; use an IANA name such as America/New_York` })),
-    { default: () => "UTC" }
-  ),
+  timezone: Schema.optionalWith(TimeZoneName, { exact: true, default: () => "UTC" }),
   slots: Schema.Array(ScheduleSlot).pipe(
     Schema.minItems(1, { message: () => "slots must have between 1 and 50 entries" }),
     Schema.maxItems(50, { message: () => "slots must have between 1 and 50 entries" })
   )
 })
 export type ScheduleConfig = typeof ScheduleConfig.Type
+export type ScheduleConfigInput = typeof ScheduleConfig.Encoded
+
+// ------------------------------------------------------------------------------------------ breaker
 
 export const CircuitBreakerConfig = Schema.Struct({
   enabled: bool(true),
   failure_threshold: Schema.optionalWith(
-    Schema.Number.pipe(Schema.filter((n) => n > 0 && n <= 1, { message: () => "failure_threshold must be greater than 0 and at most 1" })),
-    { default: () => 0.5 }
+    Schema.Number.pipe(Schema.filter((n) => n > 0 && n <= 1)).annotations({
+      message: () => ({ message: "failure_threshold must be a number greater than 0 and at most 1", override: true })
+    }),
+    { exact: true, default: () => 0.5 }
   ),
   window_seconds: int("window_seconds", 10, 3600, 120),
   min_calls_in_window: int("min_calls_in_window", 1, 1000, 5)
 })
 export type CircuitBreakerConfig = typeof CircuitBreakerConfig.Type
+export type CircuitBreakerConfigInput = typeof CircuitBreakerConfig.Encoded
+
 export const defaultCircuitBreaker: CircuitBreakerConfig = Schema.decodeSync(CircuitBreakerConfig)({})
+
+// ------------------------------------------------------------------------------------------ effective values
+
+/** What runs when a campaign gives no retry config (`null`/`undefined`) or a partial one. Throws a ParseError on invalid input. */
+export const effectiveRetryConfig = (input: RetryConfigInput | null | undefined): RetryConfig =>
+  Schema.decodeUnknownSync(RetryConfig)(input ?? {})
+
+/** What runs when a campaign gives no breaker or a partial one: never a disabled breaker unless asked for. */
+export const effectiveCircuitBreaker = (input: CircuitBreakerConfigInput | null | undefined): CircuitBreakerConfig =>
+  Schema.decodeUnknownSync(CircuitBreakerConfig)(input ?? {})
+
+/** No schedule means dialing at any time, so absence stays `null` rather than becoming a default schedule. */
+export const effectiveScheduleConfig = (input: ScheduleConfigInput | null | undefined): ScheduleConfig | null =>
+  input == null ? null : Schema.decodeUnknownSync(ScheduleConfig)(input)

@@ -12,7 +12,10 @@ export const PresignRequest = Schema.Struct({
   file_name: Schema.String.pipe(
     Schema.minLength(1, { message: () => "file_name must be 1 to 255 characters" }),
     Schema.maxLength(255, { message: () => "file_name must be 1 to 255 characters" }),
-    Schema.filter((name) => /\.csv$/i.test(name), { message: () => "file_name must end in .csv (contacts are uploaded as CSV)" })
+    Schema.filter((name) => /\.csv$/i.test(name), {
+      message: () => "file_name must end in .csv (contacts are uploaded as CSV)",
+      arbitrary: () => (fc) => fc.stringMatching(/^[A-Za-z0-9 _-]{1,40}$/).map((n) => `${n}.csv`)
+    })
   ),
   file_size: Schema.Int.pipe(Schema.greaterThan(0, { message: () => "file_size must be a positive number of bytes" })),
   content_type: Schema.optionalWith(Schema.Literal(...CONTENT_TYPES), { default: () => "text/csv" as const })

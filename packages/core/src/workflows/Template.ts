@@ -1,42 +1,74 @@
 /**
- * Template variables in prompts and greetings: `{{name}}`, `{{ name }}`, `{{name | default text}}`
- * (legacy `{{name | fallback:text}}`), dotted paths (`{{gathered_context.city}}`).
+ * Template variables in prompts, greetings and transition speech:
  *
- * A variable without a value and without a default renders as an empty string: a call should not
- * fail over a missing greeting name, and campaign creation already refuses CSVs lacking the variables
- * an agent needs (`definitionVariables`).
+ * - `{{name}}` and `{{ name }}`: the value of `name` in the call context;
+ * - `{{name | default text}}`: the default when the value is missing (absent, null or empty string);
+ * - `{{name | fallback:text}}`: the reference's legacy spelling of the same default;
+ * - `{{gathered_context.city}}`: a dotted path into nested objects.
+ *
+ * A variable without a value and without a default renders as an empty string rather than failing or
+ * leaving the braces in: a prompt that says `Hello {{first_name}}` must not make the agent read out
+ * braces, and campaign creation already refuses a CSV lacking the variables an agent needs
+ * (`definitionVariables`). Text that is not a well-formed placeholder (`{{ two words }}`, a lone `{{`)
+ * is left as written. Rendering is one pass: a value that itself contains `{{x}}` is not expanded
+ * again, so contact data cannot inject variables.
  */
-const PATTERN = /\{\{\s*([^{}|]+?)\s*(?:\|\s*([^{}]*?)\s*)?\}\}/g
+import { PROMPTED_NODE_TYPES } from "./WorkflowDefinition.js"
+
+/** Names are anything without blanks, braces or `|`, as the reference accepts; the filter is free text. */
+const PATTERN = /\{\{\s*([^\s{}|]+)\s*(?:\|([^{}]*))?\}\}/g
+
+const LEGACY_FALLBACK = /^fallback\s*:/
 
 export interface TemplateVariable {
+  /** As written, dotted paths included (`gathered_context.city`). */
   readonly name: string
   readonly hasDefault: boolean
   readonly path: ReadonlyArray<string>
 }
 
-const defaultOf = (filter: string | undefined): string | undefined =>
-  filter === undefined ? undefined : filter.startsWith("fallback:") ? filter.slice("fallback:".length) : filter
-
-const lookup = (context: Record<string, unknown>, path: ReadonlyArray<string>): unknown => {
-  let current: unknown = context
-  for (const key of path) {
-    if (current === null || typeof current !== "object") return undefined
-    current = (current as Record<string, unknown>)[key]
-  }
-  return current
+const defaultOf = (filter: string | undefined): string | undefined => {
+  if (filter === undefined) return undefined
+  const trimmed = filter.trim()
+  return LEGACY_FALLBACK.test(trimmed) ? trimmed.replace(LEGACY_FALLBACK, "").trim() : trimmed
 }
 
-const show = (value: unknown): string =>
-  typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value)
+const lookup = (context: Record<string, unknown>, name: string): unknown => {
+  let current: unknown = context
+  for (const key of name.split(".")) {
+    if (current === null || typeof current !== "object") {
+      current = undefined
+      break
+    }
+    current = Object.hasOwn(current, key) ? (current as Record<string, unknown>)[key] : undefined
+  }
+  // A CSV column may itself be named with a dot; the flat key is the only place it can live.
+  return current === undefined && name.includes(".") && Object.hasOwn(context, name) ? context[name] : current
+}
+
+const isMissing = (value: unknown) => value === undefined || value === null || value === ""
+
+const show = (value: unknown): string => {
+  if (typeof value === "string") return value
+  if (value instanceof Date) return value.toISOString()
+  if (typeof value === "object" && value !== null) {
+    try {
+      return JSON.stringify(value)
+    } catch {
+      // bigint inside, or a cycle: a prompt still gets something readable.
+      return String(value)
+    }
+  }
+  return String(value)
+}
 
 export const renderTemplate = (template: string, context: Record<string, unknown>): string =>
-  template.replace(PATTERN, (_, name: string, filter: string | undefined) => {
-    const value = lookup(context, name.split("."))
-    const fallback = defaultOf(filter)
-    if (value === undefined || value === null || value === "") return fallback ?? ""
-    return show(value)
+  template.replace(PATTERN, (_match, name: string, filter: string | undefined) => {
+    const value = lookup(context, name)
+    return isMissing(value) ? defaultOf(filter) ?? "" : show(value)
   })
 
+/** Every placeholder in order of appearance, repeats included (each may or may not carry a default). */
 export const templateVariables = (template: string): ReadonlyArray<TemplateVariable> =>
   Array.from(template.matchAll(PATTERN), (m) => ({
     name: m[1]!,
@@ -45,27 +77,45 @@ export const templateVariables = (template: string): ReadonlyArray<TemplateVaria
   }))
 
 /** Variables every call provides itself; a CSV need not have them. */
-const SYSTEM = new Set(["campaign_id", "provider", "source_uuid", "phone_number", "called_number", "caller_number"])
+export const SYSTEM_VARIABLES: ReadonlyArray<string> = [
+  "campaign_id",
+  "provider",
+  "source_uuid",
+  "phone_number",
+  "called_number",
+  "caller_number"
+]
+const SYSTEM = new Set(SYSTEM_VARIABLES)
 
-const PROMPTED = new Set(["startCall", "agentNode", "endCall", "globalNode"])
+const PROMPTED: ReadonlySet<string> = new Set(PROMPTED_NODE_TYPES)
+
+const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+const texts = (definition: unknown): ReadonlyArray<string> => {
+  if (!isObject(definition)) return []
+  const out: Array<string> = []
+  for (const node of Array.isArray(definition.nodes) ? definition.nodes : []) {
+    if (!isObject(node) || typeof node.type !== "string" || !PROMPTED.has(node.type) || !isObject(node.data)) continue
+    if (typeof node.data.prompt === "string") out.push(node.data.prompt)
+    if (node.type === "startCall" && typeof node.data.greeting === "string") out.push(node.data.greeting)
+  }
+  for (const edge of Array.isArray(definition.edges) ? definition.edges : []) {
+    if (isObject(edge) && isObject(edge.data) && typeof edge.data.transition_speech === "string") {
+      out.push(edge.data.transition_speech)
+    }
+  }
+  return out
+}
 
 /**
- * The variables a definition needs from each call's context: used in prompts, the start greeting and
- * transition speech, without a default, not a dotted path, not provided by the system. Sorted, unique.
+ * The variables a definition needs from each call's context (a campaign's CSV columns): those used in
+ * prompts, the start greeting and transition speech, at least once without a default, not a dotted path
+ * (those name runtime data such as `gathered_context`), not provided by the system. Sorted, unique.
+ * Takes any value because stored definitions are plain JSON; what is not shaped like one has none.
  */
 export const definitionVariables = (definition: unknown): ReadonlyArray<string> => {
-  const texts: Array<string> = []
-  const d = definition as { nodes?: ReadonlyArray<any>; edges?: ReadonlyArray<any> } | null
-  for (const node of d?.nodes ?? []) {
-    if (!PROMPTED.has(node?.type)) continue
-    if (typeof node?.data?.prompt === "string") texts.push(node.data.prompt)
-    if (node.type === "startCall" && typeof node?.data?.greeting === "string") texts.push(node.data.greeting)
-  }
-  for (const edge of d?.edges ?? []) {
-    if (typeof edge?.data?.transition_speech === "string") texts.push(edge.data.transition_speech)
-  }
   const names = new Set<string>()
-  for (const text of texts) {
+  for (const text of texts(definition)) {
     for (const v of templateVariables(text)) {
       if (!v.hasDefault && v.path.length === 1 && !SYSTEM.has(v.name)) names.add(v.name)
     }

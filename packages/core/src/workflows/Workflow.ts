@@ -80,6 +80,7 @@ export const ListWorkflowsParams = Schema.Struct({
   status: Schema.optional(
     Schema.String.pipe(
       Schema.filter((s) => s.split(",").every((p) => p.trim() === "active" || p.trim() === "archived"), {
+        arbitrary: () => (fc) => fc.constantFrom("active", "archived", "active,archived"),
         message: () => "status must be active, archived, or active,archived"
       })
     )

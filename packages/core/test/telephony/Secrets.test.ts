@@ -1,0 +1,209 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, FastCheck, Redacted } from "effect"
+import { firstPartyProviders } from "../../src/telephony/ProviderConfigs.js"
+import {
+  decryptConfig,
+  encryptConfig,
+  maskConfig,
+  maskSecret,
+  mergeMaskedUpdate,
+  SecretBox,
+  SecretDecryptionError,
+  sensitiveFields
+} from "../../src/telephony/Secrets.js"
+import type { ProviderField } from "../../src/telephony/TelephonyProvider.js"
+
+const vonage = firstPartyProviders.find((p) => p.name === "vonage")!
+const ari = firstPartyProviders.find((p) => p.name === "ari")!
+
+const field = (name: string, sensitive: boolean): ProviderField => ({ name, label: name, type: "text", required: false, sensitive })
+const shape = { fields: [field("token", true), field("key", true), field("name", false)] }
+
+const box = SecretBox.make(Redacted.make("correct horse battery staple"))
+
+describe("maskSecret", () => {
+  it.each([
+    ["", ""],
+    ["a", "*"],
+    ["abcd", "****"],
+    ["abcde", "*bcde"],
+    ["12345678", "****5678"],
+    ["super-secret-auth-token-1234", "************************1234"]
+  ])("%j → %j", (value, masked) => {
+    expect(maskSecret(value)).toBe(masked)
+  })
+
+  it("keeps the length, hides everything but the last four characters (property)", () => {
+    FastCheck.assert(FastCheck.property(FastCheck.string({ maxLength: 64 }), (value) => {
+      const masked = maskSecret(value)
+      expect(masked.length).toBe(value.length)
+      const shown = value.length <= 4 ? 0 : 4
+      expect(masked.slice(0, value.length - shown)).toBe("*".repeat(value.length - shown))
+      expect(masked.slice(value.length - shown)).toBe(value.slice(value.length - shown))
+    }))
+  })
+})
+
+describe("masking a config", () => {
+  it("lists the sensitive fields of a provider", () => {
+    expect(sensitiveFields(vonage)).toEqual(["api_key", "api_secret", "private_key", "signature_secret"])
+    expect(sensitiveFields(ari)).toEqual(["app_password"])
+  })
+
+  it("masks sensitive strings only; empty and absent values stay as they are", () => {
+    expect(maskConfig(shape, { token: "abcdefgh", key: "", name: "visible-name", extra: 1 }))
+      .toEqual({ token: "****efgh", key: "", name: "visible-name", extra: 1 })
+    expect(maskConfig(shape, { name: "n" })).toEqual({ name: "n" })
+    expect(maskConfig(ari, { ari_endpoint: "http://pbx:8088", app_name: "user", app_password: "pbx-password", ws_client_name: "" }))
+      .toEqual({ ari_endpoint: "http://pbx:8088", app_name: "user", app_password: "********word", ws_client_name: "" })
+  })
+
+  it("does not change its input", () => {
+    const stored = { token: "abcdefgh", name: "n" }
+    maskConfig(shape, stored)
+    expect(stored).toEqual({ token: "abcdefgh", name: "n" })
+  })
+})
+
+describe("mergeMaskedUpdate", () => {
+  it("a masked config sent back gives back the stored secrets (property)", () => {
+    FastCheck.assert(
+      FastCheck.property(FastCheck.string({ maxLength: 40 }), FastCheck.string({ maxLength: 40 }), FastCheck.string(), (token, key, name) => {
+        const stored = { token, key, name }
+        expect(mergeMaskedUpdate(shape, stored, maskConfig(shape, stored))).toEqual(stored)
+      })
+    )
+  })
+
+  it.each([
+    ["a new secret replaces the stored one", { token: "brand-new-token" }, { token: "brand-new-token" }],
+    ["the mask of the stored secret keeps it", { token: "******************cdef" }, { token: "long-secret-token-cdef" }],
+    ["a mask of another length is a new value", { token: "****cdef" }, { token: "****cdef" }],
+    ["an empty value clears it", { token: "" }, { token: "" }],
+    ["absent fields stay absent (the caller merges partial updates)", {}, {}],
+    ["non-sensitive fields are taken as sent, even if they look masked", { name: "****-name" }, { name: "****-name" }]
+  ])("%s", (_, incoming, expected) => {
+    const stored = { token: "long-secret-token-cdef", name: "the-name" }
+    expect(mergeMaskedUpdate(shape, stored, incoming)).toEqual(expected)
+  })
+
+  it("a masked-looking value with nothing stored is kept as sent", () => {
+    expect(mergeMaskedUpdate(shape, {}, { token: "****" })).toEqual({ token: "****" })
+    expect(mergeMaskedUpdate(shape, { token: "" }, { token: "" })).toEqual({ token: "" })
+  })
+
+  it("works for a real provider: a GET body PUT back unchanged keeps every secret", () => {
+    const stored = {
+      api_key: "abcd1234",
+      api_secret: "vonage-secret",
+      application_id: "app-0001",
+      private_key: "-----BEGIN PRIVATE KEY-----\nMIIEv\n-----END PRIVATE KEY-----",
+      signature_secret: "sig"
+    }
+    const masked = maskConfig(vonage, stored)
+    expect(masked.application_id).toBe("app-0001")
+    expect(masked.signature_secret).toBe("***")
+    expect(mergeMaskedUpdate(vonage, stored, masked)).toEqual(stored)
+  })
+})
+
+describe("SecretBox", () => {
+  it("seals as v1:<iv>:<tag>:<ciphertext> with a 12-byte IV and a 16-byte tag", () => {
+    const [version, iv, tag, body, ...rest] = box.encrypt("twilio-token").split(":")
+    expect(version).toBe("v1")
+    expect(Buffer.from(iv!, "base64")).toHaveLength(12)
+    expect(Buffer.from(tag!, "base64")).toHaveLength(16)
+    expect(Buffer.from(body!, "base64")).toHaveLength(Buffer.byteLength("twilio-token"))
+    expect(rest).toEqual([])
+  })
+
+  it("round-trips any text, with a fresh IV every time and no plaintext in sight (property)", () => {
+    FastCheck.assert(FastCheck.property(FastCheck.string({ unit: "grapheme", maxLength: 200 }), (plain) => {
+      const a = box.encrypt(plain)
+      const b = box.encrypt(plain)
+      expect(a).not.toBe(b)
+      expect(box.decrypt(a)).toBe(plain)
+      expect(box.decrypt(b)).toBe(plain)
+    }))
+    const secret = "sk_live_0123456789abcdef"
+    const sealed = box.encrypt(secret)
+    expect(sealed).not.toContain(secret)
+    expect(sealed).not.toContain(Buffer.from(secret).toString("base64"))
+  })
+
+  it("refuses another key, a tampered value, and things that are not sealed values", () => {
+    const sealed = box.encrypt("secret-value")
+    const other = SecretBox.make(Redacted.make("another server key"))
+    expect(() => other.decrypt(sealed)).toThrow(SecretDecryptionError)
+    expect(() => other.decrypt(sealed)).toThrow(/server secret key differs/)
+    const [v, iv, tag, body] = sealed.split(":")
+    const flip = (b64: string) => {
+      const bytes = Buffer.from(b64, "base64")
+      bytes[0] = bytes[0]! ^ 1
+      return bytes.toString("base64")
+    }
+    for (const tampered of [[v, iv, tag, flip(body!)], [v, iv, flip(tag!), body], [v, flip(iv!), tag, body]]) {
+      expect(() => box.decrypt(tampered.join(":"))).toThrow(SecretDecryptionError)
+    }
+    for (const junk of ["secret-value", "", "v2:a:b:c", "v1:a:b", `v1:${iv}:${tag}:${body}:extra`, `v1:AAAA:${tag}:${body}`]) {
+      expect(() => box.decrypt(junk)).toThrow(SecretDecryptionError)
+    }
+  })
+
+  it("never puts the secret or the key in its errors", () => {
+    const sealed = box.encrypt("secret-value")
+    try {
+      SecretBox.make(Redacted.make("another server key")).decrypt(sealed)
+      expect.unreachable()
+    } catch (error) {
+      expect(String(error)).not.toContain("secret-value")
+      expect(String(error)).not.toContain("another server key")
+    }
+  })
+
+  it("derives the same key from a string secret and its bytes, and refuses an empty secret", () => {
+    const fromBytes = SecretBox.make(new TextEncoder().encode("correct horse battery staple"))
+    expect(fromBytes.decrypt(box.encrypt("x"))).toBe("x")
+    expect(() => SecretBox.make(Redacted.make(""))).toThrow(/empty/)
+    expect(() => SecretBox.make(new Uint8Array())).toThrow(/empty/)
+  })
+
+  it.effect("is provided by SecretBox.layer", () =>
+    Effect.gen(function*() {
+      const service = yield* SecretBox
+      expect(box.decrypt(service.encrypt("from the layer"))).toBe("from the layer")
+    }).pipe(Effect.provide(SecretBox.layer(Redacted.make("correct horse battery staple")))))
+})
+
+describe("encrypting a config", () => {
+  const stored = {
+    api_key: "abcd1234",
+    api_secret: "vonage-secret",
+    application_id: "app-0001",
+    private_key: "-----BEGIN PRIVATE KEY-----\nMIIEv\n-----END PRIVATE KEY-----",
+    signature_secret: ""
+  }
+
+  it("seals the sensitive values only and opens them again", () => {
+    const sealed = encryptConfig(vonage, stored, box)
+    expect(sealed.application_id).toBe("app-0001")
+    expect(sealed.signature_secret).toBe("")
+    for (const name of ["api_key", "api_secret", "private_key"]) {
+      expect(String(sealed[name])).toMatch(/^v1:/)
+      expect(JSON.stringify(sealed)).not.toContain(String(stored[name as keyof typeof stored]))
+    }
+    expect(decryptConfig(vonage, sealed, box)).toEqual(stored)
+  })
+
+  it("cannot be opened with another key", () => {
+    const sealed = encryptConfig(vonage, stored, box)
+    expect(() => decryptConfig(vonage, sealed, SecretBox.make(Redacted.make("wrong")))).toThrow(SecretDecryptionError)
+  })
+
+  it("masks what it opens: store, read back, mask, PUT back, store again gives the same secrets", () => {
+    const sealed = encryptConfig(vonage, stored, box)
+    const shown = maskConfig(vonage, decryptConfig(vonage, sealed, box))
+    const merged = mergeMaskedUpdate(vonage, decryptConfig(vonage, sealed, box), shown)
+    expect(decryptConfig(vonage, encryptConfig(vonage, merged, box), box)).toEqual(stored)
+  })
+})
