@@ -55,7 +55,12 @@ export const layerSqlite = (options: { readonly filename: string }): Layer.Layer
   Layer.unwrapEffect(
     Effect.sync(() => {
       if (options.filename !== ":memory:") NodeFs.mkdirSync(NodePath.dirname(NodePath.resolve(options.filename)), { recursive: true })
-      return SqliteClient.layer({ filename: options.filename })
+      return Layer.effectDiscard(
+        // WAL with synchronous=NORMAL: a commit survives a crash of the process (what crash safety
+        // here means); only an OS crash or power loss can lose the last commits. FULL would fsync
+        // every transaction and cost most of the dispatcher's throughput.
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql`PRAGMA synchronous = NORMAL`)
+      ).pipe(Layer.provideMerge(SqliteClient.layer({ filename: options.filename })))
     })
   )
 

@@ -194,7 +194,7 @@ export const make: Effect.Effect<TelephonyProvider<SimulatorConfig>, never, Scop
       Effect.uninterruptible
     )
 
-  /** Moves a live call to ended; false when it had already ended (exactly one `ended` per call). */
+  /** Moves a live call to ended; undefined when it had already ended (exactly one `ended` per call). */
   const settle = (id: string, outcome: CallOutcome, durationSeconds: number): LiveCall | undefined => {
     const call = live.get(id)
     if (call === undefined) return undefined
@@ -204,18 +204,14 @@ export const make: Effect.Effect<TelephonyProvider<SimulatorConfig>, never, Scop
   }
 
   const finish = (id: string, outcome: CallOutcome, durationSeconds: number) =>
-    Effect.gen(function*() {
-      const call = settle(id, outcome, durationSeconds)
-      if (call === undefined) return
-      yield* deliver(call, {
-        type: "ended",
-        providerCallId: id,
-        at: yield* Clock.currentTimeMillis,
-        outcome,
-        durationSeconds,
-        hangupCause: causes[outcome]
-      })
-    })
+    Effect.flatMap(Clock.currentTimeMillis, (at) =>
+      // Settling and reporting go together: an interruption between them would end the call silently.
+      Effect.uninterruptible(Effect.suspend(() => {
+        const call = settle(id, outcome, durationSeconds)
+        return call === undefined
+          ? Effect.void
+          : deliver(call, { type: "ended", providerCallId: id, at, outcome, durationSeconds, hangupCause: causes[outcome] })
+      })))
 
   const pause = (millis: number) => (millis > 0 ? Effect.sleep(millis) : Effect.void)
 

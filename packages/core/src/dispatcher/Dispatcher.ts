@@ -69,6 +69,7 @@ interface LiveAttempt {
   readonly runId: number
   readonly attemptNumber: number
   readonly retry: RetryPolicy | undefined
+  readonly breaker: DispatchCampaign["circuit_breaker"] | undefined
   readonly provider: string
   readonly events: Array<{ readonly status: string; readonly timestamp: string; readonly duration?: number }>
   providerCallId: string | null
@@ -134,9 +135,9 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("@agentline/core/Di
     const recordBreaker = (attempt: LiveAttempt, outcome: AttemptResult, reason: string) =>
       Effect.gen(function*() {
         if (attempt.campaignId === null || outcome === "interrupted") return
-        const campaign = yield* repo.loadCampaign(attempt.campaignId)
-        if (Option.isNone(campaign) || campaign.value.state !== "running") return
-        const config = campaign.value.circuit_breaker
+        // The breaker's settings as of the claim (a PATCH needs a pause, which restarts the loop).
+        const config = attempt.breaker
+        if (config === undefined || !config.enabled) return
         const at = yield* now
         const window = (breakers.get(attempt.campaignId) ?? []).filter((o) => o.at > at - config.window_seconds * 1000)
         window.push({ at, failure: isBreakerFailure(outcome), runId: attempt.runId, reason })
@@ -239,6 +240,7 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("@agentline/core/Di
           runId: open.run_id ?? 0,
           attemptNumber: open.attempt_number,
           retry: Option.getOrUndefined(Option.map(campaign, (c) => c.retry_config)),
+          breaker: Option.getOrUndefined(Option.map(campaign, (c) => c.circuit_breaker)),
           provider: open.provider,
           events: [...((Option.getOrUndefined(run)?.logs as any)?.telephony_status_callbacks ?? [])],
           providerCallId: open.provider_call_id
@@ -347,6 +349,7 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("@agentline/core/Di
             runId: run.id,
             attemptNumber: contact.attemptNumber,
             retry: campaign.retry_config,
+            breaker: campaign.circuit_breaker,
             provider: route.provider.name,
             events: [],
             providerCallId: null
@@ -551,6 +554,7 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("@agentline/core/Di
         runId: run.id,
         attemptNumber: 1,
         retry: undefined,
+        breaker: undefined,
         provider: route.provider.name,
         events: [],
         providerCallId: null
