@@ -7,7 +7,7 @@
  * `initial_context`. Problems are collected (the first rows of each kind, and a count) while reading,
  * so one upload reports everything wrong with it at once.
  */
-import { parse } from "csv-parse/stream"
+import { parse } from "csv-parse"
 import { Data, Either, Stream } from "effect"
 import { normalizeForCampaign } from "../phone-numbers/PhoneAddress.js"
 
@@ -99,16 +99,37 @@ export const readContacts = <E>(
   let phoneIndex = -1
   let timezoneIndex = -1
   let record = 0
-  const records = Stream.fromReadableStream<Array<string>, E | CsvInvalid>(
-    () =>
-      (Stream.toReadableStream(bytes as Stream.Stream<Uint8Array, never>) as ReadableStream<Uint8Array>).pipeThrough(
-        parse({ bom: true, skip_empty_lines: true, relax_column_count: true, trim: false }) as TransformStream<Uint8Array, Array<string>>
-      ),
-    (error) =>
-      (error as any)?._tag !== undefined && (error as any)._tag !== "CsvInvalid"
-        ? (error as E)
-        : new CsvInvalid({ message: `The file is not readable as CSV: ${(error as Error)?.message ?? String(error)}` })
-  )
+  // csv-parse's parser processes each written chunk synchronously, so writing one chunk and draining
+  // its records keeps exactly one chunk in flight: the stream reads the file only as fast as the
+  // database takes the batches. (Its WHATWG TransformStream would queue up to 1,024 chunks ahead.)
+  const records = Stream.suspend(() => {
+    const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: true, trim: false })
+    let failure: unknown
+    parser.on("error", (error) => (failure = error))
+    const drain = (): Either.Either<Array<Array<string>>, CsvInvalid> => {
+      const out: Array<Array<string>> = []
+      let record: Array<string> | null
+      while ((record = parser.read()) !== null) out.push(record)
+      return failure === undefined
+        ? Either.right(out)
+        : Either.left(new CsvInvalid({ message: `The file is not readable as CSV: ${(failure as Error)?.message ?? String(failure)}` }))
+    }
+    const feed = (chunk: Uint8Array) => {
+      parser.write(chunk)
+      return drain()
+    }
+    // A final newline completes a last record without one; the empty line it may add is skipped.
+    const finish = Stream.suspend(() => {
+      const last = feed(new TextEncoder().encode("\n"))
+      parser.end()
+      return Either.match(last, { onLeft: Stream.fail, onRight: Stream.fromIterable })
+    })
+    return bytes.pipe(
+      Stream.mapEffect((chunk) => feed(chunk)),
+      Stream.flattenIterables,
+      Stream.concat(finish)
+    ) as Stream.Stream<Array<string>, E | CsvInvalid>
+  })
   return records.pipe(
     Stream.mapEffect((cells): Either.Either<ReadonlyArray<ContactRow>, CsvInvalid> => {
       record++
