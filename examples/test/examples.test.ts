@@ -44,3 +44,4 @@ describe("embedding in plain node:http", () => {
     }
   })
 })
+

@@ -13,6 +13,7 @@
  * the handler consumes the body: mount Agentline first. See `examples/embed-node-http.ts`.
  */
 import { Database } from "@agentline/sql"
+import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
 import type { SqlClient } from "@effect/sql"
 import { HttpApiBuilder, HttpApp } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
@@ -38,6 +39,8 @@ export interface EmbedOptions {
   readonly maxUploadBytes?: number | undefined
   /** Lifetime of presigned upload URLs in seconds (default 900). */
   readonly uploadUrlTtlSeconds?: number | undefined
+  /** Your own telephony adapters, registered next to the first-party ones and the simulator. */
+  readonly telephonyProviders?: ReadonlyArray<TelephonyProvider> | undefined
 }
 
 export interface Handlers {
@@ -64,6 +67,7 @@ export const makeHandlers = async (options: EmbedOptions = {}): Promise<Handlers
       version: VERSION,
       secretKey: options.secretKey !== undefined ? Redacted.make(options.secretKey) : await Effect.runPromise(secretKey(dataDir)),
       publicLinkTtlSeconds: options.publicLinkTtlSeconds ?? 3600,
+      ...(options.telephonyProviders !== undefined ? { telephonyProviders: options.telephonyProviders } : {}),
       maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
       uploadUrlTtlSeconds: options.uploadUrlTtlSeconds ?? DEFAULT_UPLOAD_URL_TTL_SECONDS
     })),

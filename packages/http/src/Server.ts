@@ -62,7 +62,7 @@ export const InfrastructureLive = Layer.unwrapEffect(Effect.map(ServerConfig, (c
       ttlSeconds: config.uploadUrlTtlSeconds,
       maxBytes: config.maxUploadBytes
     }),
-    Layer.scoped(TelephonyRegistry, Effect.map(Simulator.make, (simulator) => TelephonyRegistry.make([...firstPartyProviders, simulator]))),
+    Layer.scoped(TelephonyRegistry, Effect.map(Simulator.make, (simulator) => TelephonyRegistry.make([...firstPartyProviders, simulator, ...(config.telephonyProviders ?? [])]))),
     DispatcherSettings.layer({
       callbackBaseUrl: config.publicUrl,
       ...(config.dispatcherLeaseSeconds !== undefined ? { leaseSeconds: config.dispatcherLeaseSeconds } : {}),

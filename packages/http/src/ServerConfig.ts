@@ -1,3 +1,4 @@
+import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
 import { Config, type ConfigError, Context, Effect, Layer, Option, Redacted } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
@@ -23,6 +24,8 @@ export interface ServerSettings {
   /** Largest contacts upload, bytes (`AGENTLINE_MAX_UPLOAD_BYTES`, default 100 MiB). */
   readonly maxUploadBytes: number
   /** Lifetime of presigned upload URLs, seconds (`AGENTLINE_UPLOAD_URL_TTL_SECONDS`, default 900). */
+  /** Telephony adapters added to the first-party ones and the simulator (third-party providers). */
+  readonly telephonyProviders?: ReadonlyArray<TelephonyProvider>
   readonly uploadUrlTtlSeconds: number
 }
 
