@@ -9,7 +9,7 @@
 import { Campaigns } from "@agentline/core/campaigns/Campaigns"
 import { Dispatcher } from "@agentline/core/dispatcher/Dispatcher"
 import { Organizations } from "@agentline/core/organizations/Organizations"
-import type { Principal } from "@agentline/core/organizations/Principal"
+import { acting } from "@agentline/core/organizations/Principal"
 import { TelephonyConfigs } from "@agentline/core/telephony/TelephonyConfigs"
 import { Uploads } from "@agentline/core/uploads/Uploads"
 import { Users } from "@agentline/core/users/Users"
@@ -18,7 +18,7 @@ import { Database, Testing } from "@agentline/sql"
 import * as Server from "@agentline/http/Server"
 import { ServerConfig } from "@agentline/http/ServerConfig"
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Redacted, Stream } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
@@ -49,7 +49,7 @@ const run = (dialect: string, scenario: string, contacts: number, ring: number, 
     const admin = yield* (yield* Users).create({
       email: `bench@${scenario}-${contacts}.local`, password: "bench-password", role: "admin", organization: { name: `bench-${scenario}-${contacts}` }, mustChangePassword: false
     })
-    const principal: Principal = { organizationId: admin.organization_id, userId: admin.id, email: admin.email, role: "admin", via: { _tag: "ApiKey", apiKeyId: 0 } }
+    const principal = acting(admin)
     yield* (yield* Organizations).setConcurrentCallLimit(principal.organizationId, LIMIT)
     yield* (yield* TelephonyConfigs).create(principal, {
       name: "bench", is_default_outbound: true, config: { provider: "simulator", ring_seconds: ring, talk_seconds: talk }
@@ -67,15 +67,11 @@ const run = (dialect: string, scenario: string, contacts: number, ring: number, 
     const lines = ["phone_number"]
     const areas = [212, 213, 310, 312, 404, 415, 512, 617, 646, 702, 206, 303]
     for (let i = 0; i < contacts; i++) lines.push(`+1${areas[Math.floor(i / 10000) % areas.length]}555${String(i % 10000).padStart(4, "0")}`)
-    const bytes = new TextEncoder().encode(lines.join("\n") + "\n")
-    const uploads = yield* Uploads
-    const presigned = yield* uploads.presign(principal, { file_name: "bench.csv", file_size: bytes.length, content_type: "text/csv" })
-    const url = new URL(presigned.upload_url)
-    yield* uploads.receive(presigned.file_key, url.searchParams.get("expires")!, url.searchParams.get("signature")!, "text/csv", Stream.make(bytes))
+    const fileKey = yield* (yield* Uploads).store(principal, "bench.csv", new TextEncoder().encode(lines.join("\n") + "\n"))
     const campaigns = yield* Campaigns
     const importStart = Date.now()
     const campaign = yield* campaigns.create(principal, {
-      name: "bench", workflow_id: agent.id, source_type: "csv", source_id: presigned.file_key, max_concurrency: LIMIT,
+      name: "bench", workflow_id: agent.id, source_type: "csv", source_id: fileKey, max_concurrency: LIMIT,
       retry_config: { enabled: false }, circuit_breaker: { enabled: false }
     } as any)
     const importSeconds = (Date.now() - importStart) / 1000

@@ -1,5 +1,6 @@
 /** The command line's commands as Effect programs (the parsing lives in cli.ts). */
 import { ApiKeys } from "@agentline/core/api-keys/ApiKeys"
+import { acting } from "@agentline/core/organizations/Principal"
 import { OrganizationsRepo } from "@agentline/core/organizations/OrganizationsRepo"
 import { Organizations } from "@agentline/core/organizations/Organizations"
 import { MAX_CONCURRENT_CALL_LIMIT } from "@agentline/core/organizations/Organization"
@@ -74,13 +75,7 @@ export const createApiKey = (args: { email: string | undefined; name: string | u
     const user = yield* users.findByEmail(email)
     if (Option.isNone(user)) return yield* new UsageError({ message: `No user with email '${email}'` })
     const keys = yield* ApiKeys
-    const created = yield* keys.create({
-      organizationId: user.value.organization_id,
-      userId: user.value.id,
-      email: user.value.email,
-      role: user.value.role,
-      via: { _tag: "ApiKey", apiKeyId: 0 }
-    }, args.name?.trim() || "cli")
+    const created = yield* keys.create(acting(user.value), args.name?.trim() || "cli")
     console.log(`Created API key '${created.name}' (id ${created.id}) for organization ${user.value.organization_id}.`)
     console.log("It is shown only once; store it now:")
     console.log(created.api_key)

@@ -6,13 +6,13 @@
  */
 import { Campaigns } from "@agentline/core/campaigns/Campaigns"
 import { Organizations } from "@agentline/core/organizations/Organizations"
-import type { Principal } from "@agentline/core/organizations/Principal"
+import { acting } from "@agentline/core/organizations/Principal"
 import { TelephonyConfigs } from "@agentline/core/telephony/TelephonyConfigs"
 import { Uploads } from "@agentline/core/uploads/Uploads"
 import { Users } from "@agentline/core/users/Users"
 import { Workflows } from "@agentline/core/workflows/Workflows"
 import { SqlClient } from "@effect/sql"
-import { Effect, Stream } from "effect"
+import { Effect } from "effect"
 
 const GROUPS = [
   { prefix: "+1415555", share: 0.6, outcomes: ["completed"], label: "answers" },
@@ -83,13 +83,7 @@ export const run = (options: { readonly contacts: number }) =>
       organization: { name },
       mustChangePassword: false
     })
-    const principal: Principal = {
-      organizationId: admin.organization_id,
-      userId: admin.id,
-      email: admin.email,
-      role: "admin",
-      via: { _tag: "ApiKey", apiKeyId: 0 }
-    }
+    const principal = acting(admin)
     yield* (yield* Organizations).setConcurrentCallLimit(principal.organizationId, 100)
     yield* (yield* TelephonyConfigs).create(principal, {
       name: "Demo simulator",
@@ -112,17 +106,13 @@ export const run = (options: { readonly contacts: number }) =>
         edges: [{ id: "e1", source: "start", target: "end", data: { label: "finish", condition: "The caller is done" } }]
       }
     })
-    const uploads = yield* Uploads
-    const bytes = new TextEncoder().encode(csvFor(options.contacts))
-    const presigned = yield* uploads.presign(principal, { file_name: "demo.csv", file_size: bytes.length, content_type: "text/csv" })
-    const url = new URL(presigned.upload_url)
-    yield* uploads.receive(presigned.file_key, url.searchParams.get("expires")!, url.searchParams.get("signature")!, "text/csv", Stream.make(bytes))
+    const fileKey = yield* (yield* Uploads).store(principal, "demo.csv", new TextEncoder().encode(csvFor(options.contacts)))
     const campaigns = yield* Campaigns
     const campaign = yield* campaigns.create(principal, {
       name: "Demo campaign",
       workflow_id: agent.id,
       source_type: "csv",
-      source_id: presigned.file_key,
+      source_id: fileKey,
       max_concurrency: 100,
       retry_config: { max_retries: 2, retry_delay_seconds: 3 }
     } as any)

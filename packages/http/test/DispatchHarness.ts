@@ -12,7 +12,7 @@ import { TelephonyConfigs } from "@agentline/core/telephony/TelephonyConfigs"
 import { Uploads } from "@agentline/core/uploads/Uploads"
 import { Workflows } from "@agentline/core/workflows/Workflows"
 import { SqlClient } from "@effect/sql"
-import { Effect, Stream, TestClock } from "effect"
+import { Effect, TestClock } from "effect"
 import { seedOrganization } from "./Harness.js"
 
 export const plainDefinition = () => ({
@@ -51,20 +51,7 @@ export const setupDialing = (options: { readonly limit?: number; readonly simula
   }).pipe(Effect.orDie)
 
 export const uploadCsv = (principal: Principal, csv: string) =>
-  Effect.gen(function*() {
-    const uploads = yield* Uploads
-    const bytes = new TextEncoder().encode(csv)
-    const presigned = yield* uploads.presign(principal, { file_name: "contacts.csv", file_size: bytes.length, content_type: "text/csv" })
-    const url = new URL(presigned.upload_url)
-    yield* uploads.receive(
-      presigned.file_key,
-      url.searchParams.get("expires")!,
-      url.searchParams.get("signature")!,
-      "text/csv",
-      Stream.make(bytes)
-    )
-    return presigned.file_key
-  }).pipe(Effect.orDie)
+  Effect.flatMap(Uploads, (uploads) => uploads.store(principal, "contacts.csv", new TextEncoder().encode(csv))).pipe(Effect.orDie)
 
 export const numbers = (count: number, prefix = "+1415555") =>
   Array.from({ length: count }, (_, i) => `${prefix}${String(1000 + i).padStart(4, "0")}`)

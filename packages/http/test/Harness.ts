@@ -3,7 +3,7 @@
  * to send any request (including malformed ones) and to create organizations, users and keys.
  */
 import { ApiKeys } from "@agentline/core/api-keys/ApiKeys"
-import type { Principal } from "@agentline/core/organizations/Principal"
+import { acting, type Principal } from "@agentline/core/organizations/Principal"
 import { Users } from "@agentline/core/users/Users"
 import { type Database, Testing } from "@agentline/sql"
 import { HttpApiBuilder, HttpClient, HttpClientRequest } from "@effect/platform"
@@ -87,13 +87,7 @@ export const seedOrganization = (name = `org-${++counter}-${Math.random().toStri
       organization: { name },
       mustChangePassword: false
     })
-    const principal: Principal = {
-      organizationId: admin.organization_id,
-      userId: admin.id,
-      email: admin.email,
-      role: "admin",
-      via: { _tag: "ApiKey", apiKeyId: 0 }
-    }
+    const principal: Principal = acting(admin)
     const key = yield* keys.create(principal, "test")
     return { name, admin, principal, apiKey: key.api_key, apiKeyId: key.id }
   }).pipe(Effect.orDie)

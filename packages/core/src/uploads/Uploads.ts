@@ -4,7 +4,7 @@
  * that URL streams it into the BlobStore (never whole in memory), refusing more bytes than declared or
  * than the server allows. The URL's signature is its credential (no API key on the PUT).
  */
-import { Clock, Context, Effect, Layer, Option, type Redacted, type Stream } from "effect"
+import { Clock, Context, Effect, Layer, Option, type Redacted, Stream } from "effect"
 import * as Crypto from "node:crypto"
 import { BlobStore } from "../blobs/BlobStore.js"
 import { BadRequest, Forbidden, PayloadTooLarge } from "../Errors.js"
@@ -139,6 +139,20 @@ export class Uploads extends Effect.Service<Uploads>()("@agentline/core/Uploads"
       )
     })
 
-    return { presign, receive, requireUploaded, open } as const
+    /** Both upload steps at once, for a file already in hand (command line, demo, tests): same checks. */
+    const store = Effect.fn("Uploads.store")(function*(principal: Principal, fileName: string, bytes: Uint8Array) {
+      const presigned = yield* presign(principal, { file_name: fileName, file_size: bytes.length, content_type: "text/csv" })
+      const url = new URL(presigned.upload_url)
+      yield* receive(
+        presigned.file_key,
+        url.searchParams.get("expires") ?? "",
+        url.searchParams.get("signature") ?? "",
+        "text/csv",
+        Stream.make(bytes)
+      )
+      return presigned.file_key
+    })
+
+    return { presign, receive, store, requireUploaded, open } as const
   })
 }) {}
