@@ -77,6 +77,8 @@ interface LiveAttempt {
 
 const iso = (millis: number) => new Date(millis).toISOString()
 
+const CONTEXT_TTL_MILLIS = 1000
+
 const logEntry = (
   now: number,
   level: CampaignLogEntry["level"],
@@ -379,24 +381,42 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("@agentline/core/Di
         signals.set(campaignId, { organizationId: first.value.organization_id, queue })
         breakers.delete(campaignId)
         yield* reconcile(campaignId)
+        let context:
+          | { at: number; configurationId: number | null; route: OutboundRoute; workflow: StoredWorkflow; limit: number }
+          | undefined
         while (true) {
           const loaded = yield* repo.loadCampaign(campaignId)
           if (Option.isNone(loaded) || loaded.value.state !== "running") return
           const campaign = loaded.value
-          const route = yield* routing.resolve(campaign.organization_id, campaign.telephony_configuration_id).pipe(Effect.either)
-          if (Either.isLeft(route)) {
-            yield* repo.setState(
-              campaignId,
-              ["running"],
-              "failed",
-              logEntry(yield* now, "error", "telephony_unavailable", `Cannot dial: ${route.left.detail}`)
-            )
-            return
+          // The route (decrypted credentials, caller ids), the agent and the organization's limit change
+          // rarely: re-read them at most once a second instead of on every pass of a busy loop.
+          const at = yield* now
+          if (
+            context === undefined || at - context.at > CONTEXT_TTL_MILLIS ||
+            context.configurationId !== campaign.telephony_configuration_id
+          ) {
+            const route = yield* routing.resolve(campaign.organization_id, campaign.telephony_configuration_id).pipe(Effect.either)
+            if (Either.isLeft(route)) {
+              yield* repo.setState(
+                campaignId,
+                ["running"],
+                "failed",
+                logEntry(at, "error", "telephony_unavailable", `Cannot dial: ${route.left.detail}`)
+              )
+              return
+            }
+            const workflow = yield* workflows.find(campaign.organization_id, campaign.workflow_id)
+            const organization = yield* organizations.findById(campaign.organization_id)
+            if (Option.isNone(workflow) || Option.isNone(organization)) return
+            context = {
+              at,
+              configurationId: campaign.telephony_configuration_id,
+              route: route.right,
+              workflow: workflow.value,
+              limit: organization.value.concurrent_call_limit
+            }
           }
-          const workflow = yield* workflows.find(campaign.organization_id, campaign.workflow_id)
-          const organization = yield* organizations.findById(campaign.organization_id)
-          if (Option.isNone(workflow) || Option.isNone(organization)) return
-          const { claimed, due } = yield* dialDue(campaign, route.right, workflow.value, organization.value.concurrent_call_limit)
+          const { claimed, due } = yield* dialDue(campaign, context.route, context.workflow, context.limit)
           if (claimed > 0) {
             yield* Effect.yieldNow()
             continue
@@ -406,7 +426,6 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("@agentline/core/Di
             yield* waitForSignal(queue, null)
             continue
           }
-          const at = yield* now
           const completed = yield* repo.tryComplete(
             campaignId,
             logEntry(at, "info", "campaign_completed", "Every contact reached a final outcome")
