@@ -77,5 +77,3 @@ export class ValidationError extends Schema.TaggedError<ValidationError>()(
   }
 }
 
-export const isHttpStatusError = (u: unknown): u is { readonly _tag: string; readonly detail: unknown } =>
-  typeof u === "object" && u !== null && "_tag" in u && "detail" in u

@@ -135,7 +135,5 @@ export class DispatchRepo extends Context.Tag("@agentline/core/DispatchRepo")<
       readonly campaignId: number | null
     }) => Effect.Effect<ReadonlyArray<OpenAttempt>>
     readonly findAttempt: (attemptId: number) => Effect.Effect<Option.Option<OpenAttempt & { readonly outcome: CallOutcome | null }>>
-    /** Calls in progress (claimed or dialing), for a campaign or a whole organization. */
-    readonly activeCount: (scope: { readonly campaignId: number } | { readonly organizationId: number }) => Effect.Effect<number>
   }
 >() {}

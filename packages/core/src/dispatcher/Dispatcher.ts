@@ -276,6 +276,56 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("@agentline/core/Di
         return Either.right(placed.right.providerCallId)
       })
 
+    /**
+     * What every claimed attempt goes through before the provider sees it: its run is created, the
+     * attempt is marked `dialing` (from here on only the provider knows its fate) and tracked in memory.
+     */
+    const beginAttempt = (input: {
+      readonly attemptId: number
+      readonly organizationId: number
+      readonly campaign: DispatchCampaign | undefined
+      readonly contactId: number | null
+      readonly workflow: StoredWorkflow
+      readonly attemptNumber: number
+      readonly route: OutboundRoute
+      readonly from: string | null
+      readonly name: string
+      readonly initialContext: Record<string, unknown>
+      readonly at: number
+    }) =>
+      Effect.gen(function*() {
+        const run = yield* runs.insert({
+          organization_id: input.organizationId,
+          workflow_id: input.workflow.id,
+          campaign_id: input.campaign?.id ?? null,
+          definition_id: input.workflow.current_definition_id,
+          name: input.name,
+          mode: input.route.provider.name,
+          call_type: "outbound",
+          initial_context: input.initialContext,
+          gathered_context: null,
+          logs: null,
+          now: iso(input.at)
+        })
+        yield* repo.markDialing(input.attemptId, run.id, input.from)
+        const attempt: LiveAttempt = {
+          attemptId: input.attemptId,
+          organizationId: input.organizationId,
+          campaignId: input.campaign?.id ?? null,
+          contactId: input.contactId,
+          workflowId: input.workflow.id,
+          runId: run.id,
+          attemptNumber: input.attemptNumber,
+          retry: input.campaign?.retry_config,
+          breaker: input.campaign?.circuit_breaker,
+          provider: input.route.provider.name,
+          events: [],
+          providerCallId: null
+        }
+        live.set(input.attemptId, attempt)
+        return { attempt, run }
+      })
+
     // ---------------------------------------------------------------- campaigns
 
     const campaignContext = (
@@ -328,35 +378,19 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("@agentline/core/Di
         })
         for (const contact of claimed) {
           const from = callerId(route)
-          const run = yield* runs.insert({
-            organization_id: campaign.organization_id,
-            workflow_id: campaign.workflow_id,
-            campaign_id: campaign.id,
-            definition_id: workflow.current_definition_id,
-            name: `WR-CAMPAIGN-${campaign.id}-${contact.contactId}-${contact.attemptNumber}`,
-            mode: route.provider.name,
-            call_type: "outbound",
-            initial_context: campaignContext(campaign, contact, route, from),
-            gathered_context: null,
-            logs: null,
-            now: iso(at)
-          })
-          yield* repo.markDialing(contact.attemptId, run.id, from)
-          const attempt: LiveAttempt = {
+          const { attempt } = yield* beginAttempt({
             attemptId: contact.attemptId,
             organizationId: campaign.organization_id,
-            campaignId: campaign.id,
+            campaign,
             contactId: contact.contactId,
-            workflowId: campaign.workflow_id,
-            runId: run.id,
+            workflow,
             attemptNumber: contact.attemptNumber,
-            retry: campaign.retry_config,
-            breaker: campaign.circuit_breaker,
-            provider: route.provider.name,
-            events: [],
-            providerCallId: null
-          }
-          live.set(contact.attemptId, attempt)
+            route,
+            from,
+            name: `WR-CAMPAIGN-${campaign.id}-${contact.contactId}-${contact.attemptNumber}`,
+            initialContext: campaignContext(campaign, contact, route, from),
+            at
+          })
           yield* FiberSet.run(calls, place(attempt, route, contact.phoneNumber, from))
         }
         return { claimed: claimed.length, due: ready.length }
@@ -540,16 +574,17 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("@agentline/core/Di
         })
       }
       const from = callerId(route)
-      const name = `WR-API-${Crypto.randomBytes(4).toString("hex").toUpperCase()}`
-      const run = yield* runs.insert({
-        organization_id: input.organizationId,
-        workflow_id: input.workflow.id,
-        campaign_id: null,
-        definition_id: input.workflow.current_definition_id,
-        name,
-        mode: route.provider.name,
-        call_type: "outbound",
-        initial_context: {
+      const { attempt, run } = yield* beginAttempt({
+        attemptId: slot.value,
+        organizationId: input.organizationId,
+        campaign: undefined,
+        contactId: null,
+        workflow: input.workflow,
+        attemptNumber: 1,
+        route,
+        from,
+        name: `WR-API-${Crypto.randomBytes(4).toString("hex").toUpperCase()}`,
+        initialContext: {
           ...input.initialContext,
           phone_number: input.to,
           called_number: input.to,
@@ -559,26 +594,8 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("@agentline/core/Di
           telephony_configuration_id: route.configurationId,
           workflow_uuid: input.workflow.workflow_uuid
         },
-        gathered_context: null,
-        logs: null,
-        now: iso(at)
+        at
       })
-      yield* repo.markDialing(slot.value, run.id, from)
-      const attempt: LiveAttempt = {
-        attemptId: slot.value,
-        organizationId: input.organizationId,
-        campaignId: null,
-        contactId: null,
-        workflowId: input.workflow.id,
-        runId: run.id,
-        attemptNumber: 1,
-        retry: undefined,
-        breaker: undefined,
-        provider: route.provider.name,
-        events: [],
-        providerCallId: null
-      }
-      live.set(slot.value, attempt)
       const placed = yield* place(attempt, route, input.to, from)
       if (Either.isLeft(placed)) return yield* new BadRequest({ detail: `Failed to initiate call: ${placed.left}` })
       return { status: "initiated", workflow_run_id: run.id, workflow_run_name: run.name }
@@ -591,13 +608,7 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("@agentline/core/Di
       handleEvent,
       /** Highest number of calls this process had in progress at once, for benchmarks and tests. */
       peakInProgress: Effect.map(Ref.get(peak), (p) => p.peak),
-      inProgress: Effect.map(Ref.get(peak), (p) => p.inProgress),
-      /** Resolves when no campaign loop or call of this process is running (tests, benchmarks). */
-      idle: Effect.gen(function*() {
-        while ((yield* FiberMap.size(loops)) > 0 || (yield* FiberSet.size(calls)) > 0 || live.size > 0) {
-          yield* Effect.sleep(5)
-        }
-      })
+      inProgress: Effect.map(Ref.get(peak), (p) => p.inProgress)
     } as const
   })
 }) {}

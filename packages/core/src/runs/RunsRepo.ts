@@ -1,17 +1,21 @@
 import { Context, type Effect, type Option } from "effect"
 import type { StoredRun } from "./Run.js"
 
-export interface NewRun {
-  readonly organization_id: number
-  readonly workflow_id: number
-  readonly campaign_id: number | null
-  readonly definition_id: number | null
-  readonly name: string
-  readonly mode: string
-  readonly call_type: "inbound" | "outbound"
-  readonly initial_context: Record<string, unknown> | null
-  readonly gathered_context: Record<string, unknown> | null
-  readonly logs: Record<string, unknown> | null
+export interface NewRun extends
+  Pick<
+    StoredRun,
+    | "organization_id"
+    | "workflow_id"
+    | "campaign_id"
+    | "definition_id"
+    | "name"
+    | "mode"
+    | "call_type"
+    | "initial_context"
+    | "gathered_context"
+    | "logs"
+  >
+{
   readonly now: string
 }
 

@@ -255,11 +255,7 @@ export const layer = Layer.effect(
         sql`SELECT * FROM call_attempts WHERE id = ${attemptId}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toOpenAttempt)),
           Effect.orDie
-        ),
-
-      activeCount: (scope) =>
-        countActive("campaignId" in scope ? sql`campaign_id = ${scope.campaignId}` : sql`organization_id = ${scope.organizationId}`)
-          .pipe(Effect.orDie)
+        )
     })
   })
 )
