@@ -1,8 +1,12 @@
 import { defineConfig } from "vitest/config"
 
+// `npm run test:faults` (AGENTLINE_TEST_FAULTS=1) runs the slow fault scenarios (`*.faults.ts`: real
+// processes killed, stopped and cut off from their database) instead of the regular tests.
+const faults = process.env.AGENTLINE_TEST_FAULTS === "1"
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
+    include: faults ? ["test/**/*.faults.ts"] : ["test/**/*.test.ts"],
     fakeTimers: { toFake: undefined },
     testTimeout: 30_000,
     hookTimeout: 60_000

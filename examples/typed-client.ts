@@ -1,9 +1,10 @@
 /**
- * A typed client for the Agentline API, derived from the exported HttpApi definition.
+ * A typed client for the Agentline API, derived from its HttpApi definition in `@agentline/api` (which
+ * depends on `effect` and `@effect/platform` only: no server, no database driver).
  *
  *   AGENTLINE_URL=http://localhost:8000 AGENTLINE_API_KEY=agl_... node --import tsx examples/typed-client.ts
  */
-import { AgentlineApi } from "@agentline/http"
+import { AgentlineApi } from "@agentline/api"
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect } from "effect"
 

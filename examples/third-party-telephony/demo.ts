@@ -1,12 +1,12 @@
 /**
  * The Acme adapter against a tiny fake of the Acme API on 127.0.0.1 — the way to test an adapter
  * without a carrier account: place a call, receive its signed status callbacks, hang up, look it up,
- * and set up an inbound number, all through the port as Agentline would call it.
+ * set up an inbound number and answer a webhook, all through the port as Agentline would call it.
  *
  *   node --import tsx examples/third-party-telephony/demo.ts
  */
-import type { CallEvent, TelephonyProvider, WebhookRequest } from "@agentline/core/telephony/TelephonyProvider"
-import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallEvent, WebhookRequest } from "@agentline/core/telephony/TelephonyProvider"
+import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
 import { Effect, Layer, Option, Schema } from "effect"
 import { createServer, type IncomingMessage, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -18,7 +18,7 @@ const OWNED = "+14155550100"
 /** A fake Acme API: calls in memory, one owned number, bearer auth checked. */
 export const startFakeAcme = async (apiKey: string) => {
   const calls = new Map<string, { status: string; duration: number }>()
-  const requests: Array<{ method: string; path: string; idempotencyKey: string | undefined }> = []
+  const requests: Array<{ method: string; path: string; idempotencyKey: string | undefined; body?: unknown }> = []
   const read = (req: IncomingMessage) =>
     new Promise<string>((resolve) => {
       let text = ""
@@ -34,6 +34,7 @@ export const startFakeAcme = async (apiKey: string) => {
     }
     if (req.headers.authorization !== `Bearer ${apiKey}`) return reply(401, { error: "unauthorized" })
     const body = await read(req)
+    if (body !== "") requests[requests.length - 1]!.body = JSON.parse(body)
     const [, , , , resource, id, action] = path.split("/") // /v1/accounts/{account}/{resource}/{id}/{action}
     if (resource === "calls" && req.method === "POST" && id === undefined) {
       const input = JSON.parse(body)
@@ -79,7 +80,10 @@ export const runDemo = async () => {
   try {
     const program = Effect.gen(function*() {
       const registry = yield* TelephonyRegistry
-      const acme: TelephonyProvider = Option.getOrThrow(registry.get("acme"))
+      const found = Option.getOrThrow(registry.get("acme"))
+      const { calls, inbound, webhooks } = found
+      if (calls === undefined || webhooks === undefined || inbound === undefined) return yield* Effect.die("acme is incomplete")
+      const acme = { ...found, calls, inbound, webhooks }
       // Credentials arrive like any configuration body, and are decoded by the adapter's own schema.
       const config = Schema.decodeUnknownSync(acme.configSchema)({
         provider: "acme",
@@ -88,12 +92,14 @@ export const runDemo = async () => {
         api_key: "acme-api-key",
         webhook_secret: "whsec-demo"
       })
-      const placed = yield* acme.placeCall({
+      const placed = yield* acme.calls.place({
         config,
         to: OWNED,
         from: "+14155550199",
-        correlationId: "17",
+        attemptId: 17,
         callbackUrl: "https://calls.example.com/api/v1/telephony/callbacks/acme/17",
+        answerUrl: "https://calls.example.com/api/v1/telephony/answer/acme/17",
+        whenAnswered: { _tag: "ConnectMediaStream", url: "wss://calls.example.com/media/17", parameters: { attempt_id: "17" } },
         onEvent: () => Effect.void
       })
       const now = Date.now()
@@ -105,23 +111,24 @@ export const runDemo = async () => {
           timestamp: new Date(now).toISOString(),
           duration: 42
         }, now)
-        if (!(yield* acme.verifySignature({ config, request }))) return yield* Effect.die("signature rejected")
-        events.push(...(yield* acme.parseCallback({ config, request })))
+        if (!(yield* acme.webhooks.verify({ config, request }))) return yield* Effect.die("signature rejected")
+        events.push(...(yield* acme.webhooks.parseStatus({ config, request })))
       }
       const forged = signedCallback("not-the-secret", { call_id: placed.providerCallId, status: "completed", timestamp: new Date(now).toISOString() }, now)
       return {
         providers: registry.all.map((p) => p.name),
         providerCallId: placed.providerCallId,
         events: events.map((e) => (e.type === "ended" ? `ended:${e.outcome}:${e.durationSeconds}` : e.type)),
-        forgedAccepted: yield* acme.verifySignature({ config, request: forged }),
-        statusBeforeHangup: yield* acme.getCall({ config, providerCallId: placed.providerCallId }),
-        hangup: yield* Effect.either(acme.hangup({ config, providerCallId: placed.providerCallId })),
-        secondHangup: yield* Effect.either(acme.hangup({ config, providerCallId: placed.providerCallId })),
-        statusAfterHangup: yield* acme.getCall({ config, providerCallId: placed.providerCallId }),
-        unknownCall: yield* acme.getCall({ config, providerCallId: "CA404" }),
-        inbound: yield* acme.configureInbound({ config, address: OWNED, webhookUrl: "https://calls.example.com/api/v1/telephony/inbound" }),
-        ownsNumber: yield* acme.checkOwnership({ config, address: OWNED }),
-        ownsOther: yield* acme.checkOwnership({ config, address: "+14155550111" }),
+        forgedAccepted: yield* acme.webhooks.verify({ config, request: forged }),
+        statusBeforeHangup: yield* acme.calls.get({ config, providerCallId: placed.providerCallId }),
+        hangup: yield* Effect.either(acme.calls.hangUp({ config, providerCallId: placed.providerCallId })),
+        secondHangup: yield* Effect.either(acme.calls.hangUp({ config, providerCallId: placed.providerCallId })),
+        statusAfterHangup: yield* acme.calls.get({ config, providerCallId: placed.providerCallId }),
+        unknownCall: yield* acme.calls.get({ config, providerCallId: "CA404" }),
+        inbound: yield* acme.inbound.configure({ config, address: OWNED, webhookUrl: "https://calls.example.com/inbound/acme" }),
+        inboundOther: yield* acme.inbound.configure({ config, address: "+14155550111", webhookUrl: "https://calls.example.com/inbound/acme" }),
+        answered: acme.webhooks.answer({ config, instruction: { _tag: "Reject", reason: "no agent for this number" } }),
+        callFlow: fake.requests.find((r) => r.method === "POST" && r.path.endsWith("/calls"))?.body,
         idempotencyKey: fake.requests.find((r) => r.method === "POST" && r.path.endsWith("/calls"))?.idempotencyKey
       }
     })

@@ -3,8 +3,8 @@
  * per failing field, with the offending input value. Used by the HTTP layer for request bodies and by
  * services that validate nested, dynamic parts (a provider's config) themselves.
  */
-import { ParseResult } from "effect"
-import type { ValidationIssue } from "./Errors.js"
+import { ParseResult, type SchemaAST as AST } from "effect"
+import type { ValidationIssue } from "@agentline/api/Errors"
 
 const get = (value: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
   let current = value
@@ -14,6 +14,9 @@ const get = (value: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
   }
   return current
 }
+
+/** `undefined` (optional) and `null` (nullable) members of a union: not what a wrong value should have been. */
+const isAbsent = (ast: AST.AST) => ast._tag === "UndefinedKeyword" || (ast._tag === "Literal" && ast.literal === null)
 
 const leafType = (issue: ParseResult.ParseIssue): string => {
   switch (issue._tag) {
@@ -42,9 +45,7 @@ const leaves = (
       if (issue.ast._tag === "Union") {
         // `X | undefined` (optional) and `X | null`: the problem is with X, so report X's leaves.
         const members = (Array.isArray(issue.issues) ? issue.issues : [issue.issues]) as ReadonlyArray<ParseResult.ParseIssue>
-        const real = members.filter((m) =>
-          !(m._tag === "Type" && (m.ast._tag === "UndefinedKeyword" || (m.ast._tag === "Literal" && m.ast.literal === null)))
-        )
+        const real = members.filter((m) => !(m._tag === "Type" && isAbsent(m.ast)))
         if (real.length === 1) return leaves(real[0]!, path, out)
         return void out.push({ path, issue })
       }
@@ -52,11 +53,50 @@ const leaves = (
       return
     case "Refinement":
       // A failing "From" side means the value was not even of the base type: report the inner failure.
-      return issue.kind === "From" ? leaves(issue.issue, path, out) : void out.push({ path, issue })
+      if (issue.kind === "From") return leaves(issue.issue, path, out)
+      // A filter that names the field at fault (`{ path: ["end"], message }`) is reported at that field.
+      if (issue.issue._tag === "Pointer") {
+        const pointer = issue.issue
+        return void out.push({ path: [...path, ...(Array.isArray(pointer.path) ? pointer.path : [pointer.path])], issue })
+      }
+      return void out.push({ path, issue })
     case "Transformation":
       return issue.kind === "Transformation" ? void out.push({ path, issue }) : leaves(issue.issue, path, out)
     default:
       out.push({ path, issue })
+  }
+}
+
+/** A literal as FastAPI's messages show it: strings in single quotes (`'prefix'`), others as JSON. */
+const showLiteral = (value: unknown): string =>
+  typeof value === "string"
+    ? `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`
+    : typeof value === "bigint" || typeof value === "symbol"
+    ? String(value)
+    : JSON.stringify(value)
+
+/** `'a'`, `'a' or 'b'`, `'a', 'b' or 'c'`: how pydantic lists the allowed values. */
+export const expectedLiterals = (values: ReadonlyArray<unknown>): string => {
+  const shown = values.map(showLiteral)
+  return shown.length <= 1 ? (shown[0] ?? "") : `${shown.slice(0, -1).join(", ")} or ${shown.at(-1)}`
+}
+
+/**
+ * The allowed values when a type admits only literals: a literal, a union of literals (also the
+ * discriminator Effect checks first in a union of structs) or an enum. `undefined` for other types.
+ */
+const literalsOf = (ast: AST.AST): ReadonlyArray<unknown> | undefined => {
+  switch (ast._tag) {
+    case "Literal":
+      return [ast.literal]
+    case "Enums":
+      return ast.enums.map(([, value]) => value)
+    case "Union": {
+      const members = ast.types.filter((t) => !isAbsent(t)).map(literalsOf)
+      return members.length > 0 && members.every((m) => m !== undefined) ? members.flat() : undefined
+    }
+    default:
+      return undefined
   }
 }
 
@@ -71,18 +111,25 @@ export const issuesOf = (
   leaves(error.issue, [], found)
   return found.map(({ issue, path: rawPath }) => {
     const path = rawPath.map((p) => (typeof p === "symbol" ? String(p) : p)) as Array<string | number>
+    const loc = [location, ...prefix, ...path]
+    const actual = get(input, path)
+    // A wrong value where only some literals are allowed says which ones (FastAPI's `literal_error`),
+    // whether the literals stand alone, in a union, or as the tag of a union of structs.
+    const literals = (issue._tag === "Type" || (issue._tag === "Composite" && issue.ast._tag === "Union"))
+      ? literalsOf(issue.ast)
+      : undefined
+    if (literals !== undefined) {
+      const expected = expectedLiterals(literals)
+      return { loc, msg: `Input should be ${expected}`, type: "literal_error", input: actual, ctx: { expected } }
+    }
     if (issue._tag === "Composite" && issue.ast._tag === "Union") {
-      const members = issue.ast.types.filter((t) => t._tag !== "UndefinedKeyword" && !(t._tag === "Literal" && t.literal === null))
-      const literals = members.every((t) => t._tag === "Literal")
-      const actual = get(input, path)
+      const members = issue.ast.types.filter((t) => !isAbsent(t))
       return {
-        loc: [location, ...prefix, ...path],
-        msg: literals
-          ? `Input should be ${members.map((t) => JSON.stringify((t as any).literal)).join(" or ")}`
-          : `Expected ${members.map(String).join(" | ")}, actual ${JSON.stringify(actual)}`,
-        type: literals ? "literal_error" : "type_error",
+        loc,
+        msg: `Expected ${members.map(String).join(" | ")}, actual ${JSON.stringify(actual)}`,
+        type: "type_error",
         input: actual,
-        ctx: literals ? { expected: members.map((t) => (t as any).literal) } : {}
+        ctx: {}
       }
     }
     const type = leafType(issue)
@@ -92,12 +139,11 @@ export const issuesOf = (
       ? "Extra inputs are not permitted"
       : ParseResult.ArrayFormatter.formatIssueSync(issue)[0]?.message ?? "Invalid value"
     return {
-      loc: [location, ...prefix, ...path],
+      loc,
       msg: message,
       type,
-      input: type === "missing" ? get(input, path.slice(0, -1)) : get(input, path),
+      input: type === "missing" ? get(input, path.slice(0, -1)) : actual,
       ctx: {}
     }
   })
 }
-

@@ -3,12 +3,13 @@ import { ApiKeys } from "@agentline/core/api-keys/ApiKeys"
 import { acting } from "@agentline/core/organizations/Principal"
 import { OrganizationsRepo } from "@agentline/core/organizations/OrganizationsRepo"
 import { Organizations } from "@agentline/core/organizations/Organizations"
-import { MAX_CONCURRENT_CALL_LIMIT } from "@agentline/core/organizations/Organization"
-import { Role } from "@agentline/core/users/User"
+import { MAX_CONCURRENT_CALL_LIMIT } from "@agentline/api/organizations/Organization"
+import { Role } from "@agentline/api/users/User"
 import { Users } from "@agentline/core/users/Users"
 import { Database, Migrations } from "@agentline/sql"
 import { Data, Effect, Layer, Option, Schema } from "effect"
 import * as Demo from "./Demo.js"
+import * as DemoTwilio from "./DemoTwilio.js"
 import * as Server from "./Server.js"
 import { ServerConfig, settingsConfig } from "./ServerConfig.js"
 
@@ -106,11 +107,14 @@ export const AppLive = Layer.unwrapEffect(
   })
 )
 
-export const demo = (args: { contacts: string | undefined }) =>
+export const demo = (args: { contacts: string | undefined; provider: string | undefined }) =>
   Effect.gen(function*() {
     const contacts = args.contacts === undefined ? 1000 : Number(args.contacts)
     if (!Number.isInteger(contacts) || contacts < 1 || contacts > 100_000) {
       return yield* new UsageError({ message: "--contacts must be an integer between 1 and 100000" })
     }
-    yield* Demo.run({ contacts })
-  }).pipe(Effect.provide(AppLive))
+    const provider = args.provider ?? "simulator"
+    if (provider === "simulator") return yield* Demo.run({ contacts }).pipe(Effect.provide(AppLive))
+    if (provider === "twilio") return yield* DemoTwilio.run({ contacts, settings: yield* settingsConfig, database: DatabaseLive })
+    return yield* new UsageError({ message: "--provider must be simulator or twilio" })
+  })

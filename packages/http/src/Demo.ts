@@ -3,10 +3,12 @@
  * simulator provider) it creates an organization, an agent, a simulator configuration with a mix of
  * outcomes and a CSV of 1,000 contacts, runs the campaign with a live progress bar, and ends with a
  * summary table. Calls are short (1 s ringing, 2 s talking) so it finishes in well under a minute.
+ * `--provider twilio` runs the same campaign through the fake Twilio instead (`DemoTwilio.ts`).
  */
 import { Campaigns } from "@agentline/core/campaigns/Campaigns"
 import { Organizations } from "@agentline/core/organizations/Organizations"
 import { acting } from "@agentline/core/organizations/Principal"
+import { PhoneNumbers } from "@agentline/core/phone-numbers/PhoneNumbers"
 import { TelephonyConfigs } from "@agentline/core/telephony/TelephonyConfigs"
 import { Uploads } from "@agentline/core/uploads/Uploads"
 import { Users } from "@agentline/core/users/Users"
@@ -14,7 +16,7 @@ import { Workflows } from "@agentline/core/workflows/Workflows"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
-const GROUPS = [
+export const GROUPS = [
   { prefix: "+1415555", share: 0.6, outcomes: ["completed"], label: "answers" },
   { prefix: "+1415556", share: 0.1, outcomes: ["busy", "completed"], label: "busy, then answers" },
   { prefix: "+1415557", share: 0.1, outcomes: ["no_answer"], label: "never answers" },
@@ -23,14 +25,37 @@ const GROUPS = [
   { prefix: "+1415554", share: 0.05, outcomes: ["failed"], label: "carrier failure" }
 ] as const
 
-const csvFor = (contacts: number) => {
-  const lines = ["phone_number,first_name,timezone"]
-  let n = 0
+/** The demo's contacts: each number with the group (behaviour) it belongs to. */
+export const contactsFor = (contacts: number) => {
+  const out: Array<{ readonly number: string; readonly group: (typeof GROUPS)[number] }> = []
   for (const group of GROUPS) {
     const count = Math.round(contacts * group.share)
-    for (let i = 0; i < count && n < contacts; i++, n++) lines.push(`${group.prefix}${String(i).padStart(4, "0")},Contact ${n},`)
+    for (let i = 0; i < count && out.length < contacts; i++) out.push({ number: `${group.prefix}${String(i).padStart(4, "0")}`, group })
   }
-  return lines.join("\n") + "\n"
+  return out
+}
+
+const csvFor = (contacts: number) =>
+  ["phone_number,first_name,timezone", ...contactsFor(contacts).map((c, n) => `${c.number},Contact ${n},`)].join("\n") + "\n"
+
+/** The simulator configuration the demo calls through by default: the groups as rules. */
+export const simulatorTelephony: Telephony = {
+  name: "Demo simulator",
+  config: {
+    provider: "simulator",
+    ring_seconds: 1,
+    talk_seconds: 2,
+    default_outcome: "completed",
+    rules: GROUPS.map((g) => ({ match: "prefix", pattern: g.prefix, outcomes: [...g.outcomes] }))
+  }
+}
+
+/** The configuration the demo's campaign calls through, its caller id, and what to print at the end. */
+export interface Telephony {
+  readonly name: string
+  readonly config: { readonly provider: string } & Record<string, unknown>
+  readonly callerId?: string
+  readonly summary?: Effect.Effect<void>
 }
 
 interface Snapshot {
@@ -72,7 +97,7 @@ const bar = (s: Snapshot, width = 30) => {
     `no answer ${o.no_answer ?? 0} | voicemail ${o.voicemail ?? 0} | failed ${o.failed ?? 0} | retries pending ${s.retriesPending}`
 }
 
-export const run = (options: { readonly contacts: number }) =>
+export const run = (options: { readonly contacts: number; readonly telephony?: Telephony }) =>
   Effect.gen(function*() {
     const started = Date.now()
     const name = `demo-${new Date().toISOString().replace(/[:.]/g, "-")}`
@@ -85,17 +110,20 @@ export const run = (options: { readonly contacts: number }) =>
     })
     const principal = acting(admin)
     yield* (yield* Organizations).setConcurrentCallLimit(principal.organizationId, 100)
-    yield* (yield* TelephonyConfigs).create(principal, {
-      name: "Demo simulator",
+    const telephony = options.telephony ?? simulatorTelephony
+    const configuration = yield* (yield* TelephonyConfigs).create(principal, {
+      name: telephony.name,
       is_default_outbound: true,
-      config: {
-        provider: "simulator",
-        ring_seconds: 1,
-        talk_seconds: 2,
-        default_outcome: "completed",
-        rules: GROUPS.map((g) => ({ match: "prefix", pattern: g.prefix, outcomes: [...g.outcomes] }))
-      }
+      config: telephony.config
     })
+    if (telephony.callerId !== undefined) {
+      yield* (yield* PhoneNumbers).create(principal, configuration.id, {
+        address: telephony.callerId,
+        is_active: true,
+        is_default_caller_id: true,
+        extra_metadata: {}
+      })
+    }
     const agent = yield* (yield* Workflows).create(principal, {
       name: "Demo agent",
       workflow_definition: {
@@ -147,4 +175,5 @@ export const run = (options: { readonly contacts: number }) =>
       total_queued_count: final.total_queued_count
     }])
     console.table(Object.entries(last.outcomes).map(([outcome, attempts]) => ({ outcome, attempts })))
+    if (telephony.summary !== undefined) yield* telephony.summary
   })

@@ -39,8 +39,13 @@ export interface EmbedOptions {
   readonly maxUploadBytes?: number | undefined
   /** Lifetime of presigned upload URLs in seconds (default 900). */
   readonly uploadUrlTtlSeconds?: number | undefined
-  /** Your own telephony adapters, registered next to the first-party ones and the simulator. */
+  /** Your own telephony adapters, registered next to the first-party ones and the simulator; one named like a built-in provider replaces it. */
   readonly telephonyProviders?: ReadonlyArray<TelephonyProvider> | undefined
+  /**
+   * Reverse proxies in front of the host server whose `X-Forwarded-For` entries are trusted for the
+   * client address that login throttling counts (default 0: the socket address; docs/security.md).
+   */
+  readonly trustedProxyHops?: number | undefined
 }
 
 export interface Handlers {
@@ -69,7 +74,8 @@ export const makeHandlers = async (options: EmbedOptions = {}): Promise<Handlers
       publicLinkTtlSeconds: options.publicLinkTtlSeconds ?? 3600,
       ...(options.telephonyProviders !== undefined ? { telephonyProviders: options.telephonyProviders } : {}),
       maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
-      uploadUrlTtlSeconds: options.uploadUrlTtlSeconds ?? DEFAULT_UPLOAD_URL_TTL_SECONDS
+      uploadUrlTtlSeconds: options.uploadUrlTtlSeconds ?? DEFAULT_UPLOAD_URL_TTL_SECONDS,
+      trustedProxyHops: options.trustedProxyHops ?? 0
     })),
     Layer.provide(Layer.orDie(database))
   )

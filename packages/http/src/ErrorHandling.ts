@@ -1,7 +1,8 @@
 /**
  * One place turns every failure into the wire error: `{"detail": ...}` with the error's status.
  *
- * - domain errors (`@agentline/core/Errors`) → their status and `detail`;
+ * - wire errors (`@agentline/api/Errors`, which handlers map domain errors to in `DomainErrors.ts`) →
+ *   their status and `detail`;
  * - request decoding failures and malformed JSON → 422 listing every invalid field (see Validation);
  * - unknown routes → 404 JSON;
  * - anything else (defects, unexpected failures) → 500 `{"detail": "internal_error"}`, logged with its
@@ -9,18 +10,8 @@
  */
 import { HttpApiBuilder, type HttpApi, type HttpApiError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
+import { STATUS } from "@agentline/api/Errors"
 import * as Validation from "./Validation.js"
-
-const STATUS: Record<string, number> = {
-  BadRequest: 400,
-  Unauthorized: 401,
-  Forbidden: 403,
-  NotFound: 404,
-  Conflict: 409,
-  PayloadTooLarge: 413,
-  ValidationError: 422,
-  TooManyRequests: 429
-}
 
 const json = (status: number, detail: unknown) => HttpServerResponse.unsafeJson({ detail }, { status })
 
@@ -46,7 +37,7 @@ export const layer = (api: HttpApi.HttpApi.Any) => {
           const failure = Option.orElse(Cause.failureOption(cause), () => Cause.dieOption(cause))
           if (Option.isSome(failure)) {
             const error = failure.value as any
-            const status = typeof error?._tag === "string" ? STATUS[error._tag] : undefined
+            const status = typeof error?._tag === "string" && Object.hasOwn(STATUS, error._tag) ? STATUS[error._tag as keyof typeof STATUS] : undefined
             if (status !== undefined && "detail" in error) return json(status, error.detail)
             if (error?._tag === "HttpApiDecodeError") {
               const request = yield* HttpServerRequest.HttpServerRequest

@@ -7,40 +7,49 @@ import { ApiKeys } from "@agentline/core/api-keys/ApiKeys"
 import { Organizations } from "@agentline/core/organizations/Organizations"
 import { PublicLinks } from "@agentline/core/runs/PublicLinks"
 import { Runs } from "@agentline/core/runs/Runs"
-import { Users } from "@agentline/core/users/Users"
+import { LoginPolicy, Users } from "@agentline/core/users/Users"
+import * as LoginThrottle from "@agentline/core/users/LoginThrottle"
 import { Workflows } from "@agentline/core/workflows/Workflows"
 import { Calls } from "@agentline/core/calls/Calls"
+import { CallAudioHandler } from "@agentline/core/media/CallAudio"
+import { MediaStreams } from "@agentline/core/media/MediaStreams"
+import { MediaTokens } from "@agentline/core/media/MediaTokens"
 import { Campaigns } from "@agentline/core/campaigns/Campaigns"
 import { Dispatcher, DispatcherSettings } from "@agentline/core/dispatcher/Dispatcher"
 import { PhoneNumbers } from "@agentline/core/phone-numbers/PhoneNumbers"
-import { PublicUrl } from "@agentline/core/PublicUrl"
-import { firstPartyProviders } from "@agentline/core/telephony/ProviderConfigs"
 import { SecretBox } from "@agentline/core/telephony/Secrets"
 import { TelephonyConfigs } from "@agentline/core/telephony/TelephonyConfigs"
-import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyProvider"
+import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
 import { Uploads, UploadSettings } from "@agentline/core/uploads/Uploads"
-import { Simulator } from "@agentline/telephony-simulator"
 import { FsBlobStore } from "@agentline/blob-fs"
+import { VoiceAgent } from "@agentline/voice/session/VoiceAgent"
+import * as VoiceServices from "./voice/VoiceServices.js"
 import { Migrations, Repositories } from "@agentline/sql"
 import type { SqlClient } from "@effect/sql"
-import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar, HttpServer, OpenApi } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import * as NodePath from "node:path"
 import { createServer } from "node:http"
-import { AgentlineApi } from "./Api.js"
+import { AgentlineApi } from "@agentline/api/Api"
 import { ApiKeysLive } from "./api-keys/Http.js"
 import { AuthLive } from "./auth/Http.js"
 import * as Authentication from "./Authentication.js"
 import * as ErrorHandling from "./ErrorHandling.js"
+import * as RequestGuard from "./RequestGuard.js"
+import * as RequestLog from "./RequestLog.js"
 import { HealthLive } from "./health/Http.js"
 import { OrganizationsLive } from "./organizations/Http.js"
-import { ServerConfig } from "./ServerConfig.js"
+import * as PublicUrlsLive from "./PublicUrlsLive.js"
+import { ServerConfig, VERSION } from "./ServerConfig.js"
 import { CallsLive, TelephonyCallbacksLive } from "./calls/Http.js"
 import { CampaignsLive } from "./campaigns/Http.js"
 import { PhoneNumbersLive } from "./phone-numbers/Http.js"
 import { PublicDownloadsLive } from "./runs/Http.js"
 import { TelephonyConfigsLive } from "./telephony/Http.js"
+import { withProviderConfigs } from "./telephony/OpenApiConfigs.js"
+import * as TelephonyWebhooks from "./telephony-webhooks/Routes.js"
+import * as Providers from "./telephony/Providers.js"
 import { UploadsLive, UploadTargetLive } from "./uploads/Http.js"
 import { UsersLive } from "./users/Http.js"
 import { WorkflowsLive } from "./workflows/Http.js"
@@ -53,29 +62,50 @@ import { WorkflowsLive } from "./workflows/Http.js"
 export const InfrastructureLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config) =>
   Layer.mergeAll(
     FsBlobStore.layer({ root: NodePath.join(config.dataDir, "blobs") }),
-    PublicLinks.layer({ baseUrl: config.publicUrl, secret: config.secretKey, ttlSeconds: config.publicLinkTtlSeconds }),
-    PublicUrl.layer(config.publicUrl),
+    PublicLinks.layer({ secret: config.secretKey, ttlSeconds: config.publicLinkTtlSeconds }),
+    PublicUrlsLive.layer(config.publicUrl),
+    Layer.succeed(LoginPolicy, {
+      ...LoginThrottle.defaultPolicy,
+      maxFailuresPerAccount: config.loginMaxFailuresPerAccount ?? LoginThrottle.defaultPolicy.maxFailuresPerAccount,
+      maxFailuresPerAddress: config.loginMaxFailuresPerAddress ?? LoginThrottle.defaultPolicy.maxFailuresPerAddress
+    }),
     SecretBox.layer(config.secretKey),
     UploadSettings.layer({
-      baseUrl: config.publicUrl,
       secret: config.secretKey,
       ttlSeconds: config.uploadUrlTtlSeconds,
       maxBytes: config.maxUploadBytes
     }),
-    Layer.scoped(TelephonyRegistry, Effect.map(Simulator.make, (simulator) => TelephonyRegistry.make([...firstPartyProviders, simulator, ...(config.telephonyProviders ?? [])]))),
+    Providers.registryLayer(config.telephonyProviders),
     DispatcherSettings.layer({
-      callbackBaseUrl: config.publicUrl,
       ...(config.dispatcherLeaseSeconds !== undefined ? { leaseSeconds: config.dispatcherLeaseSeconds } : {}),
       ...(config.dispatcherAcquireIntervalMillis !== undefined ? { acquireIntervalMillis: config.dispatcherAcquireIntervalMillis } : {}),
-      ...(config.dispatcherRecheckMillis !== undefined ? { recheckMillis: config.dispatcherRecheckMillis } : {})
+      ...(config.dispatcherRecheckMillis !== undefined ? { recheckMillis: config.dispatcherRecheckMillis } : {}),
+      ...(config.dispatcherSweepIntervalMillis !== undefined ? { sweepIntervalMillis: config.dispatcherSweepIntervalMillis } : {}),
+      ...(config.dispatcherReconcileMarginSeconds !== undefined
+        ? { reconcileMarginSeconds: config.dispatcherReconcileMarginSeconds }
+        : {}),
+      ...(config.dispatcherDrainSeconds !== undefined ? { drainMillis: config.dispatcherDrainSeconds * 1000 } : {})
     })
   )))
+
+/**
+ * What answers calls' audio: the voice runtime (`VoiceAgent`) over the configured speech and language
+ * services, unless the embedding application gave its own handler.
+ */
+export const CallAudioLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config) =>
+  config.callAudioHandler !== undefined
+    ? CallAudioHandler.layer(config.callAudioHandler)
+    : Layer.effect(CallAudioHandler, Effect.map(VoiceAgent, (agent) => CallAudioHandler.of({ handle: agent.handle }))).pipe(
+      Layer.provide(VoiceAgent.Default),
+      Layer.provide(config.voiceServices ?? VoiceServices.layerConfig)
+    )))
 
 /**
  * The domain services over the SQL repositories; needs a `SqlClient` (already migrated or not) and the
  * server configuration. Each line depends only on the lines below it.
  */
-export const ServicesLive = Layer.mergeAll(Campaigns.Default, Calls.Default).pipe(
+export const ServicesLive = Layer.mergeAll(Campaigns.Default, Calls.Default, MediaStreams.Default).pipe(
+  Layer.provideMerge(Dispatcher.campaignDialer),
   Layer.provideMerge(Dispatcher.Default),
   Layer.provideMerge(Layer.mergeAll(PhoneNumbers.Default, TelephonyConfigs.routing)),
   Layer.provideMerge(Layer.mergeAll(
@@ -87,6 +117,7 @@ export const ServicesLive = Layer.mergeAll(Campaigns.Default, Calls.Default).pip
     TelephonyConfigs.Default,
     Uploads.Default
   )),
+  Layer.provideMerge(Layer.mergeAll(MediaTokens.Default, CallAudioLive)),
   Layer.provideMerge(Layer.mergeAll(Repositories.layer, InfrastructureLive))
 )
 
@@ -101,7 +132,13 @@ export const AdminServicesLive = Layer.mergeAll(Users.Default, ApiKeys.Default, 
 /** Runs the migrations when built: the server never runs on an old schema. */
 export const MigrationsLive = Layer.effectDiscard(Migrations.run)
 
-export const ApiLive = HttpApiBuilder.api(AgentlineApi).pipe(
+/**
+ * The API, its OpenAPI document describing the telephony providers this server was built with (the
+ * API definition cannot know them: an embedding application adds or replaces some).
+ */
+export const ApiLive = Layer.unwrapEffect(
+  Effect.map(TelephonyRegistry, (registry) => HttpApiBuilder.api(withProviderConfigs(AgentlineApi.annotate(OpenApi.Version, VERSION), registry)))
+).pipe(
   Layer.provide([
     HealthLive,
     AuthLive,
@@ -126,17 +163,20 @@ export const ApiLive = HttpApiBuilder.api(AgentlineApi).pipe(
  * error handling, the OpenAPI document at /api/v1/openapi.json and the docs page at /docs.
  */
 export const HttpAppLive = Layer.mergeAll(
-  ErrorHandling.layer(AgentlineApi),
+  // The guard wraps the error handling (it is added after it), so no request reaches the API unchecked.
+  RequestGuard.layer.pipe(Layer.provide(ErrorHandling.layer(AgentlineApi))),
   HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" }),
+  TelephonyWebhooks.layer,
   HttpApiScalar.layer({ path: "/docs" }),
-  HttpApiBuilder.middlewareCors()
+  HttpApiBuilder.middlewareCors(),
+  RequestLog.untracedCredentials
 ).pipe(Layer.provideMerge(ApiLive), Layer.provideMerge(ServicesLive), Layer.provide(MigrationsLive))
 
 export type AppRequirements = SqlClient.SqlClient | ServerConfig
 
 /** The standalone server on `port`/`host`. */
 export const serve = (options: { readonly port: number; readonly host: string }) =>
-  HttpApiBuilder.serve(HttpMiddleware.logger).pipe(
+  HttpApiBuilder.serve(RequestLog.middleware).pipe(
     Layer.provide(HttpAppLive),
     HttpServer.withLogAddress,
     Layer.provide(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))

@@ -1,4 +1,8 @@
+import type { CallAudioHandlerShape } from "@agentline/core/media/CallAudio"
 import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
+import type { SpeechToText, TextToSpeech } from "@agentline/core/voice/Speech"
+import type { AgentLanguageModel } from "@agentline/voice/session/LanguageModelTools"
+import * as LoginThrottle from "@agentline/core/users/LoginThrottle"
 import { Config, type ConfigError, Context, Effect, Layer, Option, Redacted } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
@@ -21,12 +25,38 @@ export interface ServerSettings {
   /** Dispatcher timers (tests lengthen them: starts and call ends signal the dispatcher anyway). */
   readonly dispatcherAcquireIntervalMillis?: number
   readonly dispatcherRecheckMillis?: number
+  readonly dispatcherSweepIntervalMillis?: number
+  /**
+   * Added to an agent's longest call before the provider is asked about a call that has not ended
+   * (`AGENTLINE_DISPATCHER_RECONCILE_MARGIN_SECONDS`, default 60).
+   */
+  readonly dispatcherReconcileMarginSeconds?: number
+  /** On SIGTERM, how long calls in progress may take to end (`AGENTLINE_DISPATCHER_DRAIN_SECONDS`, default 10). */
+  readonly dispatcherDrainSeconds?: number
   /** Largest contacts upload, bytes (`AGENTLINE_MAX_UPLOAD_BYTES`, default 100 MiB). */
   readonly maxUploadBytes: number
   /** Lifetime of presigned upload URLs, seconds (`AGENTLINE_UPLOAD_URL_TTL_SECONDS`, default 900). */
-  /** Telephony adapters added to the first-party ones and the simulator (third-party providers). */
-  readonly telephonyProviders?: ReadonlyArray<TelephonyProvider>
   readonly uploadUrlTtlSeconds: number
+  /** Telephony adapters added to the first-party ones and the simulator; one named like a built-in provider replaces it. */
+  readonly telephonyProviders?: ReadonlyArray<TelephonyProvider>
+  /**
+   * What serves answered calls' audio instead of the voice runtime (an embedding application's own
+   * handler; `CallAudioHandler.silent` keeps the line open and silent).
+   */
+  readonly callAudioHandler?: CallAudioHandlerShape
+  /**
+   * The voice runtime's speech and language services; default: chosen from `AGENTLINE_LLM`,
+   * `AGENTLINE_STT` and `AGENTLINE_TTS` (docs/voice.md).
+   */
+  readonly voiceServices?: Layer.Layer<SpeechToText | TextToSpeech | AgentLanguageModel, ConfigError.ConfigError>
+  /**
+   * How many reverse proxies in front of the server append to `X-Forwarded-For`
+   * (`AGENTLINE_TRUSTED_PROXY_HOPS`, default 0: the header is ignored and the socket address counts).
+   */
+  readonly trustedProxyHops?: number
+  /** Failed password attempts allowed per account / per client address in 15 minutes (docs/security.md). */
+  readonly loginMaxFailuresPerAccount?: number
+  readonly loginMaxFailuresPerAddress?: number
 }
 
 /** Defaults of `maxUploadBytes` and `uploadUrlTtlSeconds`, shared by the environment and embedding. */
@@ -42,7 +72,21 @@ export const VERSION: string = JSON.parse(
 ).version
 
 export const settingsConfig: Effect.Effect<ServerSettings, ConfigError.ConfigError> = Effect.gen(function*() {
-  const { dataDir, dispatcherLeaseSeconds, host, maxUploadBytes, port, publicLinkTtlSeconds, publicUrl, uploadUrlTtlSeconds } = yield* Config.all({
+  const {
+    dataDir,
+    dispatcherDrainSeconds,
+    dispatcherLeaseSeconds,
+    dispatcherReconcileMarginSeconds,
+    host,
+    loginMaxFailuresPerAccount,
+    loginMaxFailuresPerAddress,
+    maxUploadBytes,
+    port,
+    publicLinkTtlSeconds,
+    publicUrl,
+    trustedProxyHops,
+    uploadUrlTtlSeconds
+  } = yield* Config.all({
     maxUploadBytes: Config.integer("AGENTLINE_MAX_UPLOAD_BYTES").pipe(
       Config.validate({ message: "must be a positive number of bytes", validation: (n) => n > 0 }),
       Config.withDefault(DEFAULT_MAX_UPLOAD_BYTES)
@@ -59,9 +103,29 @@ export const settingsConfig: Effect.Effect<ServerSettings, ConfigError.ConfigErr
       Config.validate({ message: "must be between 1 and 300 seconds", validation: (n) => n >= 1 && n <= 300 }),
       Config.withDefault(15)
     ),
+    dispatcherReconcileMarginSeconds: Config.integer("AGENTLINE_DISPATCHER_RECONCILE_MARGIN_SECONDS").pipe(
+      Config.validate({ message: "must be between 1 and 3600 seconds", validation: (n) => n >= 1 && n <= 3600 }),
+      Config.withDefault(60)
+    ),
+    dispatcherDrainSeconds: Config.integer("AGENTLINE_DISPATCHER_DRAIN_SECONDS").pipe(
+      Config.validate({ message: "must be between 0 and 600 seconds", validation: (n) => n >= 0 && n <= 600 }),
+      Config.withDefault(10)
+    ),
     publicLinkTtlSeconds: Config.integer("AGENTLINE_PUBLIC_LINK_TTL_SECONDS").pipe(
       Config.validate({ message: "must be between 60 and 604800 seconds", validation: (n) => n >= 60 && n <= 604800 }),
       Config.withDefault(3600)
+    ),
+    trustedProxyHops: Config.integer("AGENTLINE_TRUSTED_PROXY_HOPS").pipe(
+      Config.validate({ message: "must be between 0 and 10 proxies", validation: (n) => n >= 0 && n <= 10 }),
+      Config.withDefault(0)
+    ),
+    loginMaxFailuresPerAccount: Config.integer("AGENTLINE_LOGIN_MAX_FAILURES_PER_ACCOUNT").pipe(
+      Config.validate({ message: "must be between 1 and 1000", validation: (n) => n >= 1 && n <= 1000 }),
+      Config.withDefault(LoginThrottle.defaultPolicy.maxFailuresPerAccount)
+    ),
+    loginMaxFailuresPerAddress: Config.integer("AGENTLINE_LOGIN_MAX_FAILURES_PER_ADDRESS").pipe(
+      Config.validate({ message: "must be between 1 and 100000", validation: (n) => n >= 1 && n <= 100000 }),
+      Config.withDefault(LoginThrottle.defaultPolicy.maxFailuresPerAddress)
     )
   })
   return {
@@ -76,8 +140,13 @@ export const settingsConfig: Effect.Effect<ServerSettings, ConfigError.ConfigErr
     secretKey: yield* secretKey(dataDir),
     publicLinkTtlSeconds,
     dispatcherLeaseSeconds,
+    dispatcherReconcileMarginSeconds,
+    dispatcherDrainSeconds,
     maxUploadBytes,
-    uploadUrlTtlSeconds
+    uploadUrlTtlSeconds,
+    trustedProxyHops,
+    loginMaxFailuresPerAccount,
+    loginMaxFailuresPerAddress
   }
 })
 

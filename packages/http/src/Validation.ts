@@ -8,7 +8,7 @@
  */
 import type { HttpApi, HttpApiEndpoint } from "@effect/platform"
 import { HttpApi as Api } from "@effect/platform"
-import type { ValidationIssue } from "@agentline/core/Errors"
+import type { ValidationIssue } from "@agentline/api/Errors"
 import { issuesOf } from "@agentline/core/ValidationIssues"
 import { Either, Schema } from "effect"
 

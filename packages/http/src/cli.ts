@@ -6,7 +6,8 @@
  *   agentline users create --email E --password P --organization O [--role admin|member]
  *   agentline api-keys create --email E [--name N]     prints the new key alone on the last line
  *   agentline organizations set-concurrency --organization O --limit N
- *   agentline demo                        run a 1,000-contact campaign on the simulator (see README)
+ *   agentline demo                        run a 1,000-contact campaign on the simulator (see README);
+ *                                         --provider twilio runs it through the fake Twilio, callbacks and media included
  *
  * Configuration comes from the environment (README, "Configuration").
  */
@@ -21,7 +22,7 @@ const usage = `Usage:
   agentline users create --email E --password P --organization O [--role admin|member]
   agentline api-keys create --email E [--name N]
   agentline organizations set-concurrency --organization O --limit N
-  agentline demo [--contacts N]`
+  agentline demo [--contacts N] [--provider simulator|twilio]`
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -34,6 +35,7 @@ const { positionals, values } = parseArgs({
     name: { type: "string" },
     limit: { type: "string" },
     contacts: { type: "string" },
+    provider: { type: "string" },
     help: { type: "boolean", short: "h" }
   }
 })
@@ -60,7 +62,7 @@ const program: Effect.Effect<unknown, unknown> = (() => {
     case "organizations set-concurrency":
       return Commands.setConcurrency({ organization: str("organization"), limit: str("limit") })
     case "demo":
-      return Commands.demo({ contacts: str("contacts") })
+      return Commands.demo({ contacts: str("contacts"), provider: str("provider") })
     default:
       return Effect.fail(new Commands.UsageError({ message: `Unknown command '${command}'.\n${usage}` }))
   }

@@ -7,7 +7,7 @@
 import { Campaigns } from "@agentline/core/campaigns/Campaigns"
 import { Dispatcher } from "@agentline/core/dispatcher/Dispatcher"
 import { Organizations } from "@agentline/core/organizations/Organizations"
-import type { Principal } from "@agentline/core/organizations/Principal"
+import type { Principal } from "@agentline/api/Authentication"
 import { TelephonyConfigs } from "@agentline/core/telephony/TelephonyConfigs"
 import { Uploads } from "@agentline/core/uploads/Uploads"
 import { Workflows } from "@agentline/core/workflows/Workflows"
@@ -30,6 +30,7 @@ export interface SimulatorSettings {
   readonly talk_seconds?: number
   readonly failure_rate?: number
   readonly seed?: number
+  readonly webhook_secret?: string
 }
 
 /** Real time for the database work a clock step set off. */
@@ -89,6 +90,25 @@ export const activeCalls = (scope: { readonly organizationId: number } | { reado
       : yield* sql<{ n: number }>`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM call_attempts WHERE organization_id = ${scope.organizationId} AND state IN ('claimed', 'dialing')`
     return Number(rows[0]!.n)
   }).pipe(Effect.orDie)
+
+/**
+ * Calls in progress once they reach `expected`, or what they are after `timeoutMillis` of real time
+ * (the dispatcher's database work after a start or resume takes real time, more on a loaded machine).
+ */
+export const activeCallsSettled = (
+  scope: { readonly organizationId: number } | { readonly campaignId: number },
+  expected: number,
+  timeoutMillis = 3000
+) =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + timeoutMillis
+    let count = yield* activeCalls(scope)
+    while (count !== expected && Date.now() < deadline) {
+      yield* settle(20)
+      count = yield* activeCalls(scope)
+    }
+    return count
+  })
 
 export const attemptsPerContact = (campaignId: number) =>
   Effect.gen(function*() {

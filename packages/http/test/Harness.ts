@@ -3,7 +3,8 @@
  * to send any request (including malformed ones) and to create organizations, users and keys.
  */
 import { ApiKeys } from "@agentline/core/api-keys/ApiKeys"
-import { acting, type Principal } from "@agentline/core/organizations/Principal"
+import { acting } from "@agentline/core/organizations/Principal"
+import { type Principal } from "@agentline/api/Authentication"
 import { Users } from "@agentline/core/users/Users"
 import { type Database, Testing } from "@agentline/sql"
 import { HttpApiBuilder, HttpClient, HttpClientRequest } from "@effect/platform"
@@ -12,11 +13,16 @@ import { Effect, Layer, Redacted } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
+import * as RequestLog from "../src/RequestLog.js"
 import * as Server from "../src/Server.js"
-import { ServerConfig } from "../src/ServerConfig.js"
+import { ServerConfig, type ServerSettings } from "../src/ServerConfig.js"
 
-export const TestApp = (dialect: Database.Dialect) =>
-  HttpApiBuilder.serve().pipe(
+/**
+ * `settings` overrides the test defaults (throttle limits, proxy trust, ...). With `requestLog` the
+ * app logs each response as `Server.serve` does; off by default to keep test output quiet.
+ */
+export const TestApp = (dialect: Database.Dialect, settings: Partial<ServerSettings> = {}, requestLog = false) =>
+  (requestLog ? HttpApiBuilder.serve(RequestLog.middleware) : HttpApiBuilder.serve()).pipe(
     Layer.provideMerge(Server.HttpAppLive),
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(ServerConfig.layer({
@@ -28,12 +34,15 @@ export const TestApp = (dialect: Database.Dialect) =>
       secretKey: Redacted.make("test-secret-key"),
       publicLinkTtlSeconds: 3600,
       maxUploadBytes: 100 * 1024 * 1024,
-      uploadUrlTtlSeconds: 900
-    ,
+      uploadUrlTtlSeconds: 900,
       // One process on a TestClock: long timers avoid thousands of wake-ups when a test jumps hours ahead.
       dispatcherLeaseSeconds: 600,
       dispatcherAcquireIntervalMillis: 60_000,
-      dispatcherRecheckMillis: 60_000
+      dispatcherRecheckMillis: 60_000,
+      dispatcherSweepIntervalMillis: 60_000,
+      // Simulated calls end on the TestClock, which stands still while a test's layer closes.
+      dispatcherDrainSeconds: 0,
+      ...settings
     })),
     Layer.provideMerge(Testing.layerEmptyDatabase(dialect))
   )

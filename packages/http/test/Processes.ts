@@ -26,22 +26,31 @@ export interface ServerProcess {
   readonly child: ChildProcess
   readonly output: () => string
   readonly kill: () => Promise<void>
+  /** SIGTERM (a graceful stop); resolves with the exit code once the process is gone. */
+  readonly stop: () => Promise<number | null>
 }
 
-export const environment = (databaseUrl: string, dataDir: string, extra: Record<string, string> = {}) => ({
-  ...process.env,
-  DATABASE_URL: databaseUrl,
+/** `databaseUrl` undefined: the embedded SQLite file in `dataDir`. */
+export const environment = (databaseUrl: string | undefined, dataDir: string, extra: Record<string, string> = {}) => ({
+  ...withoutDatabaseUrl(process.env),
+  ...(databaseUrl !== undefined ? { DATABASE_URL: databaseUrl } : {}),
   AGENTLINE_DATA_DIR: dataDir,
   AGENTLINE_SECRET_KEY: "process-test-secret",
   AGENTLINE_DISPATCHER_LEASE_SECONDS: "2",
   ...extra
 })
 
-export const startServer = async (databaseUrl: string, dataDir: string): Promise<ServerProcess> => {
+const withoutDatabaseUrl = ({ DATABASE_URL: _, ...env }: NodeJS.ProcessEnv) => env
+
+export const startServer = async (
+  databaseUrl: string | undefined,
+  dataDir: string,
+  extra: Record<string, string> = {}
+): Promise<ServerProcess> => {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const child = spawn(process.execPath, [bin, "serve"], {
-    env: environment(databaseUrl, dataDir, { PORT: String(port), HOST: "127.0.0.1", AGENTLINE_PUBLIC_URL: url }),
+    env: environment(databaseUrl, dataDir, { PORT: String(port), HOST: "127.0.0.1", AGENTLINE_PUBLIC_URL: url, ...extra }),
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""
@@ -72,11 +81,17 @@ export const startServer = async (databaseUrl: string, dataDir: string): Promise
         if (child.exitCode !== null || child.signalCode !== null) return resolve()
         child.once("exit", () => resolve())
         child.kill("SIGKILL")
+      }),
+    stop: () =>
+      new Promise<number | null>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode)
+        child.once("exit", (code) => resolve(code))
+        child.kill("SIGTERM")
       })
   }
 }
 
-export const cli = async (databaseUrl: string, dataDir: string, args: ReadonlyArray<string>) => {
+export const cli = async (databaseUrl: string | undefined, dataDir: string, args: ReadonlyArray<string>) => {
   const { stdout } = await promisify(execFile)(process.execPath, [bin, ...args], { env: environment(databaseUrl, dataDir) })
   return stdout
 }
@@ -84,7 +99,7 @@ export const cli = async (databaseUrl: string, dataDir: string, args: ReadonlyAr
 export const tempDir = () => NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "agentline-proc-"))
 
 /** An API key of a new organization, made with the command line. */
-export const bootstrap = async (databaseUrl: string, dataDir: string, organization: string) => {
+export const bootstrap = async (databaseUrl: string | undefined, dataDir: string, organization: string) => {
   await cli(databaseUrl, dataDir, ["users", "create", "--email", `admin@${organization}.test`, "--password", "admin-password", "--organization", organization])
   const out = await cli(databaseUrl, dataDir, ["api-keys", "create", "--email", `admin@${organization}.test`])
   return out.trim().split("\n").at(-1)!
@@ -105,7 +120,15 @@ export const api = async (base: string, key: string, method: string, path: strin
 export const prepareCampaign = async (
   base: string,
   key: string,
-  options: { readonly contacts: number; readonly prefix: string; readonly ringSeconds: number; readonly talkSeconds: number; readonly limit: number }
+  options: {
+    readonly contacts: number
+    readonly prefix: string
+    readonly ringSeconds: number
+    readonly talkSeconds: number
+    readonly limit: number
+    /** The agent's `max_call_duration` (when the dispatcher asks the provider about a call that did not end). */
+    readonly maxCallSeconds?: number
+  }
 ) => {
   await api(base, key, "PUT", "/api/v1/organizations/current/concurrent-call-limit", { concurrent_call_limit: options.limit })
   await api(base, key, "POST", "/api/v1/organizations/telephony-configs", {
@@ -115,6 +138,7 @@ export const prepareCampaign = async (
   }).catch(() => undefined)
   const agent = await api(base, key, "POST", "/api/v1/workflow/create/definition", {
     name: "agent",
+    ...(options.maxCallSeconds !== undefined ? { workflow_configurations: { max_call_duration: options.maxCallSeconds } } : {}),
     workflow_definition: {
       nodes: [
         { id: "start", type: "startCall", position: { x: 0, y: 0 }, data: { name: "Start", prompt: "Hello" } },

@@ -178,7 +178,7 @@ for (const dialect of dialects) {
         expect(list.body.configurations.find((c: any) => c.id === configA).phone_number_count).toBe(2)
       }))
 
-    it.effect("a simulator number bound to an agent reports a successful provider sync; deleting a referenced configuration is 409", () =>
+    it.effect("a number bound to an agent points the provider at the inbound route (provider_sync); deleting a referenced configuration is 409", () =>
       Effect.gen(function*() {
         const org = yield* seedOrganization()
         const sim = (yield* createConfig(org.apiKey, { name: "sim", config: { provider: "simulator" }, is_default_outbound: true })).body.id
@@ -187,7 +187,11 @@ for (const dialect of dialects) {
           apiKey: org.apiKey,
           body: { address: "+14155550123", inbound_workflow_id: agent.body.id }
         })
-        expect(number.body.provider_sync).toMatchObject({ ok: true })
+        expect(number.status).toBe(200)
+        expect(number.body.provider_sync).toEqual({
+          ok: true,
+          message: "simulated: inbound calls to +14155550123 go to http://127.0.0.1:0/api/v1/telephony/inbound/simulator"
+        })
         const archived = yield* call("PUT", `/api/v1/workflow/${agent.body.id}/status`, { apiKey: org.apiKey, body: { status: "archived" } })
         expect(archived.status).toBe(200)
         const refused = yield* call("POST", `/api/v1/organizations/telephony-configs/${sim}/phone-numbers`, {

@@ -1,3 +1,4 @@
+import { DefinitionId, OrganizationId, WorkflowId } from "@agentline/api/Ids"
 import { BlobStore } from "@agentline/core/blobs/BlobStore"
 import { Runs } from "@agentline/core/runs/Runs"
 import { expect, layer } from "@effect/vitest"
@@ -15,10 +16,10 @@ const insertRun = (organizationId: number, workflowId: number, definitionId: num
   Effect.gen(function*() {
     const runs = yield* Runs
     return yield* runs.insert({
-      organization_id: organizationId,
-      workflow_id: workflowId,
+      organization_id: OrganizationId.make(organizationId),
+      workflow_id: WorkflowId.make(workflowId),
       campaign_id: null,
-      definition_id: definitionId,
+      definition_id: DefinitionId.make(definitionId),
       name,
       mode: "simulator",
       call_type: "outbound",

@@ -20,8 +20,8 @@ const INT8 = 20
 const TIMESTAMP = 1114
 const TIMESTAMPTZ = 1184
 
-const pgTypes = {
-  getTypeParser: (oid: number, format?: "text" | "binary") => {
+const pgTypes: pg.CustomTypesConfig = {
+  getTypeParser: (oid: number, format?: "text" | "binary"): (value: string) => unknown => {
     switch (oid) {
       case INT8:
         return (value: string) => Number(value)
@@ -29,10 +29,10 @@ const pgTypes = {
       case TIMESTAMP:
         return (value: string) => new Date(oid === TIMESTAMP ? `${value}Z` : value).toISOString()
       default:
-        return pg.types.getTypeParser(oid, format as any)
+        return format === "binary" ? pg.types.getTypeParser(oid, "binary") : pg.types.getTypeParser(oid, "text")
     }
   }
-} as const
+}
 
 export interface PgOptions {
   readonly url: Redacted.Redacted
@@ -45,7 +45,7 @@ export const layerPg = (options: PgOptions): Layer.Layer<SqlClient.SqlClient, un
     url: options.url,
     maxConnections: options.maxConnections ?? 10,
     applicationName: "agentline",
-    types: pgTypes as any,
+    types: pgTypes,
     // JSON keys are user data (CSV columns, initial_context): never rename them.
     transformJson: false
   })

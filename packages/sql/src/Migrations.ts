@@ -12,13 +12,19 @@ import m0001 from "./migrations/0001_foundation.js"
 import m0002 from "./migrations/0002_workflows_and_runs.js"
 import m0003 from "./migrations/0003_telephony.js"
 import m0004 from "./migrations/0004_campaigns.js"
+import m0005 from "./migrations/0005_uploads_once.js"
+import m0006 from "./migrations/0006_attempt_durations.js"
+import m0007 from "./migrations/0007_media_stream_tokens.js"
 
 /** Keys are `<id>_<name>`; ids only ever grow (the migrator never fills gaps). */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_foundation": m0001,
   "0002_workflows_and_runs": m0002,
   "0003_telephony": m0003,
-  "0004_campaigns": m0004
+  "0004_campaigns": m0004,
+  "0005_uploads_once": m0005,
+  "0006_attempt_durations": m0006,
+  "0007_media_stream_tokens": m0007
 }
 
 const ADVISORY_LOCK_ID = 0x61676c6e // "agln"

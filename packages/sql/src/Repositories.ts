@@ -6,6 +6,7 @@ import { Layer } from "effect"
 import * as SqlApiKeysRepo from "./api-keys/SqlApiKeysRepo.js"
 import * as SqlCampaignsRepo from "./campaigns/SqlCampaignsRepo.js"
 import * as SqlDispatchRepo from "./dispatcher/SqlDispatchRepo.js"
+import * as SqlMediaTokensRepo from "./media/SqlMediaTokensRepo.js"
 import * as SqlOrganizationsRepo from "./organizations/SqlOrganizationsRepo.js"
 import * as SqlPhoneNumbersRepo from "./phone-numbers/SqlPhoneNumbersRepo.js"
 import * as SqlRunsRepo from "./runs/SqlRunsRepo.js"
@@ -26,5 +27,6 @@ export const layer = Layer.mergeAll(
   SqlPhoneNumbersRepo.layer,
   SqlCampaignsRepo.layer,
   SqlUploadsRepo.layer,
+  SqlMediaTokensRepo.layer,
   Transactor.layer
 )

@@ -1,5 +1,5 @@
 import { Transactor } from "@agentline/core/Transactor"
-import { SqlClient } from "@effect/sql"
+import { SqlClient, SqlError } from "@effect/sql"
 import { Effect, Layer } from "effect"
 
 /** Transactions over the shared `SqlClient`: repositories called inside join them. */
@@ -7,6 +7,7 @@ export const layer = Layer.effect(
   Transactor,
   Effect.map(SqlClient.SqlClient, (sql) =>
     Transactor.of({
-      withTransaction: (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", (e) => Effect.die(e))) as any
+      withTransaction: (effect) =>
+        sql.withTransaction(effect).pipe(Effect.catchIf((e): e is SqlError.SqlError => e instanceof SqlError.SqlError, Effect.die))
     }))
 )

@@ -12,152 +12,44 @@
  * `failed`, drawn from `seed`, the number and the attempt, so the same campaign fails the same calls
  * whatever order its calls are placed in.
  *
- * Calls live in memory: after a restart `getCall` answers Unknown for calls of the previous process,
+ * It also speaks the rest of the port the way a carrier would (see `SimulatorWebhooks.ts` and
+ * `SimulatorMedia.ts`): signed status callbacks and inbound calls, answer documents, a media stream.
+ *
+ * Calls live in memory: after a restart `calls.get` answers Unknown for calls of the previous process,
  * and provider call ids carry a per-instance prefix so they are never mistaken for a new call's.
  */
-import {
+import type {
+  CallEvent,
   CallOutcome,
-  type CallEvent,
-  type CallStatus,
-  type PlaceCallInput,
-  type ProviderField,
-  type TelephonyProvider,
-  TelephonyError
+  CallStatus,
+  PlaceCall,
+  ProviderCalls,
+  ProviderInbound,
+  ProviderWebhooks,
+  TelephonyProvider,
+  WebhookRequest
 } from "@agentline/core/telephony/TelephonyProvider"
-import { Clock, Effect, Either, Equal, Fiber, FiberSet, ParseResult, Random, Schema, type Scope } from "effect"
+import type { ProviderMedia } from "@agentline/core/telephony/Media"
+import { Clock, Effect, Equal, Fiber, FiberSet, Random, type Scope } from "effect"
+import { fields, SimulatorConfig } from "./SimulatorConfig.js"
+import { media } from "./SimulatorMedia.js"
+import { answers, causes, decideOutcome } from "./SimulatorOutcomes.js"
+import { answer, error, inboundCall, statusEvent, verify } from "./SimulatorWebhooks.js"
 
-// -------------------------------------------------------------------------------------------- config
+export * from "./SimulatorConfig.js"
+export * from "./SimulatorOutcomes.js"
+export * as Webhooks from "./SimulatorWebhooks.js"
+export * as Media from "./SimulatorMedia.js"
 
-const bounded = (name: string, max: number) =>
-  Schema.Number.pipe(Schema.between(0, max, { message: () => `${name} must be a number from 0 to ${max}` }))
-
-export const Rule = Schema.Struct({
-  match: Schema.Literal("prefix", "exact"),
-  pattern: Schema.String.pipe(Schema.minLength(1, { message: () => "pattern must not be empty" })),
-  outcomes: Schema.NonEmptyArray(CallOutcome)
-})
-export type Rule = typeof Rule.Type
-
-export const SimulatorConfig = Schema.Struct({
-  default_outcome: Schema.optionalWith(CallOutcome, { default: () => "completed" as const }),
-  rules: Schema.optionalWith(Schema.Array(Rule).pipe(Schema.maxItems(10_000)), { default: () => [] }),
-  ring_seconds: Schema.optionalWith(bounded("ring_seconds", 600), { default: () => 2 }),
-  talk_seconds: Schema.optionalWith(bounded("talk_seconds", 86_400), { default: () => 5 }),
-  failure_rate: Schema.optionalWith(bounded("failure_rate", 1), { default: () => 0 }),
-  seed: Schema.optionalWith(Schema.Int, { default: () => 1 }),
-  place_call_latency_ms: Schema.optionalWith(
-    Schema.Int.pipe(Schema.between(0, 60_000, { message: () => "place_call_latency_ms must be an integer from 0 to 60000" })),
-    { default: () => 0 }
-  )
-}).annotations({ parseOptions: { errors: "all", onExcessProperty: "ignore" } })
-export type SimulatorConfig = typeof SimulatorConfig.Type
-
-export const fields: ReadonlyArray<ProviderField> = [
-  {
-    name: "default_outcome",
-    label: "Default outcome",
-    type: "select",
-    required: false,
-    sensitive: false,
-    description: "The outcome of calls no rule matches (default completed)",
-    options: CallOutcome.literals.map((o) => ({ value: o, label: o }))
-  },
-  {
-    name: "rules",
-    label: "Rules",
-    type: "json",
-    required: false,
-    sensitive: false,
-    description: "[{match: \"prefix\" | \"exact\", pattern: \"+1415\", outcomes: [\"busy\", \"completed\"]}]: one outcome per " +
-      "attempt to a number, the last one repeating; an exact rule wins over the longest matching prefix. Patterns match " +
-      "the dialed address as normalized (E.164 with +)"
-  },
-  { name: "ring_seconds", label: "Ring seconds", type: "number", required: false, sensitive: false, description: "Ringing time before the outcome (default 2)" },
-  { name: "talk_seconds", label: "Talk seconds", type: "number", required: false, sensitive: false, description: "Length of answered calls (default 5)" },
-  { name: "failure_rate", label: "Failure rate", type: "number", required: false, sensitive: false, description: "Share of calls that fail, 0 to 1 (default 0)" },
-  { name: "seed", label: "Seed", type: "number", required: false, sensitive: false, description: "Seed of the failure draws (default 1)" },
-  {
-    name: "place_call_latency_ms",
-    label: "Ring latency (ms)",
-    type: "number",
-    required: false,
-    sensitive: false,
-    description: "Delay between a call being placed and it ringing (default 0)"
-  }
-]
-
-// ---------------------------------------------------------------------------------------- pure logic
-
-/** The rule that decides calls to `to`: the exact one, else the longest matching prefix. */
-export const ruleFor = (rules: ReadonlyArray<Rule>, to: string): Rule | undefined => {
-  let best: Rule | undefined
-  for (const rule of rules) {
-    if (rule.match === "exact") {
-      if (rule.pattern === to) return rule
-    } else if (to.startsWith(rule.pattern) && (best === undefined || rule.pattern.length > best.pattern.length)) {
-      best = rule
-    }
-  }
-  return best
-}
-
-/** The scripted outcome of the `attempt`-th call (0-based) to `to`, before the failure draw. */
-export const outcomeFor = (
-  config: Pick<SimulatorConfig, "rules" | "default_outcome">,
-  to: string,
-  attempt: number
-): CallOutcome => {
-  const rule = ruleFor(config.rules, to)
-  if (rule === undefined) return config.default_outcome
-  return rule.outcomes[Math.min(attempt, rule.outcomes.length - 1)]!
-}
-
-/** FNV-1a: a small, stable string hash to key the draws. */
-const fnv1a = (text: string): number => {
-  let hash = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193)
-  return hash >>> 0
-}
-
-/** One step of mulberry32: a uniform number in [0, 1) from a 32-bit state. */
-const mulberry32 = (state: number): number => {
-  let t = (state + 0x6d2b79f5) >>> 0
-  t = Math.imul(t ^ (t >>> 15), t | 1)
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
-
-/** The failure draw of one call, in [0, 1): a function of the seed, the number and the attempt only. */
-export const failureDraw = (seed: number, to: string, attempt: number): number => mulberry32(fnv1a(`${seed}|${to}|${attempt}`))
-
-/** The outcome of the `attempt`-th call (0-based) to `to`, the failure rate applied. */
-export const decideOutcome = (config: SimulatorConfig, to: string, attempt: number): CallOutcome =>
-  config.failure_rate > 0 && failureDraw(config.seed, to, attempt) < config.failure_rate ? "failed" : outcomeFor(config, to, attempt)
-
-const answers = (outcome: CallOutcome) => outcome === "completed" || outcome === "voicemail"
-
-/** What the simulator puts in `hangupCause`, in the style of a carrier's cause text. */
-const causes: Record<CallOutcome, string> = {
-  completed: "simulated: normal clearing",
-  voicemail: "simulated: answered by a machine",
-  busy: "simulated: user busy",
-  no_answer: "simulated: no answer",
-  failed: "simulated: call failed",
-  canceled: "simulated: canceled"
+/** The simulator implements every part of the port but a per-configuration connection. */
+export type SimulatorProvider = TelephonyProvider<SimulatorConfig> & {
+  readonly calls: ProviderCalls<SimulatorConfig>
+  readonly webhooks: ProviderWebhooks<SimulatorConfig>
+  readonly media: ProviderMedia
+  readonly inbound: ProviderInbound<SimulatorConfig>
 }
 
 // ------------------------------------------------------------------------------------- the provider
-
-/** Callback body accepted by `parseCallback`, so tests can drive calls over HTTP too. */
-export const CallbackBody = Schema.Struct({
-  call_id: Schema.String.pipe(Schema.minLength(1)),
-  event: Schema.Literal("initiated", "ringing", "answered", "ended"),
-  outcome: Schema.optional(CallOutcome),
-  duration: Schema.optional(Schema.NonNegative)
-})
-export type CallbackBody = typeof CallbackBody.Type
-
-const decodeCallback = Schema.decodeUnknownEither(Schema.parseJson(CallbackBody), { errors: "all" })
 
 interface LiveCall {
   answeredAt: number | undefined
@@ -170,15 +62,13 @@ interface EndedCall {
   readonly durationSeconds: number
 }
 
-const error = (message: string) => new TelephonyError({ provider: "simulator", message, retryable: false })
-
 /**
  * A simulator instance with its own calls and attempt counts. Calls are played by fibers owned by the
  * scope `make` runs in, not by the request that placed them: a call outlives its request, and stops
  * (without further events) when that scope closes — the application's, when it shuts down — instead
  * of firing events into a stopped application.
  */
-export const make: Effect.Effect<TelephonyProvider<SimulatorConfig>, never, Scope.Scope> = Effect.gen(function*() {
+export const make: Effect.Effect<SimulatorProvider, never, Scope.Scope> = Effect.gen(function*() {
   const players = yield* FiberSet.make<void>()
   const instance = (yield* Random.nextIntBetween(0, 2 ** 31 - 1)).toString(36)
   const live = new Map<string, LiveCall>()
@@ -249,7 +139,7 @@ export const make: Effect.Effect<TelephonyProvider<SimulatorConfig>, never, Scop
       else yield* Fiber.interrupt(call.fiber)
     })
 
-  const placeCall = (input: PlaceCallInput<SimulatorConfig>) =>
+  const place = (input: PlaceCall<SimulatorConfig>) =>
     Effect.gen(function*() {
       const attempt = attempts.get(input.to) ?? 0
       attempts.set(input.to, attempt + 1)
@@ -261,7 +151,7 @@ export const make: Effect.Effect<TelephonyProvider<SimulatorConfig>, never, Scop
       return { providerCallId: id }
     })
 
-  const hangup = ({ providerCallId }: { readonly providerCallId: string }) =>
+  const hangUp = ({ providerCallId }: { readonly providerCallId: string }) =>
     Effect.gen(function*() {
       const call = live.get(providerCallId)
       if (call === undefined) {
@@ -274,7 +164,7 @@ export const make: Effect.Effect<TelephonyProvider<SimulatorConfig>, never, Scop
       yield* finish(providerCallId, "canceled", duration)
     })
 
-  const getCall = ({ providerCallId }: { readonly providerCallId: string }) =>
+  const get = ({ providerCallId }: { readonly providerCallId: string }) =>
     Effect.sync((): CallStatus => {
       if (live.has(providerCallId)) return { _tag: "InProgress" }
       const done = ended.get(providerCallId)
@@ -283,23 +173,17 @@ export const make: Effect.Effect<TelephonyProvider<SimulatorConfig>, never, Scop
         : { _tag: "Unknown", reason: `the simulator has no call ${providerCallId} (calls do not survive a restart)` }
     })
 
-  const parseCallback = ({ request }: { readonly request: { readonly rawBody: Uint8Array } }) =>
+  const parseStatus = ({ request }: { readonly request: WebhookRequest }) =>
     Effect.gen(function*() {
-      const decoded = decodeCallback(new TextDecoder().decode(request.rawBody))
-      if (Either.isLeft(decoded)) {
-        return yield* error(`bad simulator callback: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`)
+      const event = yield* statusEvent(request, yield* Clock.currentTimeMillis)
+      if (event.type === "ended") {
+        // The callback now decides how a call it names ends: its own playback stops, so the consumer
+        // sees one `ended` (this one) and `get` agrees with it.
+        const call = live.get(event.providerCallId)
+        if (call !== undefined) yield* stop(call)
+        settle(event.providerCallId, event.outcome, event.durationSeconds)
       }
-      const body = decoded.right
-      const at = yield* Clock.currentTimeMillis
-      if (body.event !== "ended") return [{ type: body.event, providerCallId: body.call_id, at }] satisfies Array<CallEvent>
-      if (body.outcome === undefined) return yield* error("bad simulator callback: an ended event needs an outcome")
-      const durationSeconds = body.duration ?? 0
-      // The callback now decides how a call it names ends: its own playback stops, so the consumer
-      // sees one `ended` (this one) and getCall agrees with it.
-      const call = live.get(body.call_id)
-      if (call !== undefined) yield* stop(call)
-      settle(body.call_id, body.outcome, durationSeconds)
-      return [{ type: "ended", providerCallId: body.call_id, at, outcome: body.outcome, durationSeconds }] satisfies Array<CallEvent>
+      return [event]
     })
 
   return {
@@ -307,17 +191,23 @@ export const make: Effect.Effect<TelephonyProvider<SimulatorConfig>, never, Scop
     displayName: "Simulator (no real calls)",
     configSchema: SimulatorConfig,
     fields,
-    accountId: () => undefined,
-    placeCall,
-    hangup,
-    getCall,
-    parseCallback,
-    verifySignature: () => Effect.succeed(true),
-    configureInbound: ({ address, webhookUrl }) =>
-      Effect.succeed({
-        ok: true,
-        message: webhookUrl === null ? `simulated: inbound calls to ${address} detached` : `simulated: inbound calls to ${address} go to ${webhookUrl}`
-      }),
-    checkOwnership: () => Effect.succeed(true)
-  } satisfies TelephonyProvider<SimulatorConfig>
+    accountId: (config) => config.account_id,
+    calls: { place, hangUp, get },
+    webhooks: {
+      verify: ({ config, request }) => Effect.sync(() => verify(config.webhook_secret, request)),
+      parseStatus,
+      parseInbound: ({ request }) => inboundCall(request),
+      answer: ({ instruction }) => answer(instruction)
+    },
+    media,
+    inbound: {
+      configure: ({ address, webhookUrl }) =>
+        Effect.succeed({
+          ok: true,
+          message: webhookUrl === null
+            ? `simulated: inbound calls to ${address} detached`
+            : `simulated: inbound calls to ${address} go to ${webhookUrl}`
+        })
+    }
+  } satisfies SimulatorProvider
 })

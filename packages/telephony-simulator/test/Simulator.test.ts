@@ -8,12 +8,14 @@ const config = (input: Record<string, unknown>) => Schema.decodeUnknownSync(Simu
 const dial = (provider: Effect.Effect.Success<typeof Simulator.make>, settings: Record<string, unknown>, to: string) =>
   Effect.gen(function*() {
     const events: Array<CallEvent> = []
-    const placed = yield* provider.placeCall({
+    const placed = yield* provider.calls.place({
       config: config(settings),
       to,
       from: undefined,
-      correlationId: "1",
+      attemptId: 1,
+      whenAnswered: { _tag: "KeepOpen" },
       callbackUrl: "http://127.0.0.1/cb",
+      answerUrl: "http://127.0.0.1/answer",
       onEvent: (e) => Effect.sync(() => void events.push(e))
     })
     return { events, id: placed.providerCallId }
@@ -30,11 +32,11 @@ describe("simulator", () => {
       expect(kinds(events)).toEqual(["initiated", "ringing"])
       yield* TestClock.adjust(2000)
       expect(kinds(events)).toEqual(["initiated", "ringing", "answered"])
-      expect(yield* sim.getCall({ config: config({}), providerCallId: id })).toEqual({ _tag: "InProgress" })
+      expect(yield* sim.calls.get({ config: config({}), providerCallId: id })).toEqual({ _tag: "InProgress" })
       yield* TestClock.adjust(5000)
       expect(kinds(events)).toEqual(["initiated", "ringing", "answered", "ended:completed:5"])
       expect(events.at(-1)!.at).toBe(7000)
-      expect(yield* sim.getCall({ config: config({}), providerCallId: id })).toEqual({ _tag: "Ended", outcome: "completed", durationSeconds: 5 })
+      expect(yield* sim.calls.get({ config: config({}), providerCallId: id })).toEqual({ _tag: "Ended", outcome: "completed", durationSeconds: 5 })
     }))
 
   it.scoped("rules give one outcome per attempt, exact before the longest prefix; unanswered calls last the ring", () =>
@@ -86,10 +88,10 @@ describe("simulator", () => {
       const sim = yield* Simulator.make
       const long = yield* dial(sim, { ring_seconds: 1, talk_seconds: 60 }, "+14155550100")
       yield* TestClock.adjust(11_000)
-      yield* sim.hangup({ config: config({}), providerCallId: long.id })
+      yield* sim.calls.hangUp({ config: config({}), providerCallId: long.id })
       expect(kinds(long.events).at(-1)).toBe("ended:canceled:10")
       yield* TestClock.adjust(60_000)
       expect(long.events.filter((e) => e.type === "ended")).toHaveLength(1)
-      expect((yield* sim.getCall({ config: config({}), providerCallId: "sim-unknown" }))._tag).toBe("Unknown")
+      expect((yield* sim.calls.get({ config: config({}), providerCallId: "sim-unknown" }))._tag).toBe("Unknown")
     }))
 })

@@ -1,10 +1,11 @@
-import type { CallEvent, CallOutcome, TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
-import { TelephonyError, TelephonyRegistry } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallEvent, CallOutcome } from "@agentline/core/telephony/TelephonyProvider"
+import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
+import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Exit, Fiber, ParseResult, Schema, Scope, TestClock } from "effect"
 import { Simulator } from "../src/index.js"
 
-type Sim = TelephonyProvider<Simulator.SimulatorConfig>
+type Sim = Simulator.SimulatorProvider
 
 const config = (input: Record<string, unknown> = {}) => Schema.decodeUnknownSync(Simulator.SimulatorConfig)(input)
 
@@ -17,12 +18,14 @@ const dial = (
 ) =>
   Effect.gen(function*() {
     const events: Array<CallEvent> = []
-    const placed = yield* sim.placeCall({
+    const placed = yield* sim.calls.place({
       config: config(settings),
       to,
       from: "+14155550000",
-      correlationId: "42",
+      attemptId: 42,
+      whenAnswered: { _tag: "KeepOpen" },
       callbackUrl: "http://127.0.0.1/callback",
+      answerUrl: "http://127.0.0.1/answer",
       onEvent: (event) => Effect.zipRight(Effect.sync(() => void events.push(event)), onEvent(event))
     })
     return { events, id: placed.providerCallId }
@@ -36,10 +39,10 @@ const last = (events: ReadonlyArray<CallEvent>) => {
   return e === undefined ? "none" : e.type === "ended" ? `${e.outcome}:${e.durationSeconds}` : e.type
 }
 
-const status = (sim: Sim, providerCallId: string) => sim.getCall({ config: config(), providerCallId })
+const status = (sim: Sim, providerCallId: string) => sim.calls.get({ config: config(), providerCallId })
 
 const callback = (sim: Sim, body: unknown) =>
-  sim.parseCallback({
+  sim.webhooks.parseStatus({
     config: config(),
     request: {
       method: "POST",
@@ -58,7 +61,8 @@ describe("simulator configuration", () => {
       talk_seconds: 5,
       failure_rate: 0,
       seed: 1,
-      place_call_latency_ms: 0
+      place_call_latency_ms: 0,
+      account_id: "simulator"
     })
   })
 
@@ -84,9 +88,10 @@ describe("simulator configuration", () => {
     expect(config({ provider: "simulator", from_numbers: ["+1"], ring_seconds: 0 })).not.toHaveProperty("from_numbers")
   })
 
-  it("lists a metadata field for every config key, none of them required or sensitive", () => {
-    expect(Simulator.fields.map((f) => f.name).sort()).toEqual(Object.keys(config()).sort())
-    expect(Simulator.fields.every((f) => !f.required && !f.sensitive)).toBe(true)
+  it("lists a metadata field for every config key, none of them required, only the webhook secret sensitive", () => {
+    expect(Simulator.fields.map((f) => f.name).sort()).toEqual(Object.keys(config({ webhook_secret: "s" })).sort())
+    expect(Simulator.fields.every((f) => !f.required)).toBe(true)
+    expect(Simulator.fields.filter((f) => f.sensitive).map((f) => f.name)).toEqual(["webhook_secret"])
   })
 })
 
@@ -311,7 +316,7 @@ describe("hangup", () => {
       const sim = yield* Simulator.make
       const call = yield* dial(sim, { ring_seconds: 10 }, "+14155550100")
       yield* TestClock.adjust(3000)
-      yield* sim.hangup({ config: config(), providerCallId: call.id })
+      yield* sim.calls.hangUp({ config: config(), providerCallId: call.id })
       expect(trace(call.events)).toEqual(["initiated@0", "ringing@0", "ended:canceled:0@3000"])
       yield* TestClock.adjust(60_000)
       expect(call.events).toHaveLength(3)
@@ -323,8 +328,8 @@ describe("hangup", () => {
       const sim = yield* Simulator.make
       const call = yield* dial(sim, { ring_seconds: 1, talk_seconds: 60 }, "+14155550100")
       yield* TestClock.adjust(11_000)
-      yield* sim.hangup({ config: config(), providerCallId: call.id })
-      yield* sim.hangup({ config: config(), providerCallId: call.id })
+      yield* sim.calls.hangUp({ config: config(), providerCallId: call.id })
+      yield* sim.calls.hangUp({ config: config(), providerCallId: call.id })
       yield* TestClock.adjust(120_000)
       expect(trace(call.events)).toEqual(["initiated@0", "ringing@0", "answered@1000", "ended:canceled:10@11000"])
     }))
@@ -334,7 +339,7 @@ describe("hangup", () => {
       const sim = yield* Simulator.make
       const call = yield* dial(sim, { ring_seconds: 0, talk_seconds: 3 }, "+14155550100")
       yield* TestClock.adjust(5000)
-      yield* sim.hangup({ config: config(), providerCallId: call.id })
+      yield* sim.calls.hangUp({ config: config(), providerCallId: call.id })
       expect(call.events.filter((e) => e.type === "ended")).toHaveLength(1)
       expect(yield* status(sim, call.id)).toEqual({ _tag: "Ended", outcome: "completed", durationSeconds: 3 })
     }))
@@ -347,7 +352,7 @@ describe("hangup", () => {
         sim,
         { ring_seconds: 2, talk_seconds: 30 },
         "+14155550100",
-        (event) => event.type === "answered" ? sim.hangup({ config: config(), providerCallId: id }).pipe(Effect.orDie) : Effect.void
+        (event) => event.type === "answered" ? sim.calls.hangUp({ config: config(), providerCallId: id }).pipe(Effect.orDie) : Effect.void
       )
       id = call.id
       yield* TestClock.adjust(2000)
@@ -358,7 +363,7 @@ describe("hangup", () => {
   it.scoped("of an unknown call fails, not retryable", () =>
     Effect.gen(function*() {
       const sim = yield* Simulator.make
-      const error = yield* Effect.flip(sim.hangup({ config: config(), providerCallId: "sim-x-1" }))
+      const error = yield* Effect.flip(sim.calls.hangUp({ config: config(), providerCallId: "sim-x-1" }))
       expect(error).toBeInstanceOf(TelephonyError)
       expect(error).toMatchObject({ provider: "simulator", retryable: false })
       expect(yield* status(sim, "sim-x-1")).toMatchObject({ _tag: "Unknown" })
@@ -396,18 +401,18 @@ describe("callbacks and the rest of the port", () => {
       expect(yield* status(sim, call.id)).toEqual({ _tag: "Ended", outcome: "voicemail", durationSeconds: 4 })
     }))
 
-  it.scoped("accepts every signature, owns every number, and reports inbound setup as simulated", () =>
+  it.scoped("without a webhook secret accepts any callback; reports inbound setup as simulated; routes by its account id", () =>
     Effect.gen(function*() {
       const sim = yield* Simulator.make
       const request = { method: "POST", url: "http://127.0.0.1/cb", headers: {}, rawBody: new Uint8Array() }
       expect(sim.name).toBe("simulator")
-      expect(sim.accountId(config())).toBeUndefined()
-      expect(yield* sim.verifySignature({ config: config(), request })).toBe(true)
-      expect(yield* sim.checkOwnership({ config: config(), address: "+14155550100" })).toBe(true)
-      const attached = yield* sim.configureInbound({ config: config(), address: "+14155550100", webhookUrl: "http://127.0.0.1/in" })
+      expect(sim.accountId(config())).toBe("simulator")
+      expect(sim.accountId(config({ account_id: " lab-2 " }))).toBe("lab-2")
+      expect(yield* sim.webhooks.verify({ config: config(), request })).toBe(true)
+      const attached = yield* sim.inbound.configure({ config: config(), address: "+14155550100", webhookUrl: "http://127.0.0.1/in" })
       expect(attached.ok).toBe(true)
       expect(attached.message).toContain("simulated")
-      expect((yield* sim.configureInbound({ config: config(), address: "+14155550100", webhookUrl: null })).ok).toBe(true)
+      expect((yield* sim.inbound.configure({ config: config(), address: "+14155550100", webhookUrl: null })).ok).toBe(true)
       expect(TelephonyRegistry.make([sim]).get("simulator")._tag).toBe("Some")
     }))
 })

@@ -1,12 +1,13 @@
 import { Clock, Effect, Option } from "effect"
-import { NotFound, Unauthorized } from "../Errors.js"
-import type { Principal } from "../organizations/Principal.js"
+import * as Permissions from "../organizations/Permissions.js"
+import type { Principal } from "@agentline/api/Authentication"
 import * as Passwords from "../users/Passwords.js"
 import { UsersRepo } from "../users/UsersRepo.js"
 import { DISPLAY_PREFIX_LENGTH, KEY_PREFIX } from "./ApiKey.js"
 import { ApiKeysRepo } from "./ApiKeysRepo.js"
+import { ApiKeyNotFound, ApiKeyOwnerMissing, InvalidApiKey } from "./Errors.js"
 
-const iso = (millis: number) => new Date(millis).toISOString()
+import { iso } from "../Time.js"
 
 /** `last_used_at` is written at most this often per key, so authentication is not a write per request. */
 const TOUCH_INTERVAL_MILLIS = 60_000
@@ -30,14 +31,28 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("@agentline/core/ApiKeys"
       return { id: created.id, name: created.name, key_prefix: created.key_prefix, api_key: apiKey, created_at: created.created_at }
     })
 
+    /** Administrators see every key of the organization; members see their own. */
     const list = Effect.fn("ApiKeys.list")(function*(principal: Principal, includeArchived: boolean) {
-      return yield* keys.list(principal.organizationId, includeArchived)
+      return yield* keys.list({
+        organizationId: principal.organizationId,
+        includeArchived,
+        ...(Permissions.permits(principal.role, "manageOthersApiKeys") ? {} : { createdBy: principal.userId })
+      })
     })
 
+    /**
+     * Anyone may archive (revoke) their own key; another user's key takes an administrator. Reactivating
+     * always does: an archived key may have been revoked because it leaked, and bringing it back is the
+     * organization's decision, not the holder's.
+     */
     const setActive = (active: boolean) =>
       Effect.fn(active ? "ApiKeys.reactivate" : "ApiKeys.archive")(function*(principal: Principal, id: number) {
+        const existing = yield* keys.find(principal.organizationId, id)
+        if (Option.isNone(existing)) return yield* new ApiKeyNotFound({ apiKeyId: id })
+        if (active) yield* Permissions.check(principal, "reactivateApiKeys")
+        if (existing.value.created_by !== principal.userId) yield* Permissions.check(principal, "manageOthersApiKeys")
         const updated = yield* keys.setActive(principal.organizationId, id, active, iso(yield* Clock.currentTimeMillis))
-        if (Option.isNone(updated)) return yield* new NotFound({ detail: "API key not found" })
+        if (Option.isNone(updated)) return yield* new ApiKeyNotFound({ apiKeyId: id })
         return {
           success: true,
           message: active ? "API key reactivated successfully" : "API key archived successfully"
@@ -46,7 +61,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("@agentline/core/ApiKeys"
 
     /** Resolves a raw key to its principal: the key's organization, acting as the user who created it. */
     const authenticate = Effect.fn("ApiKeys.authenticate")(function*(apiKey: string) {
-      const invalid = new Unauthorized({ detail: "Invalid or archived API key" })
+      const invalid = new InvalidApiKey()
       if (!apiKey.startsWith(KEY_PREFIX)) return yield* invalid
       const digest = Passwords.sha256(apiKey)
       const stored = yield* keys.findByHash(digest)
@@ -54,7 +69,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("@agentline/core/ApiKeys"
         return yield* invalid
       }
       const owner = yield* users.findById(stored.value.created_by)
-      if (Option.isNone(owner)) return yield* new Unauthorized({ detail: "The owner of this API key no longer exists" })
+      if (Option.isNone(owner)) return yield* new ApiKeyOwnerMissing({ apiKeyId: stored.value.id })
       const now = yield* Clock.currentTimeMillis
       const lastUsed = stored.value.last_used_at === null ? 0 : Date.parse(stored.value.last_used_at)
       if (now - lastUsed >= TOUCH_INTERVAL_MILLIS) yield* keys.touch(stored.value.id, iso(now))

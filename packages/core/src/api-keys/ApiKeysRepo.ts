@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { ApiKey } from "./ApiKey.js"
+import type { ApiKey } from "@agentline/api/api-keys/ApiKey"
 
 export interface StoredApiKey extends ApiKey {
   readonly organization_id: number
@@ -19,7 +19,13 @@ export class ApiKeysRepo extends Context.Tag("@agentline/core/ApiKeysRepo")<
       readonly key_prefix: string
       readonly now: string
     }) => Effect.Effect<ApiKey>
-    readonly list: (organizationId: number, includeArchived: boolean) => Effect.Effect<ReadonlyArray<ApiKey>>
+    /** The organization's keys, or only those `createdBy` created. */
+    readonly list: (query: {
+      readonly organizationId: number
+      readonly includeArchived: boolean
+      readonly createdBy?: number
+    }) => Effect.Effect<ReadonlyArray<ApiKey>>
+    readonly find: (organizationId: number, id: number) => Effect.Effect<Option.Option<StoredApiKey>>
     readonly findByHash: (keyHash: string) => Effect.Effect<Option.Option<StoredApiKey>>
     /** `None` when the key is not in the organization. */
     readonly setActive: (

@@ -1,28 +1,19 @@
 /**
  * Single outbound calls started by an API request (`/public/agent/...`), and provider callbacks.
  */
-import { Effect, Either, Option, Schema } from "effect"
+import { AttemptId, OrganizationId, TelephonyConfigurationId } from "@agentline/api/Ids"
+import type { CallRequest } from "@agentline/api/calls/Call"
+import { Effect, Either, Option } from "effect"
 import { Dispatcher } from "../dispatcher/Dispatcher.js"
 import { DispatchRepo } from "../dispatcher/DispatchRepo.js"
-import { Conflict, NotFound, Unauthorized, ValidationError } from "../Errors.js"
-import type { Principal } from "../organizations/Principal.js"
+import type { Principal } from "@agentline/api/Authentication"
+import { InvalidPhoneNumber } from "../phone-numbers/Errors.js"
 import { normalizeAddress } from "../phone-numbers/PhoneAddress.js"
 import { OutboundRouting } from "../telephony/OutboundRouting.js"
 import type { WebhookRequest } from "../telephony/TelephonyProvider.js"
+import { AgentArchived } from "../workflows/Errors.js"
 import { WorkflowsRepo } from "../workflows/WorkflowsRepo.js"
-
-export const CallRequest = Schema.Struct({
-  phone_number: Schema.String,
-  initial_context: Schema.optional(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown }))),
-  telephony_configuration_id: Schema.optional(Schema.NullOr(Schema.Int))
-})
-export type CallRequest = typeof CallRequest.Type
-
-export const CallResponse = Schema.Struct({
-  status: Schema.String,
-  workflow_run_id: Schema.Int,
-  workflow_run_name: Schema.String
-})
+import { AgentNotFound, AgentTriggerInactive, InvalidCallback, InvalidCallbackSignature, UnknownCall } from "./Errors.js"
 
 /** Context keys the caller cannot override: they describe the call itself. */
 const RESERVED = new Set(["provider", "runtime_configuration", "direction", "called_number", "caller_number", "campaign_id"])
@@ -44,23 +35,23 @@ export class Calls extends Effect.Service<Calls>()("@agentline/core/Calls", {
         : yield* workflows.findByTriggerPath(agent.path)
       // Another organization's agent is reported exactly like a missing one.
       if (Option.isNone(found) || found.value.organization_id !== principal.organizationId) {
-        return yield* new NotFound({ detail: agent._tag === "WorkflowUuid" ? "Agent not found" : "Agent trigger not found" })
+        return yield* agent._tag === "WorkflowUuid"
+          ? new AgentNotFound({ by: "uuid", value: agent.uuid })
+          : new AgentNotFound({ by: "trigger_path", value: agent.path })
       }
       const workflow = found.value
       if (agent._tag === "TriggerPath") {
         const node = ((workflow.workflow_definition as any).nodes ?? []).find(
           (n: any) => n?.type === "trigger" && n?.data?.trigger_path === agent.path
         )
-        if (!node || node.data?.enabled === false) return yield* new NotFound({ detail: "Agent trigger is not active" })
+        if (!node || node.data?.enabled === false) return yield* new AgentTriggerInactive({ triggerPath: agent.path })
       }
       if (workflow.status !== "active") {
-        return yield* new Conflict({
-          detail: `Agent ${workflow.id} is archived and cannot be called; restore it with PUT /api/v1/workflow/${workflow.id}/status {"status": "active"}`
-        })
+        return yield* new AgentArchived({ workflowId: workflow.id })
       }
       const to = normalizeAddress(request.phone_number, null)
       if (Either.isLeft(to)) {
-        return yield* ValidationError.single(["body", "phone_number"], to.left.message, request.phone_number)
+        return yield* new InvalidPhoneNumber({ field: "phone_number", input: request.phone_number, reason: to.left.message })
       }
       const context: Record<string, unknown> = {}
       for (const [key, value] of Object.entries(request.initial_context ?? {})) if (!RESERVED.has(key)) context[key] = value
@@ -68,28 +59,34 @@ export class Calls extends Effect.Service<Calls>()("@agentline/core/Calls", {
       context.agent_identifier_type = agent._tag === "WorkflowUuid" ? "workflow_uuid" : "trigger_path"
       if (principal.via._tag === "ApiKey") context.api_key_id = principal.via.apiKeyId
       return yield* dispatcher.placeSingleCall({
-        organizationId: principal.organizationId,
+        organizationId: OrganizationId.make(principal.organizationId),
         workflow,
         to: to.right.normalized,
         initialContext: context,
-        telephonyConfigurationId: request.telephony_configuration_id ?? null
+        telephonyConfigurationId: request.telephony_configuration_id == null
+          ? null
+          : TelephonyConfigurationId.make(request.telephony_configuration_id)
       })
     })
 
     /** A provider's status callback for one attempt: verified with that configuration's credentials. */
-    const callback = Effect.fn("Calls.callback")(function*(provider: string, attemptId: number, request: WebhookRequest) {
+    const callback = Effect.fn("Calls.callback")(function*(provider: string, id: number, request: WebhookRequest) {
+      const attemptId = AttemptId.make(id)
       const attempt = yield* dispatch.findAttempt(attemptId)
-      if (Option.isNone(attempt) || attempt.value.provider !== provider) return yield* new NotFound({ detail: "Unknown call" })
-      const route = yield* routing.resolve(attempt.value.organization_id, attempt.value.telephony_configuration_id).pipe(
-        Effect.mapError(() => new NotFound({ detail: "Unknown call" }))
+      if (Option.isNone(attempt) || attempt.value.provider !== provider) return yield* new UnknownCall({ attemptId })
+      const route = yield* routing.resolve(attempt.value.organizationId, attempt.value.telephonyConfigurationId).pipe(
+        Effect.mapError(() => new UnknownCall({ attemptId }))
       )
-      if (!(yield* route.provider.verifySignature({ config: route.config, request }))) {
-        return yield* new Unauthorized({ detail: "Invalid callback signature" })
+      const webhooks = route.provider.webhooks
+      // A provider without webhooks (configuration only, or events over its own connection) has no callbacks.
+      if (webhooks === undefined) return yield* new UnknownCall({ attemptId })
+      if (!(yield* webhooks.verify({ config: route.config, request }))) {
+        return yield* new InvalidCallbackSignature()
       }
-      const events = yield* route.provider.parseCallback({ config: route.config, request }).pipe(
-        Effect.mapError((e) => ValidationError.single(["body"], e.message, null))
+      const events = yield* webhooks.parseStatus({ config: route.config, request }).pipe(
+        Effect.mapError((e) => new InvalidCallback({ reason: e.message }))
       )
-      yield* Effect.forEach(events, (event) => dispatcher.handleEvent(attemptId, event), { discard: true })
+      yield* Effect.forEach(events, (event) => dispatcher.handleEvent(attemptId, event, { durable: true }), { discard: true })
       return { ok: true, events: events.length }
     })
 

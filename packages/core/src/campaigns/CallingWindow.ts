@@ -15,7 +15,7 @@
  * wrong is the reference's flaw. Validated schedules and imported contacts only carry known zones.
  */
 import { DateTime, Option } from "effect"
-import { minutesOf, type ScheduleConfig, type ScheduleSlot } from "./CampaignSettings.js"
+import { minutesOf, type ScheduleConfig, type ScheduleSlot } from "@agentline/api/campaigns/CampaignSettings"
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE

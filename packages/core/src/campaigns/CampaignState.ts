@@ -6,9 +6,9 @@
  * completed, failed and canceled are terminal: nothing leaves them. Redial is allowed on a completed
  * campaign but leaves it completed (it creates a child campaign).
  */
-import { Data, Either } from "effect"
+import { CampaignState } from "@agentline/api/campaigns/Campaign"
+import { Either, Schema } from "effect"
 
-export type CampaignState = "draft" | "running" | "paused" | "completed" | "failed" | "canceled"
 export type CampaignAction =
   | "start"
   | "pause"
@@ -20,7 +20,7 @@ export type CampaignAction =
   | "trip_breaker"
   | "redial"
 
-export const STATES: ReadonlyArray<CampaignState> = ["draft", "running", "paused", "completed", "failed", "canceled"]
+export const STATES: ReadonlyArray<CampaignState> = CampaignState.literals
 export const ACTIONS: ReadonlyArray<CampaignAction> = [
   "start",
   "pause",
@@ -41,12 +41,28 @@ interface Rule {
   /** Completes "Cannot <verb> a campaign in state 'x': …". */
   readonly verb: string
   readonly allowed: string
+  /** A timestamp column the change sets: the first start, the completion, the breaker's fresh window. */
+  readonly stamps?: "started_at" | "completed_at" | "breaker_reset_at"
+  /** Allowed only once no contact is queued or being dialed (checked in the same write). */
+  readonly whenSettled?: true
 }
 
 const TABLE: { readonly [A in CampaignAction]: Rule } = {
-  start: { from: ["draft", "paused"], to: "running", verb: "start", allowed: "only a draft or paused campaign can be started" },
+  start: {
+    from: ["draft", "paused"],
+    to: "running",
+    verb: "start",
+    allowed: "only a draft or paused campaign can be started",
+    stamps: "started_at"
+  },
   pause: { from: ["running"], to: "paused", verb: "pause", allowed: "only a running campaign can be paused" },
-  resume: { from: ["paused"], to: "running", verb: "resume", allowed: "only a paused campaign can be resumed" },
+  resume: {
+    from: ["paused"],
+    to: "running",
+    verb: "resume",
+    allowed: "only a paused campaign can be resumed",
+    stamps: "breaker_reset_at"
+  },
   cancel: {
     from: ["draft", "running", "paused"],
     to: "canceled",
@@ -59,7 +75,14 @@ const TABLE: { readonly [A in CampaignAction]: Rule } = {
     verb: "update",
     allowed: "settings can be changed only while a campaign is draft or paused"
   },
-  complete: { from: ["running"], to: "completed", verb: "complete", allowed: "only a running campaign can complete" },
+  complete: {
+    from: ["running"],
+    to: "completed",
+    verb: "complete",
+    allowed: "only a running campaign can complete",
+    stamps: "completed_at",
+    whenSettled: true
+  },
   fail: { from: ["running"], to: "failed", verb: "fail", allowed: "only a running campaign can fail" },
   trip_breaker: {
     from: ["running"],
@@ -70,13 +93,13 @@ const TABLE: { readonly [A in CampaignAction]: Rule } = {
   redial: { from: ["completed"], to: "same", verb: "redial", allowed: "only a completed campaign can be redialed" }
 }
 
-export class TransitionRefused extends Data.TaggedError("TransitionRefused")<{
-  readonly state: CampaignState
-  readonly action: CampaignAction
-  /** The states `action` would have been allowed from. */
-  readonly allowedFrom: ReadonlyArray<CampaignState>
-  readonly message: string
-}> {}
+/** `action` is not allowed in state `from`; `allowedFrom` lists the states it would have been allowed from. */
+export class InvalidTransition extends Schema.TaggedError<InvalidTransition>()("InvalidTransition", {
+  from: CampaignState,
+  action: Schema.String,
+  allowedFrom: Schema.Array(CampaignState),
+  message: Schema.String
+}) {}
 
 export const isTerminal = (state: CampaignState): boolean =>
   state === "completed" || state === "failed" || state === "canceled"
@@ -91,12 +114,12 @@ const hint = (state: CampaignState, action: CampaignAction): string => {
 }
 
 /** The next state, or why the action is refused in this state. */
-export const transition = (state: CampaignState, action: CampaignAction): Either.Either<CampaignState, TransitionRefused> => {
+export const transition = (state: CampaignState, action: CampaignAction): Either.Either<CampaignState, InvalidTransition> => {
   const rule = TABLE[action]
   if (!rule.from.includes(state)) {
     return Either.left(
-      new TransitionRefused({
-        state,
+      new InvalidTransition({
+        from: state,
         action,
         allowedFrom: rule.from,
         message: `Cannot ${rule.verb} a campaign in state '${state}': ${rule.allowed}${hint(state, action)}`
@@ -106,34 +129,19 @@ export const transition = (state: CampaignState, action: CampaignAction): Either
   return Either.right(rule.to === "same" ? state : rule.to)
 }
 
-/** The actions a campaign in `state` accepts, in `ACTIONS` order. */
-export const allowedActions = (state: CampaignState): ReadonlyArray<CampaignAction> =>
-  ACTIONS.filter((action) => TABLE[action].from.includes(state))
+/** The actions that move a campaign to another state (settings edits and redial leave it where it is). */
+export type StateChange = Exclude<CampaignAction, "update" | "redial">
 
-// ------------------------------------------------------------------------------------------ log entries
-
-export type LogLevel = "info" | "warning" | "error"
-
-/** One entry of a campaign's append-only `logs` (stored oldest first). */
-export interface LogEntry {
-  readonly ts: string
-  readonly level: LogLevel
-  readonly event: string
-  readonly message: string
-  readonly details: Record<string, unknown>
+/**
+ * What storage applies for a state change: from which states, to which, and what else the same
+ * write does. Storage applies exactly this, so the table above is the only writer of campaign state.
+ */
+export const stateChange = (action: StateChange) => {
+  const rule = TABLE[action]
+  return {
+    from: rule.from,
+    to: rule.to as CampaignState,
+    stamps: rule.stamps,
+    whenSettled: rule.whenSettled === true
+  }
 }
-
-/** `ts` as epoch millis (from `Clock`) or an ISO string; stored as ISO UTC either way. */
-export const logEntry = (
-  ts: number | string,
-  level: LogLevel,
-  event: string,
-  message: string,
-  details: Record<string, unknown> = {}
-): LogEntry => ({
-  ts: typeof ts === "number" ? new Date(ts).toISOString() : ts,
-  level,
-  event,
-  message,
-  details
-})

@@ -8,7 +8,7 @@
  * It trips when the window [now − window_seconds, now] holds at least `min_calls_in_window` outcomes and
  * the failure share reaches `failure_threshold`. A disabled breaker reports the same numbers but never trips.
  */
-import type { CircuitBreakerConfig } from "./CampaignSettings.js"
+import type { CircuitBreakerConfig } from "@agentline/api/campaigns/CampaignSettings"
 
 export interface BreakerOutcome {
   /** Epoch millis when the call ended. */

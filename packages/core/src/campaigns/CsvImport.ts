@@ -8,8 +8,9 @@
  * so one upload reports everything wrong with it at once.
  */
 import { parse } from "csv-parse"
-import { Data, Either, Stream } from "effect"
+import { Effect, Either, Schema, Stream } from "effect"
 import { normalizeForCampaign } from "../phone-numbers/PhoneAddress.js"
+import { isTimeZone } from "@agentline/api/campaigns/CampaignSettings"
 
 export interface ContactRow {
   /** The record's line in the file, counting the header as 1 (what a spreadsheet shows). */
@@ -19,7 +20,8 @@ export interface ContactRow {
   readonly initial_context: Record<string, string>
 }
 
-export class CsvInvalid extends Data.TaggedError("CsvInvalid")<{ readonly message: string }> {}
+/** The file is not usable as contacts: unreadable, empty, or with rows at fault (the message lists them). */
+export class CsvInvalid extends Schema.TaggedError<CsvInvalid>()("CsvInvalid", { message: Schema.String }) {}
 
 const MAX_LISTED = 5
 
@@ -41,6 +43,8 @@ export interface CsvProblems {
   readonly emptyPhones: RowList
   readonly duplicates: RowList
   readonly badTimezones: RowList
+  /** Rows with a NUL character in a cell: PostgreSQL cannot store one (refused, never stripped). */
+  readonly nulCells: RowList
   readonly emptyVariables: Map<string, RowList>
 }
 
@@ -49,6 +53,7 @@ export const makeProblems = (): CsvProblems => ({
   emptyPhones: new RowList(),
   duplicates: new RowList(),
   badTimezones: new RowList(),
+  nulCells: new RowList(),
   emptyVariables: new Map()
 })
 
@@ -67,25 +72,59 @@ export const describeProblems = (problems: CsvProblems): string | undefined => {
   if (problems.badTimezones.count > 0) {
     parts.push(`Unknown time zones in rows: ${problems.badTimezones.describe()}. Use IANA names such as America/New_York.`)
   }
+  if (problems.nulCells.count > 0) {
+    parts.push(`NUL characters (\\u0000) in rows: ${problems.nulCells.describe()}. Remove them; they cannot be stored.`)
+  }
   for (const [name, rows] of problems.emptyVariables) {
     parts.push(`Template variable '${name}' is empty in rows: ${rows.describe()}.`)
   }
   return parts.length === 0 ? undefined : parts.join(" ")
 }
 
-const isTimeZone = (zone: string) => {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone })
-    return true
-  } catch {
-    return false
+/**
+ * What csv-parse found wrong, said in terms of the file: which row (records counted from the header as
+ * 1, as `row_number` is) and which line (csv-parse counts lines, a quoted field may span several).
+ */
+export const describeCsvError = (error: unknown): string => {
+  const e = error as { readonly code?: unknown; readonly lines?: unknown; readonly records?: unknown; readonly message?: unknown } | null
+  // `records` is how many records were complete before the one at fault.
+  const row = typeof e?.records === "number" ? e.records + 1 : undefined
+  const code = typeof e?.code === "string" ? e.code : undefined
+  const line = typeof e?.lines === "number" ? e.lines : undefined
+  const where = row === undefined ? (line === undefined ? "an unknown place" : `line ${line}`) : `row ${row}${line === undefined ? "" : ` (line ${line})`}`
+  switch (code) {
+    case "CSV_QUOTE_NOT_CLOSED":
+      return `The file is not readable as CSV: ${row === undefined ? "a row" : `row ${row}`} opens a quoted field (") that is never closed; ` +
+        `the file ends inside it${line === undefined ? "" : ` at line ${line}`}. Close the quote, or double a quote inside a quoted field ("")`
+    case "CSV_INVALID_CLOSING_QUOTE":
+      return `The file is not readable as CSV: in ${where} a quoted field is followed by more characters after its closing quote; ` +
+        `quote the whole field and double any quote inside it ("")`
+    case "CSV_INVALID_OPENING_QUOTE":
+      return `The file is not readable as CSV: in ${where} a quote (") appears inside an unquoted field; ` +
+        `quote the whole field and double any quote inside it ("")`
+    default: {
+      const message = typeof e?.message === "string" ? e.message : String(error)
+      return `The file is not readable as CSV at ${where}: ${message}`
+    }
   }
 }
 
+const hasNul = (cell: string) => cell.includes("\u0000")
+
+/**
+ * The most contact rows one file (one campaign) may have (see docs/security.md): an import is checked
+ * whole before anything is written, which keeps every phone number of the file in memory.
+ */
+export const MAX_CONTACT_ROWS = 100_000
+
+export const tooManyRows = (max: number) =>
+  new CsvInvalid({ message: `The file has more than ${max} contact rows, the most one campaign takes; split it into several campaigns` })
+
 /**
  * Streams the file's contacts in batches. Structural problems (no header, no `phone_number` column,
- * columns the agent needs but the file lacks, unreadable CSV) fail the stream at once; row problems
- * are added to `problems` and their rows skipped.
+ * columns the agent needs but the file lacks, unreadable CSV, more than `maxRows` rows) fail the
+ * stream at once; row problems (duplicates within the file included) are added to `problems` and their
+ * rows skipped.
  */
 export const readContacts = <E>(
   bytes: Stream.Stream<Uint8Array, E>,
@@ -93,8 +132,12 @@ export const readContacts = <E>(
     readonly requiredVariables: ReadonlyArray<string>
     readonly problems: CsvProblems
     readonly batchSize?: number
+    /** Default `MAX_CONTACT_ROWS`. */
+    readonly maxRows?: number
   }
 ): Stream.Stream<ReadonlyArray<ContactRow>, E | CsvInvalid> => {
+  const maxRows = options.maxRows ?? MAX_CONTACT_ROWS
+  const seen = new Set<string>()
   let headers: Array<string> | undefined
   let phoneIndex = -1
   let timezoneIndex = -1
@@ -102,28 +145,30 @@ export const readContacts = <E>(
   // csv-parse's parser processes each written chunk synchronously, so writing one chunk and draining
   // its records keeps exactly one chunk in flight: the stream reads the file only as fast as the
   // database takes the batches. (Its WHATWG TransformStream would queue up to 1,024 chunks ahead.)
+  // A parse error is known as soon as `write` returns (`parser.errored`); its 'error' event comes later.
   const records = Stream.suspend(() => {
     const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: true, trim: false })
-    let failure: unknown
-    parser.on("error", (error) => (failure = error))
-    const drain = (): Either.Either<Array<Array<string>>, CsvInvalid> => {
-      const out: Array<Array<string>> = []
-      let record: Array<string> | null
-      while ((record = parser.read()) !== null) out.push(record)
-      return failure === undefined
-        ? Either.right(out)
-        : Either.left(new CsvInvalid({ message: `The file is not readable as CSV: ${(failure as Error)?.message ?? String(failure)}` }))
+    parser.on("error", () => {})
+    const unreadable = (error: unknown) => new CsvInvalid({ message: describeCsvError(error) })
+    const drain = (out: Array<Array<string>> = []): Array<Array<string>> => {
+      let next: Array<string> | null
+      while ((next = parser.read()) !== null) out.push(next)
+      return out
     }
-    const feed = (chunk: Uint8Array) => {
+    const feed = (chunk: Uint8Array): Either.Either<Array<Array<string>>, CsvInvalid> => {
       parser.write(chunk)
-      return drain()
+      const out = drain()
+      return parser.errored ? Either.left(unreadable(parser.errored)) : Either.right(out)
     }
-    // A final newline completes a last record without one; the empty line it may add is skipped.
-    const finish = Stream.suspend(() => {
-      const last = feed(new TextEncoder().encode("\n"))
+    // The end of the input completes a last record without a newline, and is where an unclosed quote
+    // shows: csv-parse does both in its flush, which runs after `end()` returns, so wait for the end.
+    const finish = Stream.fromEffect(Effect.async<Array<Array<string>>, CsvInvalid>((resume) => {
+      const out: Array<Array<string>> = []
+      parser.on("readable", () => drain(out))
+      parser.once("error", (error) => resume(Effect.fail(unreadable(error))))
+      parser.once("end", () => resume(Effect.succeed(out)))
       parser.end()
-      return Either.match(last, { onLeft: Stream.fail, onRight: Stream.fromIterable })
-    })
+    })).pipe(Stream.flattenIterables)
     return bytes.pipe(
       Stream.mapEffect((chunk) => feed(chunk)),
       Stream.flattenIterables,
@@ -134,6 +179,9 @@ export const readContacts = <E>(
     Stream.mapEffect((cells): Either.Either<ReadonlyArray<ContactRow>, CsvInvalid> => {
       record++
       if (headers === undefined) {
+        if (cells.some(hasNul)) {
+          return Either.left(new CsvInvalid({ message: "The header row contains NUL characters (\\u0000); remove them" }))
+        }
         headers = cells.map((h) => h.trim().toLowerCase())
         phoneIndex = headers.indexOf("phone_number")
         timezoneIndex = headers.indexOf("timezone")
@@ -153,6 +201,11 @@ export const readContacts = <E>(
         return Either.right([])
       }
       const row = record
+      if (row - 1 > maxRows) return Either.left(tooManyRows(maxRows))
+      if (cells.some(hasNul)) {
+        options.problems.nulCells.add(row)
+        return Either.right([])
+      }
       const raw = (cells[phoneIndex] ?? "").trim()
       if (raw === "") {
         options.problems.emptyPhones.add(row)
@@ -168,6 +221,11 @@ export const readContacts = <E>(
         options.problems.badTimezones.add(row)
         return Either.right([])
       }
+      if (seen.has(phone.right)) {
+        options.problems.duplicates.add(row)
+        return Either.right([])
+      }
+      seen.add(phone.right)
       const context: Record<string, string> = {}
       headers.forEach((name, i) => {
         if (i !== phoneIndex && i !== timezoneIndex && name !== "") context[name] = cells[i] ?? ""

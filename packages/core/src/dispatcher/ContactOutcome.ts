@@ -9,16 +9,8 @@
  *
  * `max_retries` counts retries, so at most `max_retries + 1` attempts are made.
  */
+import type { RetryConfig } from "@agentline/api/campaigns/CampaignSettings"
 import type { CallOutcome } from "../telephony/TelephonyProvider.js"
-
-export interface RetryPolicy {
-  readonly enabled: boolean
-  readonly max_retries: number
-  readonly retry_delay_seconds: number
-  readonly retry_on_busy: boolean
-  readonly retry_on_no_answer: boolean
-  readonly retry_on_voicemail: boolean
-}
 
 export type AttemptResult = CallOutcome | "interrupted"
 
@@ -26,7 +18,7 @@ export type ContactNext =
   | { readonly _tag: "Retry"; readonly at: number }
   | { readonly _tag: "Final"; readonly state: "done" | "exhausted" | "interrupted"; readonly reached: boolean }
 
-export const retryFlagOf = (outcome: AttemptResult, policy: RetryPolicy): boolean => {
+export const retryFlagOf = (outcome: AttemptResult, policy: RetryConfig): boolean => {
   switch (outcome) {
     case "busy":
       return policy.retry_on_busy
@@ -43,7 +35,7 @@ export const retryFlagOf = (outcome: AttemptResult, policy: RetryPolicy): boolea
 export const nextForContact = (
   outcome: AttemptResult,
   attemptsMade: number,
-  policy: RetryPolicy,
+  policy: RetryConfig,
   nowMillis: number
 ): ContactNext => {
   if (outcome === "completed") return { _tag: "Final", state: "done", reached: true }

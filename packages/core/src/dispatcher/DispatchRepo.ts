@@ -1,139 +1,177 @@
+import type {
+  AttemptId,
+  CampaignId,
+  ContactId,
+  OrganizationId,
+  RunId,
+  TelephonyConfigurationId,
+  WorkflowId
+} from "@agentline/api/Ids"
 import { Context, type Effect, type Option } from "effect"
+import type { CircuitBreakerConfig, RetryConfig, ScheduleConfig } from "@agentline/api/campaigns/CampaignSettings"
+import type { CampaignState } from "@agentline/api/campaigns/Campaign"
 import type { CallOutcome } from "../telephony/TelephonyProvider.js"
-import type { AttemptResult, ContactNext, RetryPolicy } from "./ContactOutcome.js"
+import type { AttemptResult, ContactNext } from "./ContactOutcome.js"
 
 /** A campaign as the dispatcher needs it. Settings are the effective (defaulted) values. */
 export interface DispatchCampaign {
-  readonly id: number
-  readonly organization_id: number
-  readonly workflow_id: number
-  readonly name: string
-  readonly state: string
-  readonly telephony_configuration_id: number | null
-  readonly max_concurrency: number | null
-  readonly retry_config: RetryPolicy
-  readonly schedule_config: unknown
-  readonly circuit_breaker: {
-    readonly enabled: boolean
-    readonly failure_threshold: number
-    readonly window_seconds: number
-    readonly min_calls_in_window: number
-  }
+  readonly id: CampaignId
+  readonly organizationId: OrganizationId
+  readonly workflowId: WorkflowId
+  readonly state: CampaignState
+  readonly telephonyConfigurationId: TelephonyConfigurationId | null
+  readonly maxConcurrency: number | null
+  readonly retry: RetryConfig
+  readonly schedule: ScheduleConfig | null
+  readonly breaker: CircuitBreakerConfig
 }
 
 export interface DueContact {
-  readonly id: number
+  readonly id: ContactId
   readonly timezone: string | null
 }
 
 export interface ClaimedContact {
-  readonly attemptId: number
-  readonly contactId: number
-  readonly rowNumber: number
+  readonly attemptId: AttemptId
+  readonly contactId: ContactId
   readonly phoneNumber: string
-  readonly timezone: string | null
   readonly initialContext: Record<string, unknown>
+  /** 1 for the first call of the contact. */
   readonly attemptNumber: number
 }
 
-/** An attempt not yet ended, as found after a restart or a lost lease. */
-export interface OpenAttempt {
-  readonly id: number
-  readonly organization_id: number
-  readonly campaign_id: number | null
-  readonly contact_id: number | null
-  readonly run_id: number | null
-  readonly telephony_configuration_id: number | null
+/** One call attempt as stored: a campaign contact's or a single call's. */
+export interface StoredAttempt {
+  readonly id: AttemptId
+  readonly organizationId: OrganizationId
+  readonly campaignId: CampaignId | null
+  readonly contactId: ContactId | null
+  readonly runId: RunId | null
+  readonly telephonyConfigurationId: TelephonyConfigurationId | null
   readonly provider: string
-  readonly provider_call_id: string | null
-  readonly state: "claimed" | "dialing"
-  readonly attempt_number: number
-  readonly node_id: string
+  readonly providerCallId: string | null
+  /** claimed: holds a slot, not yet handed to the provider; dialing: handed to it. */
+  readonly state: "claimed" | "dialing" | "ended" | "interrupted"
+  readonly attemptNumber: number
+  readonly nodeId: string
+  readonly outcome: CallOutcome | "interrupted" | null
 }
 
-export interface CampaignLogEntry {
-  readonly ts: string
-  readonly level: "info" | "warning" | "error"
-  readonly event: string
-  readonly message: string
-  readonly details: Record<string, unknown>
+/** An attempt not yet ended, as found after a restart or a lost lease. */
+export type OpenAttempt = StoredAttempt & { readonly state: "claimed" | "dialing" }
+
+export interface Lease {
+  readonly nodeId: string
+  readonly now: string
+  readonly leaseUntil: string
 }
 
 /**
  * Storage port of the dispatcher. Every method is one atomic operation: claims lock the organization
  * so concurrency limits hold across processes, and contact/attempt transitions are guarded by their
- * current state so that nothing is dialed twice and a duplicate event changes nothing.
+ * current state so that nothing is dialed twice and a duplicate event changes nothing. Campaign
+ * state is not written here: that is `CampaignsRepo.transition`'s alone.
  */
 export class DispatchRepo extends Context.Tag("@agentline/core/DispatchRepo")<
   DispatchRepo,
   {
-    readonly registerNode: (nodeId: string, now: string) => Effect.Effect<void>
+    readonly registerNode: (input: { readonly nodeId: string; readonly now: string }) => Effect.Effect<void>
     /** Renews the node's heartbeat and the leases of its campaigns; returns the campaigns it still owns. */
-    readonly heartbeat: (nodeId: string, now: string, leaseUntil: string) => Effect.Effect<ReadonlyArray<number>>
+    readonly heartbeat: (lease: Lease) => Effect.Effect<ReadonlyArray<CampaignId>>
     /** Takes ownership of running campaigns nobody owns (or whose owner's lease ran out). */
-    readonly acquireCampaigns: (nodeId: string, now: string, leaseUntil: string) => Effect.Effect<ReadonlyArray<number>>
-    readonly releaseCampaign: (campaignId: number, nodeId: string) => Effect.Effect<void>
-    readonly loadCampaign: (campaignId: number) => Effect.Effect<Option.Option<DispatchCampaign>>
+    readonly acquireCampaigns: (lease: Lease) => Effect.Effect<ReadonlyArray<CampaignId>>
+    readonly releaseCampaign: (input: { readonly campaignId: CampaignId; readonly nodeId: string }) => Effect.Effect<void>
+    readonly loadCampaign: (campaignId: CampaignId) => Effect.Effect<Option.Option<DispatchCampaign>>
     /** Queued contacts whose time has come, oldest due first. */
-    readonly dueContacts: (campaignId: number, now: string, limit: number) => Effect.Effect<ReadonlyArray<DueContact>>
+    readonly dueContacts: (input: {
+      readonly campaignId: CampaignId
+      readonly now: string
+      readonly limit: number
+    }) => Effect.Effect<ReadonlyArray<DueContact>>
     /** Moves contacts' next attempt to when their calling window opens. */
-    readonly deferContacts: (deferrals: ReadonlyArray<{ readonly id: number; readonly until: string }>) => Effect.Effect<void>
+    readonly deferContacts: (
+      deferrals: ReadonlyArray<{ readonly contactId: ContactId; readonly until: string }>
+    ) => Effect.Effect<void>
     /**
      * Claims up to as many of `contactIds` as both limits allow right now: the campaign's
      * (`campaignLimit` calls in progress) and the organization's (shared with single calls).
      */
     readonly claim: (input: {
-      readonly campaignId: number
-      readonly organizationId: number
-      readonly contactIds: ReadonlyArray<number>
+      readonly campaignId: CampaignId
+      readonly organizationId: OrganizationId
+      readonly contactIds: ReadonlyArray<ContactId>
       readonly campaignLimit: number
       readonly provider: string
-      readonly telephonyConfigurationId: number
+      readonly telephonyConfigurationId: TelephonyConfigurationId
       readonly nodeId: string
       readonly now: string
+      /** When a claim still not handed to the provider is taken for lost (see `overdueAttempts`). */
+      readonly reconcileAt: string
     }) => Effect.Effect<ReadonlyArray<ClaimedContact>>
     /** Reserves an organization slot for a single call; `None` when the organization is at its limit. */
     readonly claimSingle: (input: {
-      readonly organizationId: number
+      readonly organizationId: OrganizationId
       readonly to: string
       readonly provider: string
-      readonly telephonyConfigurationId: number
+      readonly telephonyConfigurationId: TelephonyConfigurationId
       readonly nodeId: string
       readonly now: string
-    }) => Effect.Effect<Option.Option<number>>
-    /** The attempt is handed to the provider: from here on only the provider knows its fate. */
-    readonly markDialing: (attemptId: number, runId: number, from: string | null) => Effect.Effect<void>
-    readonly setProviderCallId: (attemptId: number, providerCallId: string) => Effect.Effect<void>
+      readonly reconcileAt: string
+    }) => Effect.Effect<Option.Option<AttemptId>>
+    /**
+     * The attempt is handed to the provider: from here on only the provider knows its fate. If it has
+     * not ended by `reconcileAt` (the agent's longest call and a margin), the provider is asked.
+     */
+    readonly markDialing: (input: {
+      readonly attemptId: AttemptId
+      readonly runId: RunId
+      readonly from: string | null
+      readonly reconcileAt: string
+    }) => Effect.Effect<void>
+    readonly setProviderCallId: (input: { readonly attemptId: AttemptId; readonly providerCallId: string }) => Effect.Effect<void>
     /**
      * Ends an open attempt and moves its contact on (`contactNext`), updating the campaign's counters.
      * Returns false when the attempt had already ended (duplicate or late event): nothing changes then.
      */
     readonly finishAttempt: (input: {
-      readonly attemptId: number
+      readonly attemptId: AttemptId
       readonly outcome: AttemptResult
-      readonly durationSeconds: number
+      /** Exact (calls may last a fraction of a second more than a whole number). */
+      readonly durationMillis: number
       readonly contactNext: ContactNext | undefined
       readonly now: string
     }) => Effect.Effect<boolean>
-    /** A claimed attempt that never reached the provider: the contact is queued again as if never claimed. */
-    readonly releaseClaimed: (attemptId: number) => Effect.Effect<void>
+    /**
+     * A claimed attempt that never reached the provider: its slot comes back and its contact is queued
+     * again as if never claimed. Nothing happens once it is `dialing` (the provider may have the call).
+     */
+    readonly releaseClaimed: (attemptId: AttemptId) => Effect.Effect<void>
+    /** Asks about the attempt again at `reconcileAt` (the provider said the call is still in progress). */
+    readonly postpone: (input: { readonly attemptId: AttemptId; readonly reconcileAt: string }) => Effect.Effect<void>
     /** The earliest next attempt among queued contacts (null: due now), or None when none is queued. */
-    readonly nextDue: (campaignId: number) => Effect.Effect<Option.Option<string | null>>
-    /** Completes a running campaign when no contact is queued or dialing; true when it did. */
-    readonly tryComplete: (campaignId: number, entry: CampaignLogEntry) => Effect.Effect<boolean>
-    /** Moves the campaign from one of `from` to `to` with a log entry; false when it was in another state. */
-    readonly setState: (
-      campaignId: number,
-      from: ReadonlyArray<string>,
-      to: string,
-      entry: CampaignLogEntry
-    ) => Effect.Effect<boolean>
-    /** Open attempts of nodes other than `nodeId` whose heartbeat is older than `staleBefore`. */
+    readonly nextDue: (campaignId: CampaignId) => Effect.Effect<Option.Option<string | null>>
+    /**
+     * Open attempts of nodes other than `nodeId` that stopped (retired, or heartbeat older than
+     * `staleBefore`): of one campaign, or all of them.
+     */
     readonly orphanedAttempts: (input: {
       readonly nodeId: string
       readonly staleBefore: string
-      readonly campaignId: number | null
+      readonly campaignId?: CampaignId
     }) => Effect.Effect<ReadonlyArray<OpenAttempt>>
-    readonly findAttempt: (attemptId: number) => Effect.Effect<Option.Option<OpenAttempt & { readonly outcome: CallOutcome | null }>>
+    /** This node's open attempts whose `reconcileAt` has passed, oldest first. */
+    readonly overdueAttempts: (input: {
+      readonly nodeId: string
+      readonly now: string
+      readonly limit: number
+    }) => Effect.Effect<ReadonlyArray<OpenAttempt>>
+    /** This node's open attempts: of one campaign, or all of them. */
+    readonly openAttemptsOf: (input: {
+      readonly nodeId: string
+      readonly campaignId?: CampaignId
+    }) => Effect.Effect<ReadonlyArray<OpenAttempt>>
+    /** The node stopped for good: its open attempts are orphans for the other nodes at once. */
+    readonly retireNode: (nodeId: string) => Effect.Effect<void>
+    readonly findAttempt: (attemptId: AttemptId) => Effect.Effect<Option.Option<StoredAttempt>>
   }
 >() {}

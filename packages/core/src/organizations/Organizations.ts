@@ -1,16 +1,8 @@
-import { Effect, Option, Schema } from "effect"
-import { NotFound } from "../Errors.js"
-import { MAX_CONCURRENT_CALL_LIMIT, type Organization } from "./Organization.js"
+import { Effect, Option } from "effect"
+import { OrganizationNotFound } from "./Errors.js"
+import type { Organization } from "@agentline/api/organizations/Organization"
 import { OrganizationsRepo } from "./OrganizationsRepo.js"
-import type { Principal } from "./Principal.js"
-
-export const ConcurrencyLimitUpdate = Schema.Struct({
-  concurrent_call_limit: Schema.Int.pipe(
-    Schema.between(1, MAX_CONCURRENT_CALL_LIMIT, {
-      message: () => `concurrent_call_limit must be an integer between 1 and ${MAX_CONCURRENT_CALL_LIMIT}`
-    })
-  )
-})
+import type { Principal } from "@agentline/api/Authentication"
 
 export class Organizations extends Effect.Service<Organizations>()("@agentline/core/Organizations", {
   effect: Effect.gen(function*() {
@@ -29,7 +21,7 @@ export class Organizations extends Effect.Service<Organizations>()("@agentline/c
       function*(organizationId: number, limit: number) {
         const updated = yield* repo.setConcurrentCallLimit(organizationId, limit)
         return yield* Option.match(updated, {
-          onNone: () => Effect.fail(new NotFound({ detail: "Organization not found" })),
+          onNone: () => Effect.fail(new OrganizationNotFound({ organizationId })),
           onSome: (org): Effect.Effect<Organization> => Effect.succeed(org)
         })
       }

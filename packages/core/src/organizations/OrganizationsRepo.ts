@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { Organization } from "./Organization.js"
+import type { Organization } from "@agentline/api/organizations/Organization"
 
 /** Storage port for organizations. */
 export class OrganizationsRepo extends Context.Tag("@agentline/core/OrganizationsRepo")<

@@ -5,19 +5,32 @@
  * failure there is a warning: the change is saved).
  */
 import { Clock, Effect, Either, Option } from "effect"
-import { BadRequest, Conflict, NotFound, ValidationError } from "../Errors.js"
-import type { Principal } from "../organizations/Principal.js"
-import { PublicUrl } from "../PublicUrl.js"
+import type { Principal } from "@agentline/api/Authentication"
+import { PublicUrls } from "../PublicUrls.js"
 import { TelephonyConfigs } from "../telephony/TelephonyConfigs.js"
 import type { ProviderSync } from "../telephony/TelephonyProvider.js"
 import { WorkflowsRepo } from "../workflows/WorkflowsRepo.js"
+import {
+  InboundAgentArchived,
+  InboundAgentNotFound,
+  InvalidPhoneNumber,
+  PhoneAddressImmutable,
+  PhoneNumberNotFound,
+  PhoneNumberTaken
+} from "./Errors.js"
 import { normalizeAddress } from "./PhoneAddress.js"
-import type { CreatePhoneNumberRequest, PhoneNumber, UpdatePhoneNumberRequest } from "./PhoneNumber.js"
+import type { CreatePhoneNumberRequest, PhoneNumber, UpdatePhoneNumberRequest } from "@agentline/api/phone-numbers/PhoneNumber"
 import { PhoneNumbersRepo, type StoredPhoneNumber } from "./PhoneNumbersRepo.js"
 
-const iso = (millis: number) => new Date(millis).toISOString()
+import { iso } from "../Time.js"
 
-const notFound = new NotFound({ detail: "Phone number not found" })
+const notFound = (phoneNumberId: number) => new PhoneNumberNotFound({ phoneNumberId })
+
+const notAnswered: ProviderSync = {
+  ok: false,
+  message: "The number is saved with its agent, but this server does not answer inbound calls yet, " +
+    "so the provider was not pointed at it"
+}
 
 const present = ({ organization_id: _, ...stored }: StoredPhoneNumber, sync: ProviderSync | null): PhoneNumber => ({
   ...stored,
@@ -29,30 +42,42 @@ export class PhoneNumbers extends Effect.Service<PhoneNumbers>()("@agentline/cor
     const repo = yield* PhoneNumbersRepo
     const configs = yield* TelephonyConfigs
     const workflows = yield* WorkflowsRepo
-    const publicUrl = yield* PublicUrl
-
-    const inboundWebhook = (provider: string) => `${publicUrl}/api/v1/telephony/inbound/${provider}`
+    const urls = yield* PublicUrls
 
     /** The agent a number is bound to must be the organization's and active. */
     const checkInboundAgent = (principal: Principal, workflowId: number) =>
       Effect.gen(function*() {
         const workflow = yield* workflows.find(principal.organizationId, workflowId)
-        if (Option.isNone(workflow)) return yield* new NotFound({ detail: "Workflow not found" })
+        if (Option.isNone(workflow)) return yield* new InboundAgentNotFound({ workflowId })
         if (workflow.value.status !== "active") {
-          return yield* new Conflict({ detail: `Agent ${workflowId} is archived; restore it before binding numbers to it` })
+          return yield* new InboundAgentArchived({ workflowId })
         }
       })
 
-    /** Points the provider's inbound webhook at us (bound and active) or removes it. */
+    /**
+     * Points the provider's inbound webhook at us (bound and active) or removes it. A server that does
+     * not answer inbound calls points nothing anywhere: there is then nothing to remove either (`null`).
+     */
     const sync = (principal: Principal, configurationId: number, number: StoredPhoneNumber, attach: boolean) =>
       Effect.gen(function*() {
+        const inbound = urls.telephonyInbound
+        if (inbound === undefined) {
+          return attach ? notAnswered : null
+        }
         const stored = yield* configs.find(principal, configurationId)
         const opened = yield* configs.open(stored).pipe(Effect.either)
-        if (Either.isLeft(opened)) return { ok: false, message: opened.left.detail }
-        return yield* opened.right.provider.configureInbound({
-          config: opened.right.config,
+        if (Either.isLeft(opened)) return { ok: false, message: opened.left.message }
+        const { config, provider } = opened.right
+        if (provider.inbound === undefined) {
+          const todo = attach
+            ? `point the number's voice webhook at ${inbound({ provider: provider.name })}`
+            : "remove the number's voice webhook"
+          return { ok: false, message: `${provider.displayName}: ${todo} in the provider's console; this adapter cannot do it` }
+        }
+        return yield* provider.inbound.configure({
+          config,
           address: number.address_normalized,
-          webhookUrl: attach ? inboundWebhook(opened.right.provider.name) : null
+          webhookUrl: attach ? inbound({ provider: provider.name }) : null
         })
       })
 
@@ -64,7 +89,7 @@ export class PhoneNumbers extends Effect.Service<PhoneNumbers>()("@agentline/cor
     const get = Effect.fn("PhoneNumbers.get")(function*(principal: Principal, configurationId: number, id: number) {
       yield* configs.find(principal, configurationId)
       const number = yield* repo.find(principal.organizationId, configurationId, id)
-      return yield* Option.match(number, { onNone: () => Effect.fail(notFound), onSome: (n) => Effect.succeed(present(n, null)) })
+      return yield* Option.match(number, { onNone: () => Effect.fail(notFound(id)), onSome: (n) => Effect.succeed(present(n, null)) })
     })
 
     const create = Effect.fn("PhoneNumbers.create")(
@@ -73,7 +98,7 @@ export class PhoneNumbers extends Effect.Service<PhoneNumbers>()("@agentline/cor
         if (request.inbound_workflow_id != null) yield* checkInboundAgent(principal, request.inbound_workflow_id)
         const normalized = normalizeAddress(request.address, request.country_code ?? null)
         if (Either.isLeft(normalized)) {
-          return yield* ValidationError.single(["body", "address"], normalized.left.message, request.address)
+          return yield* new InvalidPhoneNumber({ field: "address", input: request.address, reason: normalized.left.message })
         }
         const inserted = yield* repo.insert({
           organization_id: principal.organizationId,
@@ -92,10 +117,9 @@ export class PhoneNumbers extends Effect.Service<PhoneNumbers>()("@agentline/cor
           now: iso(yield* Clock.currentTimeMillis)
         })
         if (Either.isLeft(inserted)) {
-          return yield* new Conflict({
-            detail: inserted.left._tag === "InOrganization"
-              ? `A phone number with the address ${normalized.right.normalized} already exists in this organization.`
-              : `The phone number ${normalized.right.normalized} is already registered by another organization for the same provider account.`
+          return yield* new PhoneNumberTaken({
+            address: normalized.right.normalized,
+            by: inserted.left._tag === "InOrganization" ? "this_organization" : "another_organization"
           })
         }
         const number = inserted.right
@@ -110,11 +134,11 @@ export class PhoneNumbers extends Effect.Service<PhoneNumbers>()("@agentline/cor
       function*(principal: Principal, configurationId: number, id: number, request: UpdatePhoneNumberRequest) {
         yield* configs.find(principal, configurationId)
         const current = yield* Effect.flatMap(repo.find(principal.organizationId, configurationId, id), Option.match({
-          onNone: () => Effect.fail(notFound),
+          onNone: () => Effect.fail(notFound(id)),
           onSome: (n: StoredPhoneNumber) => Effect.succeed(n)
         }))
         if (request.address !== undefined && request.address !== current.address) {
-          return yield* new BadRequest({ detail: "address cannot be changed; delete the number and add it again" })
+          return yield* new PhoneAddressImmutable({ phoneNumberId: id })
         }
         if (request.inbound_workflow_id != null && request.inbound_workflow_id !== current.inbound_workflow_id) {
           yield* checkInboundAgent(principal, request.inbound_workflow_id)
@@ -130,7 +154,7 @@ export class PhoneNumbers extends Effect.Service<PhoneNumbers>()("@agentline/cor
           extra_metadata: request.extra_metadata ?? current.extra_metadata,
           now: iso(yield* Clock.currentTimeMillis)
         })
-        if (Option.isNone(updated)) return yield* notFound
+        if (Option.isNone(updated)) return yield* notFound(id)
         const number = updated.value
         const touchesInbound = number.inbound_workflow_id !== current.inbound_workflow_id || number.is_active !== current.is_active
         const providerSync = touchesInbound && (number.inbound_workflow_id !== null || current.inbound_workflow_id !== null)
@@ -144,14 +168,14 @@ export class PhoneNumbers extends Effect.Service<PhoneNumbers>()("@agentline/cor
       function*(principal: Principal, configurationId: number, id: number) {
         yield* configs.find(principal, configurationId)
         const updated = yield* repo.setDefaultCaller(principal.organizationId, configurationId, id, iso(yield* Clock.currentTimeMillis))
-        return yield* Option.match(updated, { onNone: () => Effect.fail(notFound), onSome: (n) => Effect.succeed(present(n, null)) })
+        return yield* Option.match(updated, { onNone: () => Effect.fail(notFound(id)), onSome: (n) => Effect.succeed(present(n, null)) })
       }
     )
 
     const remove = Effect.fn("PhoneNumbers.delete")(function*(principal: Principal, configurationId: number, id: number) {
       yield* configs.find(principal, configurationId)
       const current = yield* repo.find(principal.organizationId, configurationId, id)
-      if (Option.isNone(current)) return yield* notFound
+      if (Option.isNone(current)) return yield* notFound(id)
       const providerSync = current.value.inbound_workflow_id !== null
         ? yield* sync(principal, configurationId, current.value, false)
         : null

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Either, type Option } from "effect"
-import type { PhoneNumber } from "./PhoneNumber.js"
+import type { PhoneNumber } from "@agentline/api/phone-numbers/PhoneNumber"
 
 export type StoredPhoneNumber = Omit<PhoneNumber, "provider_sync"> & { readonly organization_id: number }
 
@@ -53,6 +53,15 @@ export class PhoneNumbersRepo extends Context.Tag("@agentline/core/PhoneNumbersR
       now: string
     ) => Effect.Effect<Option.Option<StoredPhoneNumber>>
     readonly delete: (organizationId: number, configurationId: number, id: number) => Effect.Effect<boolean>
+    /**
+     * The number an incoming call is for, across organizations, by its routing key (provider, account
+     * id, normalized address): unique by construction (`insert` refuses a second one).
+     */
+    readonly findByRoutingKey: (key: {
+      readonly provider: string
+      readonly accountId: string
+      readonly address: string
+    }) => Effect.Effect<Option.Option<StoredPhoneNumber>>
     /** Active numbers of a configuration for caller ids: the default (if any) and all, oldest first. */
     readonly callerIds: (configurationId: number) => Effect.Effect<{
       readonly defaultCallerId: string | null

@@ -6,10 +6,8 @@
  */
 import { Context, Layer, Redacted } from "effect"
 import * as Crypto from "node:crypto"
-import type { Artifact } from "./Run.js"
 
 export interface PublicLinkSettings {
-  readonly baseUrl: string
   readonly secret: Redacted.Redacted<string>
   readonly ttlSeconds: number
 }
@@ -37,6 +35,3 @@ export const verify = (settings: PublicLinkSettings, token: string, nowMillis: n
   if (Number(expires) * 1000 <= nowMillis) return undefined
   return Number(run)
 }
-
-export const url = (settings: PublicLinkSettings, token: string, artifact: Artifact) =>
-  `${settings.baseUrl}/api/v1/public/download/workflow/${token}/${artifact}`

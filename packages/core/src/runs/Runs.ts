@@ -1,10 +1,12 @@
 import { Clock, Effect, Option } from "effect"
 import { BlobStore } from "../blobs/BlobStore.js"
-import { NotFound } from "../Errors.js"
-import type { Principal } from "../organizations/Principal.js"
+import type { Principal } from "@agentline/api/Authentication"
+import { PublicUrls } from "../PublicUrls.js"
 import * as PublicLinksModule from "./PublicLinks.js"
 import { PublicLinks } from "./PublicLinks.js"
-import type { Artifact, Run, RunsPage, StoredRun } from "./Run.js"
+import { PublicLinkInvalid, RunArtifactMissing, RunNotFound } from "./Errors.js"
+import type { StoredRun } from "./Run.js"
+import type { Artifact, Run, RunsPage } from "@agentline/api/runs/Run"
 import { RunsRepo } from "./RunsRepo.js"
 
 const CONTENT_TYPES: Record<Artifact, string> = {
@@ -18,6 +20,7 @@ export class Runs extends Effect.Service<Runs>()("@agentline/core/Runs", {
   effect: Effect.gen(function*() {
     const repo = yield* RunsRepo
     const links = yield* PublicLinks
+    const urls = yield* PublicUrls
     const blobs = yield* BlobStore
 
     /** The API view: links are minted per read, only for artifacts the run has. */
@@ -25,7 +28,7 @@ export class Runs extends Effect.Service<Runs>()("@agentline/core/Runs", {
       const has = Object.values(run.artifacts).some((k) => k !== null)
       const token = has ? PublicLinksModule.sign(links, run.id, now) : null
       const link = (artifact: Artifact) =>
-        token !== null && run.artifacts[artifact] !== null ? PublicLinksModule.url(links, token, artifact) : null
+        token !== null && run.artifacts[artifact] !== null ? urls.runArtifact({ token, artifact }) : null
       return {
         id: run.id,
         workflow_id: run.workflow_id,
@@ -74,22 +77,22 @@ export class Runs extends Effect.Service<Runs>()("@agentline/core/Runs", {
     const get = Effect.fn("Runs.get")(function*(principal: Principal, workflowId: number, runId: number) {
       const run = yield* repo.find(principal.organizationId, runId)
       if (Option.isNone(run) || run.value.workflow_id !== workflowId) {
-        return yield* new NotFound({ detail: "Workflow run not found" })
+        return yield* new RunNotFound({ runId })
       }
       return present(run.value, yield* Clock.currentTimeMillis)
     })
 
     /** Resolves a public link; any invalid, expired or dangling link is the same 404. */
     const download = Effect.fn("Runs.download")(function*(token: string, artifact: Artifact) {
-      const invalid = new NotFound({ detail: "Invalid or expired link" })
+      const invalid = new PublicLinkInvalid()
       const runId = PublicLinksModule.verify(links, token, yield* Clock.currentTimeMillis)
       if (runId === undefined) return yield* invalid
       const run = yield* repo.findById(runId)
       if (Option.isNone(run)) return yield* invalid
       const key = run.value.artifacts[artifact]
-      if (key === null) return yield* new NotFound({ detail: `No ${artifact.replace("_", " ")} available for this run` })
+      if (key === null) return yield* new RunArtifactMissing({ runId, artifact })
       const content = yield* blobs.stream(key).pipe(
-        Effect.catchTag("BlobNotFound", () => new NotFound({ detail: `No ${artifact.replace("_", " ")} available for this run` }))
+        Effect.catchTag("BlobNotFound", () => new RunArtifactMissing({ runId, artifact }))
       )
       return { content, contentType: CONTENT_TYPES[artifact] }
     })

@@ -28,7 +28,19 @@ export interface RunPatch {
   readonly initial_context?: Record<string, unknown> | null
   readonly annotations?: Record<string, unknown> | null
   readonly artifacts?: Partial<StoredRun["artifacts"]>
+  /** Entries appended to `logs.telephony_status_callbacks` (the rest of `logs` is kept), in the same statement. */
+  readonly statusCallbacks?: ReadonlyArray<Record<string, unknown>>
+  /**
+   * Top-level keys written over the stored object's (the rest is kept). The voice runtime and the
+   * dispatcher both finish a call's run, in either order; each merges its own keys.
+   */
+  readonly merge?: Partial<Record<MergeableColumn, Record<string, unknown>>>
+  /** Top-level keys written only where the stored object has none (applied before `merge`). */
+  readonly defaults?: Partial<Record<MergeableColumn, Record<string, unknown>>>
 }
+
+/** The JSON columns a patch may merge into instead of replacing. */
+export type MergeableColumn = "gathered_context" | "usage_info" | "cost_info" | "logs"
 
 /** Storage port for runs. */
 export class RunsRepo extends Context.Tag("@agentline/core/RunsRepo")<
@@ -45,5 +57,10 @@ export class RunsRepo extends Context.Tag("@agentline/core/RunsRepo")<
     /** By id alone: only for links whose signature was verified. */
     readonly findById: (id: number) => Effect.Effect<Option.Option<StoredRun>>
     readonly update: (id: number, patch: RunPatch, now: string) => Effect.Effect<Option.Option<StoredRun>>
+    /**
+     * Appends `entries` to the run's `logs.telephony_status_callbacks` in one statement, leaving the
+     * rest of `logs` alone (callbacks of a call may arrive at several processes at once; none is lost).
+     */
+    readonly appendStatusCallbacks: (id: number, entries: ReadonlyArray<Record<string, unknown>>) => Effect.Effect<void>
   }
 >() {}

@@ -4,43 +4,61 @@
  * routes (`OutboundRouting`) for the dispatcher.
  */
 import { Clock, Effect, Either, Layer, Option, Schema } from "effect"
-import { BadRequest, Conflict, NotFound, ValidationError } from "../Errors.js"
-import type { Principal } from "../organizations/Principal.js"
+import type { Principal } from "@agentline/api/Authentication"
 import { PhoneNumbersRepo } from "../phone-numbers/PhoneNumbersRepo.js"
 import { issuesOf } from "../ValidationIssues.js"
-import { OutboundRouting } from "./OutboundRouting.js"
+import {
+  InvalidTelephonyConfig,
+  NoOutboundRoute,
+  TelephonyAccountNumberTaken,
+  TelephonyConfigurationInUse,
+  TelephonyConfigurationNameTaken,
+  TelephonyConfigurationNotFound,
+  TelephonyProviderImmutable,
+  TelephonyProviderUnavailable
+} from "./Errors.js"
+import { PublicUrls } from "../PublicUrls.js"
+import { MediaTokens } from "../media/MediaTokens.js"
+import { AttemptId } from "@agentline/api/Ids"
+import * as Connections from "./Connections.js"
+import { bindCalls, OutboundRouting } from "./OutboundRouting.js"
 import { decryptConfig, encryptConfig, maskConfig, mergeMaskedUpdate, SecretBox } from "./Secrets.js"
-import type {
-  CreateTelephonyConfigurationRequest,
-  TelephonyConfigurationDetail,
-  UpdateTelephonyConfigurationRequest
-} from "./TelephonyConfig.js"
+import type { CreateTelephonyConfigurationRequest, TelephonyConfigurationDetail, UpdateTelephonyConfigurationRequest } from "@agentline/api/telephony/TelephonyConfig"
 import { type StoredTelephonyConfiguration, TelephonyConfigsRepo } from "./TelephonyConfigsRepo.js"
-import { type TelephonyProvider, TelephonyRegistry } from "./TelephonyProvider.js"
+import type { TelephonyProvider } from "./TelephonyProvider.js"
+import { TelephonyRegistry } from "./TelephonyRegistry.js"
 
-const iso = (millis: number) => new Date(millis).toISOString()
+import { iso } from "../Time.js"
 
-const notFound = new NotFound({ detail: "Telephony configuration not found" })
+const notFound = (configurationId: number) => new TelephonyConfigurationNotFound({ configurationId })
 
 /** `from_numbers` is accepted for compatibility and ignored: numbers are managed through their own endpoints. */
 const withoutManagedKeys = ({ from_numbers: _, provider: __, ...rest }: Record<string, unknown>) => rest
 
 export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agentline/core/TelephonyConfigs", {
-  effect: Effect.gen(function*() {
+  scoped: Effect.gen(function*() {
     const repo = yield* TelephonyConfigsRepo
     const numbers = yield* PhoneNumbersRepo
     const registry = yield* TelephonyRegistry
     const box = yield* SecretBox
+    const urls = yield* PublicUrls
+    const tokens = yield* MediaTokens
+    const connections = yield* Connections.make
 
     const providerNamed = (name: string) =>
       Option.match(registry.get(name), {
         onNone: () =>
-          Effect.fail(ValidationError.single(
-            ["body", "config", "provider"],
-            `Unknown provider '${name}'; supported: ${registry.all.map((p) => p.name).join(", ")}`,
-            name,
-            "literal_error"
-          )),
+          Effect.fail(
+            new InvalidTelephonyConfig({
+              issues: [{
+                loc: ["body", "config", "provider"],
+                msg: `Unknown provider '${name}'; supported: ${registry.all.map((p) => p.name).join(", ")}`,
+                type: "literal_error",
+                input: name,
+                ctx: {}
+              }]
+            })
+          ),
         onSome: (p: TelephonyProvider) => Effect.succeed(p)
       })
 
@@ -48,7 +66,7 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
     const decode = (provider: TelephonyProvider, input: Record<string, unknown>) => {
       const decoded = Schema.decodeUnknownEither(provider.configSchema, { errors: "all", onExcessProperty: "ignore" })(input)
       if (Either.isLeft(decoded)) {
-        return Effect.fail(new ValidationError({ detail: issuesOf("body", decoded.left, input, ["config"]) }))
+        return Effect.fail(new InvalidTelephonyConfig({ issues: issuesOf("body", decoded.left, input, ["config"]) }))
       }
       return Effect.succeed(Schema.encodeSync(provider.configSchema)(decoded.right) as Record<string, unknown>)
     }
@@ -69,12 +87,11 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
 
     const find = (principal: Principal, id: number) =>
       Effect.flatMap(repo.find(principal.organizationId, id), Option.match({
-        onNone: () => Effect.fail(notFound),
+        onNone: () => Effect.fail(notFound(id)),
         onSome: (c: StoredTelephonyConfiguration) => Effect.succeed(c)
       }))
 
-    const nameTaken = (name: string) =>
-      new Conflict({ detail: `A telephony configuration named '${name}' already exists in this organization. Pick a different name.` })
+    const nameTaken = (name: string) => new TelephonyConfigurationNameTaken({ name })
 
     const create = Effect.fn("TelephonyConfigs.create")(function*(principal: Principal, request: CreateTelephonyConfigurationRequest) {
       const provider = yield* providerNamed(request.config.provider)
@@ -110,9 +127,7 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
         let accountId = stored.account_id
         if (request.config !== undefined) {
           if (request.config.provider !== stored.provider) {
-            return yield* new BadRequest({
-              detail: `Provider cannot be changed (this configuration uses '${stored.provider}'); create a new configuration instead.`
-            })
+            return yield* new TelephonyProviderImmutable({ provider: stored.provider })
           }
           const current = decryptConfig(provider, stored.credentials, box)
           // Fields not sent keep their values; a masked secret sent back keeps the stored secret.
@@ -133,27 +148,22 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
         if (Either.isLeft(updated)) {
           return yield* updated.left._tag === "NameTaken"
             ? Effect.fail(nameTaken(name))
-            : Effect.fail(new Conflict({
-              detail: `Phone number ${updated.left.address} of this configuration is already registered under another configuration ` +
-                `using the same provider account; remove it there first.`
-            }))
+            : Effect.fail(new TelephonyAccountNumberTaken({ address: updated.left.address }))
         }
-        return yield* Option.match(updated.right, { onNone: () => Effect.fail(notFound), onSome: (c) => Effect.succeed(detail(c)) })
+        return yield* Option.match(updated.right, { onNone: () => Effect.fail(notFound(id)), onSome: (c) => Effect.succeed(detail(c)) })
       }
     )
 
     const setDefaultOutbound = Effect.fn("TelephonyConfigs.setDefaultOutbound")(function*(principal: Principal, id: number) {
       const updated = yield* repo.setDefaultOutbound(principal.organizationId, id, iso(yield* Clock.currentTimeMillis))
-      return yield* Option.match(updated, { onNone: () => Effect.fail(notFound), onSome: (c) => Effect.succeed(detail(c)) })
+      return yield* Option.match(updated, { onNone: () => Effect.fail(notFound(id)), onSome: (c) => Effect.succeed(detail(c)) })
     })
 
     const remove = Effect.fn("TelephonyConfigs.delete")(function*(principal: Principal, id: number) {
       const result = yield* repo.delete(principal.organizationId, id)
-      if (result === "NotFound") return yield* notFound
+      if (result === "NotFound") return yield* notFound(id)
       if (result === "InUse") {
-        return yield* new Conflict({
-          detail: `Telephony configuration ${id} is referenced by one or more campaigns and cannot be deleted.`
-        })
+        return yield* new TelephonyConfigurationInUse({ configurationId: id })
       }
       return { message: "Telephony configuration deleted" }
     })
@@ -177,7 +187,7 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
     const open = (stored: StoredTelephonyConfiguration) =>
       Effect.gen(function*() {
         const provider = yield* Option.match(registry.get(stored.provider), {
-          onNone: () => Effect.fail(new BadRequest({ detail: `Telephony provider '${stored.provider}' is not available in this server` })),
+          onNone: () => Effect.fail(new TelephonyProviderUnavailable({ provider: stored.provider })),
           onSome: Effect.succeed
         })
         const config = Schema.decodeUnknownSync(provider.configSchema)(decryptConfig(provider, stored.credentials, box))
@@ -190,12 +200,7 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
           ? yield* repo.findDefault(organizationId)
           : yield* repo.find(organizationId, configurationId)
         if (Option.isNone(stored)) {
-          return yield* new BadRequest({
-            detail: configurationId === null
-              ? "telephony_configuration_not_found: the organization has no default outbound telephony configuration; " +
-                "pass telephony_configuration_id or mark one with POST /api/v1/organizations/telephony-configs/{id}/set-default-outbound"
-              : "telephony_configuration_not_found"
-          })
+          return yield* new NoOutboundRoute({ configurationId })
         }
         const { config, provider } = yield* open(stored.value)
         const callers = yield* numbers.callerIds(stored.value.id)
@@ -204,6 +209,15 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
           configurationName: stored.value.name,
           provider,
           config,
+          calls: bindCalls(
+            provider,
+            config,
+            urls,
+            provider.connect === undefined
+              ? Effect.void
+              : connections.ensure(stored.value.id, stored.value.updated_at, provider.connect(config)),
+            (attemptId) => tokens.issue({ attemptId: AttemptId.make(attemptId), provider: provider.name })
+          ),
           defaultCallerId: callers.defaultCallerId,
           callerIds: callers.active
         }

@@ -1,9 +1,10 @@
 import { Context, type Effect, type Either, type Option } from "effect"
-import type { TelephonyConfigurationListItem } from "./TelephonyConfig.js"
+import type { OrganizationId, TelephonyConfigurationId } from "@agentline/api/Ids"
+import type { TelephonyConfigurationListItem } from "@agentline/api/telephony/TelephonyConfig"
 
 export interface StoredTelephonyConfiguration {
-  readonly id: number
-  readonly organization_id: number
+  readonly id: TelephonyConfigurationId
+  readonly organization_id: OrganizationId
   readonly name: string
   readonly provider: string
   /** The provider config with its sensitive values encrypted. */

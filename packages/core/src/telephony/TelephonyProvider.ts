@@ -1,13 +1,25 @@
 /**
- * The telephony provider port: what Agentline needs from a carrier, and nothing more.
+ * The telephony provider port: what Agentline needs from a carrier, split by what real carriers do.
  *
- * A provider is a plain value implementing `TelephonyProvider`. First-party and third-party adapters
- * plug in the same way: put the value in the `TelephonyRegistry` when the application is composed
- * (see `docs/telephony-adapters.md`). Everything provider-specific — credentials, wire formats,
- * status names, signatures — stays inside the adapter; the rest of the system sees normalized
- * `CallEvent`s and `CallOutcome`s only.
+ * A provider is a plain value. Besides its configuration (schema, fields, routing key) it offers the
+ * parts it supports, each optional so an adapter implements exactly what its carrier has:
+ *
+ * - `calls`: place a call (saying what to do once it is answered), hang it up, ask how it went;
+ * - `webhooks`: verify a provider's HTTP request, turn status callbacks into normalized events and an
+ *   inbound call into its routing key, and write the provider's answer document (TwiML, NCCO, XML);
+ * - `media`: a codec between the provider's media-stream WebSocket frames and normalized audio + control;
+ * - `inbound`: point a number's voice webhook at this server, or clear it;
+ * - `connect`: what one configuration keeps open while in use (ARI's events WebSocket).
+ *
+ * A configuration-only adapter has none of them; asking it to call fails with a clear message. Every
+ * method returns an `Effect` with no requirements: an adapter needing services takes them when it
+ * is made. Everything provider-specific stays inside the adapter; the rest of the system sees the
+ * normalized types below. See `docs/telephony-adapters.md`.
  */
-import { Context, Data, Effect, Layer, Option, Schema } from "effect"
+import { Data, type Effect, Schema, type Scope } from "effect"
+import type { ProviderMedia } from "./Media.js"
+
+// ------------------------------------------------------------------------------ normalized call facts
 
 /** The final result of one call attempt, the same for every provider. */
 export const CallOutcome = Schema.Literal("completed", "busy", "no_answer", "voicemail", "failed", "canceled")
@@ -23,7 +35,11 @@ export type CallEvent =
     readonly providerCallId: string
     /** epoch milliseconds */
     readonly at: number
-    readonly raw?: unknown
+    /**
+     * On `answered`, when the provider ran answering machine detection: who picked up. A machine's
+     * call is not for a voice agent (the server hangs it up); its end is reported as `voicemail`.
+     */
+    readonly answeredBy?: AnsweredBy
   }
   | {
     readonly type: "ended"
@@ -34,8 +50,10 @@ export type CallEvent =
     readonly durationSeconds: number
     /** The provider's own cause (Q.850 text, SIP code, status string), for the run's logs. */
     readonly hangupCause?: string
-    readonly raw?: unknown
   }
+
+/** Who answered a call, as answering machine detection tells it. */
+export type AnsweredBy = "human" | "machine" | "fax" | "unknown"
 
 /** What a provider knows about a call it placed, used to reconcile attempts after a crash. */
 export type CallStatus =
@@ -44,7 +62,151 @@ export type CallStatus =
   /** The provider cannot tell (no such call, no API for it, unreachable). Never re-dial on this. */
   | { readonly _tag: "Unknown"; readonly reason: string }
 
-/** A field of a provider's configuration, as the metadata endpoint lists it. */
+/** A provider failed or refused a request. `retryable` is the adapter's opinion on a transient fault. */
+export class TelephonyError extends Data.TaggedError("TelephonyError")<{
+  readonly provider: string
+  readonly message: string
+  readonly retryable: boolean
+  readonly cause?: unknown
+}> {}
+
+// ---------------------------------------------------------------------------------------------- calls
+
+/**
+ * What the provider should do with a call once it is answered (or with an inbound call it asks
+ * about). `ConnectMediaStream`: stream the call's audio both ways over a WebSocket to `url`, passing
+ * `parameters` along (the stream's start message carries them back). `KeepOpen`: no voice runtime
+ * serves this call; keep it up, silent, until either side hangs up. `Reject`: refuse or end the call.
+ */
+export type CallInstruction =
+  | {
+    readonly _tag: "ConnectMediaStream"
+    readonly url: string
+    readonly parameters: Readonly<Record<string, string>>
+  }
+  | { readonly _tag: "KeepOpen" }
+  /**
+   * `reason` is said to the caller before hanging up (empty: hang up without a word). `busy`: the
+   * line is busy (the organization is at its concurrency limit): the provider's busy signal instead,
+   * where it has one.
+   */
+  | { readonly _tag: "Reject"; readonly reason: string; readonly busy?: boolean }
+
+export interface PlaceCall<Config> {
+  readonly config: Config
+  /** The dialed address, already normalized (E.164 for `pstn`, a SIP URI or an extension). */
+  readonly to: string
+  /** The caller id, normalized; absent when the configuration has no number (ARI can dial without one). */
+  readonly from: string | undefined
+  /**
+   * Our id of this call attempt (not the run: a run's retries are several attempts). Echoed in
+   * callbacks so events find their attempt; also a good idempotency key for the provider's API.
+   */
+  readonly attemptId: number
+  /** Where the provider should send status callbacks for this call. */
+  readonly callbackUrl: string
+  /**
+   * Where a markup provider (TwiML, Plivo XML, ...) fetches what to do once the call is answered: this
+   * server answers there with `whenAnswered`, after verifying the request. Providers that take the
+   * instruction inline when the call is placed (Telnyx `stream_url`) use `whenAnswered` directly.
+   */
+  readonly answerUrl: string
+  readonly whenAnswered: Exclude<CallInstruction, { readonly _tag: "Reject" }>
+  /**
+   * Delivers events for providers that learn of them in-process (the simulator, a WebSocket event
+   * stream). HTTP-callback providers ignore it: their events arrive through `webhooks.parseStatus`.
+   */
+  readonly onEvent: (event: CallEvent) => Effect.Effect<void>
+}
+
+export interface ProviderCalls<Config> {
+  readonly place: (input: PlaceCall<Config>) => Effect.Effect<{ readonly providerCallId: string }, TelephonyError>
+  /** Ends a call; ending one that is already over succeeds (the goal is reached). */
+  readonly hangUp: (input: { readonly config: Config; readonly providerCallId: string }) => Effect.Effect<void, TelephonyError>
+  readonly get: (input: { readonly config: Config; readonly providerCallId: string }) => Effect.Effect<CallStatus>
+}
+
+// ------------------------------------------------------------------------------------------- webhooks
+
+/**
+ * A provider's HTTP request as it reached the server. `url` is the FULL public URL the provider
+ * called, query included (`https://calls.example.com/callbacks/7?x=1`): signatures cover it.
+ */
+export interface WebhookRequest {
+  readonly method: string
+  readonly url: string
+  readonly headers: Readonly<Record<string, string | undefined>>
+  readonly rawBody: Uint8Array
+}
+
+/** An answer to a provider's request, independent of any HTTP library. */
+export interface WebhookResponse {
+  readonly status: number
+  readonly contentType: string
+  readonly body: string
+}
+
+/** An inbound call as a provider announces it: enough to find the number it is for. */
+export interface InboundCall {
+  /** The account the call arrived on (the routing key's account id, see `accountId`). */
+  readonly accountId: string
+  /** The dialed address and the caller, as the provider wrote them (normalize before routing). */
+  readonly to: string
+  readonly from: string
+  readonly providerCallId: string
+}
+
+export interface ProviderWebhooks<Config> {
+  /** Whether the request really comes from the provider account of `config`. Never fails: false. */
+  readonly verify: (input: { readonly config: Config; readonly request: WebhookRequest }) => Effect.Effect<boolean>
+  /** A status callback as normalized events (none for statuses we ignore). Call `verify` first. */
+  readonly parseStatus: (
+    input: { readonly config: Config; readonly request: WebhookRequest }
+  ) => Effect.Effect<ReadonlyArray<CallEvent>, TelephonyError>
+  /** An inbound call's routing key. Unverified: verify with the configuration it routes to. */
+  readonly parseInbound: (input: { readonly request: WebhookRequest }) => Effect.Effect<InboundCall, TelephonyError>
+  /**
+   * The provider's answer document for an instruction (TwiML, TeXML, Plivo XML, NCCO, ...). `config`
+   * is absent when no configuration could be found for the request (an unknown number is rejected).
+   */
+  readonly answer: (input: { readonly config: Config | undefined; readonly instruction: CallInstruction }) => WebhookResponse
+  /**
+   * Call-control providers (Telnyx) ignore the body of the answer to their inbound webhook: a call is
+   * answered (with its media stream), kept open or rejected by a command on the call. Where present,
+   * the server runs it for an inbound call, with the configuration the call routed to, besides
+   * replying with `answer`'s document. `callbackUrl`: where the call's later status callbacks go.
+   * Without a configuration (an unknown number) no command can be sent: the provider gives up on
+   * the call by itself.
+   */
+  readonly instructCall?: (input: {
+    readonly config: Config
+    readonly providerCallId: string
+    readonly instruction: CallInstruction
+    readonly callbackUrl?: string | undefined
+  }) => Effect.Effect<void, TelephonyError>
+}
+
+// -------------------------------------------------------------------------------------------- inbound
+
+/** The outcome of pushing an inbound change to the provider; `ok: false` is a warning only. */
+export interface ProviderSync {
+  readonly ok: boolean
+  readonly message: string
+}
+
+export interface ProviderInbound<Config> {
+  /**
+   * Points the number's voice webhook at `webhookUrl`, or clears it when `null`. Providers whose
+   * webhook belongs to a shared application must not clear it for everyone. Never fails: reports.
+   */
+  readonly configure: (
+    input: { readonly config: Config; readonly address: string; readonly webhookUrl: string | null }
+  ) => Effect.Effect<ProviderSync>
+}
+
+// ------------------------------------------------------------------------------------------ the port
+
+/** A field of a provider's configuration, as the metadata endpoint and the OpenAPI document list it. */
 export interface ProviderField {
   readonly name: string
   readonly label: string
@@ -55,44 +217,6 @@ export interface ProviderField {
   readonly options?: ReadonlyArray<{ readonly value: string; readonly label: string }>
 }
 
-/** A provider's HTTP callback as it reached the server (exact public URL: signatures cover it). */
-export interface WebhookRequest {
-  readonly method: string
-  readonly url: string
-  readonly headers: Readonly<Record<string, string | undefined>>
-  readonly rawBody: Uint8Array
-}
-
-export interface PlaceCallInput<Config> {
-  readonly config: Config
-  /** The dialed address, already normalized (E.164 for `pstn`, a SIP URI or an extension). */
-  readonly to: string
-  /** The caller id, normalized; absent when the configuration has no number (ARI can dial without one). */
-  readonly from: string | undefined
-  /** Our id for the attempt (the run id), echoed in callbacks so events find their run. */
-  readonly correlationId: string
-  /** Where the provider should send status callbacks for this call. */
-  readonly callbackUrl: string
-  /**
-   * Delivers events for providers that learn of them in-process (the simulator, a WebSocket event
-   * stream). HTTP-callback providers ignore it: their events arrive through `parseCallback`.
-   */
-  readonly onEvent: (event: CallEvent) => Effect.Effect<void>
-}
-
-export interface ProviderSync {
-  readonly ok: boolean
-  readonly message: string
-}
-
-/** A provider failed or refused a request. `retryable` is the adapter's opinion on a transient fault. */
-export class TelephonyError extends Data.TaggedError("TelephonyError")<{
-  readonly provider: string
-  readonly message: string
-  readonly retryable: boolean
-  readonly cause?: unknown
-}> {}
-
 export interface TelephonyProvider<Config = any> {
   /** The `provider` discriminator value, e.g. `twilio`; also the run's `mode`. */
   readonly name: string
@@ -101,42 +225,21 @@ export interface TelephonyProvider<Config = any> {
   readonly configSchema: Schema.Schema<Config, any>
   /** Every field of the config, with which are required and which are sensitive (encrypted, masked). */
   readonly fields: ReadonlyArray<ProviderField>
-  /** The account id used for inbound routing: (provider, account id, address) is globally unique. */
+  /**
+   * The account id of the inbound routing key (provider, account id, address), unique across
+   * organizations. `undefined` only when the configuration lacks an optional id the provider needs
+   * to route inbound calls (Telnyx without a connection id).
+   */
   readonly accountId: (config: Config) => string | undefined
-  readonly placeCall: (input: PlaceCallInput<Config>) => Effect.Effect<{ readonly providerCallId: string }, TelephonyError>
-  readonly hangup: (input: { readonly config: Config; readonly providerCallId: string }) => Effect.Effect<void, TelephonyError>
-  readonly getCall: (input: { readonly config: Config; readonly providerCallId: string }) => Effect.Effect<CallStatus>
-  /** Turns a provider callback into normalized events. Call `verifySignature` first. */
-  readonly parseCallback: (
-    input: { readonly config: Config; readonly request: WebhookRequest }
-  ) => Effect.Effect<ReadonlyArray<CallEvent>, TelephonyError>
-  readonly verifySignature: (input: { readonly config: Config; readonly request: WebhookRequest }) => Effect.Effect<boolean>
-  /** Points the number's inbound webhook at `webhookUrl`, or removes it when `null`. Never fails: reports. */
-  readonly configureInbound: (
-    input: { readonly config: Config; readonly address: string; readonly webhookUrl: string | null }
-  ) => Effect.Effect<ProviderSync>
-  /** Whether the account owns the number, where the provider can tell (`undefined`: cannot tell). */
-  readonly checkOwnership: (input: { readonly config: Config; readonly address: string }) => Effect.Effect<boolean | undefined>
-}
-
-/** The providers this application knows, keyed by name. Composed once at the edge. */
-export class TelephonyRegistry extends Context.Tag("@agentline/core/TelephonyRegistry")<
-  TelephonyRegistry,
-  {
-    readonly get: (name: string) => Option.Option<TelephonyProvider>
-    readonly all: ReadonlyArray<TelephonyProvider>
-  }
->() {
-  static make(providers: ReadonlyArray<TelephonyProvider>): TelephonyRegistry["Type"] {
-    const byName = new Map<string, TelephonyProvider>()
-    for (const provider of providers) {
-      if (byName.has(provider.name)) throw new Error(`Two telephony providers are named "${provider.name}"`)
-      byName.set(provider.name, provider)
-    }
-    const all = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name))
-    return { get: (name) => Option.fromNullable(byName.get(name)), all }
-  }
-  static layer(providers: ReadonlyArray<TelephonyProvider>): Layer.Layer<TelephonyRegistry> {
-    return Layer.sync(TelephonyRegistry, () => TelephonyRegistry.make(providers))
-  }
+  readonly calls?: ProviderCalls<Config>
+  readonly webhooks?: ProviderWebhooks<Config>
+  readonly media?: ProviderMedia
+  readonly inbound?: ProviderInbound<Config>
+  /**
+   * What one configuration keeps open while calls use it (ARI: one events WebSocket per
+   * configuration), for as long as `Scope` is open. Events of calls placed meanwhile go to their
+   * `onEvent`. The application opens it before the configuration's first call and keeps it open
+   * until the configuration changes or the application stops.
+   */
+  readonly connect?: (config: Config) => Effect.Effect<void, TelephonyError, Scope.Scope>
 }

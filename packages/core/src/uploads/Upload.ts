@@ -1,43 +1,29 @@
 /**
- * Contacts upload: the wire schemas and the pure rules (keys, URL signatures, content types) that the
+ * Contacts upload: the pure rules (keys, URL signatures, content types) that the
  * `Uploads` service applies. Kept free of effects so each rule is tested on its own.
  */
-import { Option, Redacted, Schema } from "effect"
+import { Option, Redacted } from "effect"
 import * as Crypto from "node:crypto"
 
-/** What `content_type` may declare; the reference accepts any string but only ever shows `text/csv`. */
-export const CONTENT_TYPES = ["text/csv", "application/vnd.ms-excel", "text/plain"] as const
 
-export const PresignRequest = Schema.Struct({
-  file_name: Schema.String.pipe(
-    Schema.minLength(1, { message: () => "file_name must be 1 to 255 characters" }),
-    Schema.maxLength(255, { message: () => "file_name must be 1 to 255 characters" }),
-    Schema.filter((name) => /\.csv$/i.test(name), {
-      message: () => "file_name must end in .csv (contacts are uploaded as CSV)",
-      arbitrary: () => (fc) => fc.stringMatching(/^[A-Za-z0-9 _-]{1,40}$/).map((n) => `${n}.csv`)
-    })
-  ),
-  file_size: Schema.Int.pipe(Schema.greaterThan(0, { message: () => "file_size must be a positive number of bytes" })),
-  content_type: Schema.optionalWith(Schema.Literal(...CONTENT_TYPES), { default: () => "text/csv" as const })
-})
-export type PresignRequest = typeof PresignRequest.Type
-
-/** `expires_in` is in seconds; `file_key` is what a campaign's `source_id` takes. */
-export const PresignResponse = Schema.Struct({
-  upload_url: Schema.String,
-  file_key: Schema.String,
-  expires_in: Schema.Int
-})
-export type PresignResponse = typeof PresignResponse.Type
-
-export const UploadReceipt = Schema.Struct({ file_key: Schema.String, size: Schema.Int })
-export type UploadReceipt = typeof UploadReceipt.Type
+/**
+ * How much of a file name a key keeps. The key's last part (`<uuid>_<name>`) is a path parameter of
+ * the upload URL, and the router refuses parameters over 100 characters (a 404 on every PUT), so the
+ * name part stays well below: the whole name is kept as the upload's metadata, not in the key.
+ */
+export const KEY_NAME_LENGTH = 40
 
 /**
  * The file name as it may appear in a key: every character outside `[A-Za-z0-9._-]` becomes `_` (the
- * reference's rule), and only the last 100 are kept so the `.csv` ending survives and keys stay short.
+ * reference's rule), cut to `KEY_NAME_LENGTH` characters keeping the extension (`.csv`).
  */
-export const sanitizeFileName = (name: string): string => name.replace(/[^A-Za-z0-9._-]/g, "_").slice(-100)
+export const sanitizeFileName = (name: string): string => {
+  const safe = name.replace(/[^A-Za-z0-9._-]/g, "_")
+  if (safe.length <= KEY_NAME_LENGTH) return safe
+  const dot = safe.lastIndexOf(".")
+  const extension = dot > 0 && safe.length - dot <= 8 ? safe.slice(dot) : ""
+  return safe.slice(0, KEY_NAME_LENGTH - extension.length) + extension
+}
 
 /** `<organization id>/contacts/<uuid>_<sanitized name>`: the key says whose file it is (see BlobStore). */
 export const contactsKey = (organizationId: number, uuid: string, fileName: string): string =>

@@ -2,28 +2,29 @@
  * Contacts upload in two steps, like a cloud bucket's presigned PUT: `presign` reserves an
  * organization-scoped key and returns a signed, expiring URL of this server; a `PUT` of the raw CSV to
  * that URL streams it into the BlobStore (never whole in memory), refusing more bytes than declared or
- * than the server allows. The URL's signature is its credential (no API key on the PUT).
+ * than the server allows. The URL's signature is its credential (no API key on the PUT), and it works
+ * once: a second PUT never replaces the stored file.
  */
 import { Clock, Context, Effect, Layer, Option, type Redacted, Stream } from "effect"
 import * as Crypto from "node:crypto"
 import { BlobStore } from "../blobs/BlobStore.js"
-import { BadRequest, Forbidden, PayloadTooLarge } from "../Errors.js"
-import type { Principal } from "../organizations/Principal.js"
+import type { Principal } from "@agentline/api/Authentication"
+import { PublicUrls } from "../PublicUrls.js"
+import { acceptsContentType, contactsKey, organizationOfKey, uploadSignature, verifyUploadSignature } from "./Upload.js"
+import { type PresignRequest, type PresignResponse, type UploadReceipt } from "@agentline/api/uploads/Upload"
 import {
-  acceptsContentType,
-  contactsKey,
-  organizationOfKey,
-  type PresignRequest,
-  type PresignResponse,
-  type UploadReceipt,
-  uploadSignature,
-  verifyUploadSignature
-} from "./Upload.js"
+  UploadBodyTooLarge,
+  UploadContentTypeRefused,
+  UploadNoLongerStored,
+  UploadNotFound,
+  UploadTooLarge,
+  UploadUrlInvalid,
+  UploadUrlUsed
+} from "./Errors.js"
 import { type StoredUpload, UploadsRepo } from "./UploadsRepo.js"
+import { iso } from "../Time.js"
 
 export interface UploadSettingsShape {
-  /** This server's public address; upload URLs point at `{baseUrl}/api/v1/storage/upload/...`. */
-  readonly baseUrl: string
   readonly secret: Redacted.Redacted<string>
   /** Lifetime of an upload URL, seconds (`AGENTLINE_UPLOAD_URL_TTL_SECONDS`, default 900). */
   readonly ttlSeconds: number
@@ -35,22 +36,16 @@ export class UploadSettings extends Context.Tag("@agentline/core/UploadSettings"
   static layer = (settings: UploadSettingsShape) => Layer.succeed(UploadSettings, settings)
 }
 
-const PRESIGN_PATH = "POST /api/v1/storage/presigned-upload-url"
-
-const iso = (millis: number) => new Date(millis).toISOString()
-
 export class Uploads extends Effect.Service<Uploads>()("@agentline/core/Uploads", {
   effect: Effect.gen(function*() {
     const repo = yield* UploadsRepo
     const blobs = yield* BlobStore
     const settings = yield* UploadSettings
+    const urls = yield* PublicUrls
 
     const presign = Effect.fn("Uploads.presign")(function*(principal: Principal, request: PresignRequest) {
       if (request.file_size > settings.maxBytes) {
-        return yield* new PayloadTooLarge({
-          detail: `file_size ${request.file_size} exceeds the maximum upload size of ${settings.maxBytes} bytes; ` +
-            `split the contacts into smaller files`
-        })
+        return yield* new UploadTooLarge({ fileSize: request.file_size, maxBytes: settings.maxBytes })
       }
       const now = yield* Clock.currentTimeMillis
       const expires = Math.floor(now / 1000) + settings.ttlSeconds
@@ -69,7 +64,7 @@ export class Uploads extends Effect.Service<Uploads>()("@agentline/core/Uploads"
         signature: uploadSignature(settings.secret, key, expires, request.file_size)
       })
       return {
-        upload_url: `${settings.baseUrl}/api/v1/storage/upload/${key}?${query}`,
+        upload_url: urls.contactsUpload({ key, query }),
         file_key: key,
         expires_in: settings.ttlSeconds
       } satisfies PresignResponse
@@ -84,9 +79,11 @@ export class Uploads extends Effect.Service<Uploads>()("@agentline/core/Uploads"
       expires: string,
       signature: string,
       contentType: string | undefined,
-      body: Stream.Stream<Uint8Array, E>
+      body: Stream.Stream<Uint8Array, E>,
+      /** The body's announced length (`Content-Length`), when known: checked before any byte is read. */
+      contentLength?: number
     ) {
-      const refused = new Forbidden({ detail: `Upload URL signature is invalid or expired; request a new one with ${PRESIGN_PATH}` })
+      const refused = new UploadUrlInvalid()
       const upload = yield* Option.match(organizationOfKey(key), {
         onNone: () => Effect.succeed(Option.none<StoredUpload>()),
         onSome: (organizationId) => repo.find(organizationId, key)
@@ -97,23 +94,22 @@ export class Uploads extends Effect.Service<Uploads>()("@agentline/core/Uploads"
         return yield* refused
       }
       if (!acceptsContentType(contentType, upload.value.content_type)) {
-        return yield* new BadRequest({
-          detail: `Send the file with the header Content-Type: text/csv (got '${contentType ?? "none"}')`
-        })
+        return yield* new UploadContentTypeRefused({ contentType: contentType ?? null })
       }
       // The declared size is signed into the URL, so it bounds the body; the server maximum too, in case
       // it was lowered after the URL was issued.
       const limit = Math.min(upload.value.declared_size, settings.maxBytes)
+      const tooLarge = new UploadBodyTooLarge({ limit, declared: limit === upload.value.declared_size })
+      // An announced length over the limit is refused before reading; a body without one is cut at the limit.
+      if (contentLength !== undefined && contentLength > limit) return yield* tooLarge
+      // One PUT per URL: claimed before any byte is stored, so a second one (even a concurrent one) can
+      // never replace the file. A PUT that stores nothing gives the claim back and the URL can be retried.
+      if (!(yield* repo.claim(key, iso(now)))) {
+        return yield* new UploadUrlUsed({ fileKey: key })
+      }
       const stored = yield* blobs.put(key, body, { maxBytes: limit, contentType: "text/csv" }).pipe(
-        Effect.catchTag("BlobTooLarge", () =>
-          Effect.fail(
-            new PayloadTooLarge({
-              detail: limit === upload.value.declared_size
-                ? `The body is larger than the file_size declared for this upload URL (${limit} bytes); nothing was stored. ` +
-                  `Request a new URL with the real file_size`
-                : `The body is larger than the maximum upload size of ${limit} bytes; nothing was stored`
-            })
-          ))
+        Effect.onError(() => repo.abandon(key)),
+        Effect.catchTag("BlobTooLarge", () => Effect.fail(tooLarge))
       )
       yield* repo.markUploaded(key, stored.size, iso(yield* Clock.currentTimeMillis))
       return { file_key: key, size: stored.size } satisfies UploadReceipt
@@ -123,9 +119,7 @@ export class Uploads extends Effect.Service<Uploads>()("@agentline/core/Uploads"
     const requireUploaded = Effect.fn("Uploads.requireUploaded")(function*(principal: Principal, fileKey: string) {
       const upload = yield* repo.find(principal.organizationId, fileKey)
       if (Option.isNone(upload) || upload.value.uploaded_at === null) {
-        return yield* new BadRequest({
-          detail: `source_id '${fileKey}' is not an uploaded file of this organization; upload it first with ${PRESIGN_PATH}`
-        })
+        return yield* new UploadNotFound({ fileKey })
       }
       return upload.value
     })
@@ -135,7 +129,7 @@ export class Uploads extends Effect.Service<Uploads>()("@agentline/core/Uploads"
       yield* requireUploaded(principal, fileKey)
       return yield* blobs.stream(fileKey).pipe(
         Effect.catchTag("BlobNotFound", () =>
-          Effect.fail(new BadRequest({ detail: `The file '${fileKey}' is no longer stored; upload it again with ${PRESIGN_PATH}` })))
+          Effect.fail(new UploadNoLongerStored({ fileKey })))
       )
     })
 

@@ -1,24 +1,36 @@
-import { Clock, Effect, Option, Ref } from "effect"
-import { Conflict, Forbidden, TooManyRequests, Unauthorized } from "../Errors.js"
+import { Clock, Context, Effect, Option, Ref } from "effect"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
-import type { Principal } from "../organizations/Principal.js"
+import type { Principal } from "@agentline/api/Authentication"
+import {
+  EmailTaken,
+  InvalidCredentials,
+  LoginThrottled,
+  PasswordChangeNeedsSession,
+  PasswordUnchanged,
+  SessionInvalid,
+  UserNoLongerExists,
+  WrongCurrentPassword
+} from "./Errors.js"
 import * as LoginThrottle from "./LoginThrottle.js"
 import * as Passwords from "./Passwords.js"
-import type { Role, User } from "./User.js"
+import type { Role, User } from "@agentline/api/users/User"
 import { type StoredUser, UsersRepo } from "./UsersRepo.js"
+import { iso } from "../Time.js"
 
 /** How long a login session (bearer token) lasts. */
 export const SESSION_TTL_MILLIS = 24 * 60 * 60 * 1000
 
 const publicUser = ({ password_hash: _, ...user }: StoredUser): User => user
 
-const iso = (millis: number) => new Date(millis).toISOString()
+/** The password-guess limits (`LoginThrottle.defaultPolicy` unless the server configures others). */
+export class LoginPolicy extends Context.Reference<LoginPolicy>()("@agentline/core/LoginPolicy", {
+  defaultValue: (): LoginThrottle.ThrottlePolicy => LoginThrottle.defaultPolicy
+}) {}
 
 export class Users extends Effect.Service<Users>()("@agentline/core/Users", {
   effect: Effect.gen(function*() {
     const users = yield* UsersRepo
     const organizations = yield* OrganizationsRepo
-    const throttle = yield* Ref.make<LoginThrottle.ThrottleState>(new Map())
 
     /**
      * Creates a user in the named organization (created when new). Created users must change the
@@ -44,28 +56,54 @@ export class Users extends Effect.Service<Users>()("@agentline/core/Users", {
         now
       })
       return yield* Option.match(inserted, {
-        onNone: () => Effect.fail(new Conflict({ detail: `A user with email '${input.email}' already exists` })),
+        onNone: () => Effect.fail(new EmailTaken({ email: input.email })),
         onSome: (user) => Effect.succeed(publicUser(user))
       })
     })
 
+    const policy = yield* LoginPolicy
+    const throttle = yield* Ref.make(LoginThrottle.emptyState)
+
+    /**
+     * One password check under the throttle (login and password change share it: both are guesses at
+     * the account's password). The attempt is counted before `check` hashes anything and taken back
+     * when `check` says the password was right; at the limit the answer is 429 without hashing.
+     */
+    const throttled = <A, E>(
+      account: string,
+      address: string,
+      check: Effect.Effect<A, E>,
+      isRight: (result: A) => boolean
+    ) =>
+      Effect.gen(function*() {
+        const attempt: LoginThrottle.Attempt = { account, address, at: yield* Clock.currentTimeMillis }
+        const refused = yield* Ref.modify(throttle, (state) => {
+          const started = LoginThrottle.begin(state, attempt, policy)
+          return [started.retryAfterMillis, started.state] as const
+        })
+        if (refused > 0) {
+          return yield* new LoginThrottled({ retryAfterSeconds: Math.ceil(refused / 1000) })
+        }
+        const result = yield* check
+        if (isRight(result)) yield* Ref.update(throttle, (state) => LoginThrottle.succeeded(state, attempt))
+        return result
+      })
+
     const login = Effect.fn("Users.login")(function*(emailInput: string, password: string, address: string) {
       const email = emailInput.trim().toLowerCase()
+      const user = yield* throttled(
+        email,
+        address,
+        Effect.flatMap(users.findByEmail(email), (found) =>
+          // Verify against a dummy hash when the user is unknown, so timing does not reveal which emails exist.
+          Effect.map(
+            Passwords.verify(password, Option.match(found, { onNone: () => DUMMY_HASH, onSome: (u) => u.password_hash })),
+            (ok) => ok ? found : Option.none()
+          )),
+        Option.isSome
+      )
+      if (Option.isNone(user)) return yield* new InvalidCredentials()
       const now = yield* Clock.currentTimeMillis
-      const wait = LoginThrottle.retryAfter(yield* Ref.get(throttle), email, address, now)
-      if (wait > 0) {
-        return yield* new TooManyRequests({
-          detail: `Too many failed login attempts; try again in ${Math.ceil(wait / 1000)} seconds`
-        })
-      }
-      const user = yield* users.findByEmail(email)
-      // Verify against a dummy hash when the user is unknown, so timing does not reveal which emails exist.
-      const ok = yield* Passwords.verify(password, Option.match(user, { onNone: () => DUMMY_HASH, onSome: (u) => u.password_hash }))
-      if (!ok || Option.isNone(user)) {
-        yield* Ref.update(throttle, (s) => LoginThrottle.recordFailure(s, email, address, now))
-        return yield* new Unauthorized({ detail: "Invalid email or password" })
-      }
-      yield* Ref.update(throttle, (s) => LoginThrottle.recordSuccess(s, email))
       const token = Passwords.randomToken("als_")
       const expiresAt = iso(now + SESSION_TTL_MILLIS)
       yield* users.insertSession({ user_id: user.value.id, token_hash: Passwords.sha256(token), now: iso(now), expires_at: expiresAt })
@@ -74,7 +112,7 @@ export class Users extends Effect.Service<Users>()("@agentline/core/Users", {
 
     /** Resolves a bearer token of a login session to its principal. */
     const authenticateSession = Effect.fn("Users.authenticateSession")(function*(token: string) {
-      const invalid = new Unauthorized({ detail: "Invalid or expired token; log in again at POST /api/v1/auth/login" })
+      const invalid = new SessionInvalid()
       if (!token.startsWith("als_")) return yield* invalid
       const session = yield* users.findSession(Passwords.sha256(token))
       if (Option.isNone(session)) return yield* invalid
@@ -95,28 +133,31 @@ export class Users extends Effect.Service<Users>()("@agentline/core/Users", {
     const me = Effect.fn("Users.me")(function*(principal: Principal) {
       const user = yield* users.findById(principal.userId)
       return yield* Option.match(user, {
-        onNone: () => Effect.fail(new Unauthorized({ detail: "The user of these credentials no longer exists" })),
+        onNone: () => Effect.fail(new UserNoLongerExists({ userId: principal.userId })),
         onSome: (u) => Effect.succeed(publicUser(u))
       })
     })
 
-    /** Changing the password lifts the first-login gate and ends the user's other sessions. */
+    /**
+     * Changing the password lifts the first-login gate and ends the user's other sessions. It needs a
+     * login session: an API key is a credential for programs, and a leaked one must not be enough to
+     * take over its owner's account. Wrong current passwords count against the login throttle.
+     */
     const changePassword = Effect.fn("Users.changePassword")(
-      function*(principal: Principal, currentPassword: string, newPassword: string) {
-        const user = yield* users.findById(principal.userId)
-        if (Option.isNone(user)) return yield* new Unauthorized({ detail: "The user of these credentials no longer exists" })
-        if (!(yield* Passwords.verify(currentPassword, user.value.password_hash))) {
-          return yield* new Forbidden({ detail: "current_password is not correct" })
+      function*(principal: Principal, currentPassword: string, newPassword: string, address: string) {
+        if (principal.via._tag !== "Session") {
+          return yield* new PasswordChangeNeedsSession()
         }
+        const user = yield* users.findById(principal.userId)
+        if (Option.isNone(user)) return yield* new UserNoLongerExists({ userId: principal.userId })
+        const right = yield* throttled(user.value.email, address, Passwords.verify(currentPassword, user.value.password_hash), (ok) => ok)
+        if (!right) return yield* new WrongCurrentPassword()
         if (currentPassword === newPassword) {
-          return yield* new Conflict({ detail: "new_password must differ from the current password" })
+          return yield* new PasswordUnchanged()
         }
         const now = iso(yield* Clock.currentTimeMillis)
         yield* users.setPassword(user.value.id, yield* Passwords.hash(newPassword), false, now)
-        yield* users.deleteSessionsOfUser(
-          user.value.id,
-          principal.via._tag === "Session" ? principal.via.sessionId : undefined
-        )
+        yield* users.deleteSessionsOfUser(user.value.id, principal.via.sessionId)
         return publicUser({ ...user.value, must_change_password: false, updated_at: now })
       }
     )

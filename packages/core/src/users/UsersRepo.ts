@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { Role, User } from "./User.js"
+import type { Role, User } from "@agentline/api/users/User"
 
 export interface StoredUser extends User {
   readonly password_hash: string

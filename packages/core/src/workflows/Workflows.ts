@@ -1,12 +1,15 @@
 import { Clock, Effect, Either, Option } from "effect"
 import * as Crypto from "node:crypto"
-import { Conflict, NotFound, ValidationError, type ValidationIssue } from "../Errors.js"
-import type { Principal } from "../organizations/Principal.js"
-import type { CreateWorkflowRequest, UpdateWorkflowRequest, WorkflowStatus } from "./Workflow.js"
-import { type DefinitionIssue, mintTriggerPaths, triggerPaths, validateDefinition } from "./WorkflowDefinition.js"
+import type { ValidationIssue } from "@agentline/api/Errors"
+import { sameJson } from "../Json.js"
+import type { Principal } from "@agentline/api/Authentication"
+import { AgentArchived, InvalidWorkflowDefinition, TriggerPathTaken, WorkflowNotFound } from "./Errors.js"
+import type { CreateWorkflowRequest, UpdateWorkflowRequest, WorkflowStatus } from "@agentline/api/workflows/Workflow"
+import { type DefinitionIssue, validateDefinition } from "./DefinitionValidation.js"
+import { mintTriggerPaths, triggerPaths } from "./WorkflowDefinition.js"
 import { type StoredWorkflow, type TriggerConflict, type VersionContent, WorkflowsRepo } from "./WorkflowsRepo.js"
 
-const iso = (millis: number) => new Date(millis).toISOString()
+import { iso } from "../Time.js"
 
 const toIssue = (issue: DefinitionIssue): ValidationIssue => ({
   loc: ["body", "workflow_definition", ...(issue.kind === "workflow" ? [] : [issue.kind === "node" ? "nodes" : "edges", issue.id ?? "?"]), ...(issue.field ? [issue.field] : [])],
@@ -20,19 +23,16 @@ const toIssue = (issue: DefinitionIssue): ValidationIssue => ({
   message: issue.message
 })
 
-const triggerConflict = (conflict: TriggerConflict) =>
-  new Conflict({
-    detail: `trigger_path '${conflict.trigger_path}' is already used by another agent; trigger paths are unique across all agents`
-  })
+const triggerConflict = (conflict: TriggerConflict) => new TriggerPathTaken({ triggerPath: conflict.trigger_path })
 
-const notFound = (id: number) => new NotFound({ detail: `Workflow with id ${id} not found` })
+const notFound = (workflowId: number) => new WorkflowNotFound({ workflowId })
 
 /** Validates a definition and mints missing trigger paths; 422 listing every structural problem. */
 const prepare = (
   input: Pick<VersionContent, "template_context_variables" | "workflow_configurations"> & { readonly workflow_definition: unknown }
-): Effect.Effect<VersionContent, ValidationError> => {
+): Effect.Effect<VersionContent, InvalidWorkflowDefinition> => {
   const { errors, definition } = validateDefinition(input.workflow_definition)
-  if (errors.length > 0) return Effect.fail(new ValidationError({ detail: errors.map(toIssue) }))
+  if (errors.length > 0) return Effect.fail(new InvalidWorkflowDefinition({ issues: errors.map(toIssue) }))
   const minted = mintTriggerPaths(definition, () => Crypto.randomUUID())
   return Effect.succeed({
     workflow_definition: minted as unknown as Record<string, unknown>,
@@ -79,25 +79,22 @@ export class Workflows extends Effect.Service<Workflows>()("@agentline/core/Work
 
     const update = Effect.fn("Workflows.update")(function*(principal: Principal, id: number, request: UpdateWorkflowRequest) {
       const current = yield* find(principal, id)
-      const changesVersion = request.workflow_definition != null ||
-        request.template_context_variables !== undefined ||
-        request.workflow_configurations !== undefined
-      const content = changesVersion
+      // `null` means "not sent", as in the reference: it neither clears a field nor publishes a version.
+      const definition = request.workflow_definition ?? undefined
+      const variables = request.template_context_variables ?? undefined
+      const configurations = request.workflow_configurations ?? undefined
+      const content = definition !== undefined || variables !== undefined || configurations !== undefined
         ? yield* prepare({
-          workflow_definition: request.workflow_definition ?? current.workflow_definition,
-          template_context_variables: request.template_context_variables === undefined
-            ? current.template_context_variables
-            : request.template_context_variables,
-          workflow_configurations: request.workflow_configurations === undefined
-            ? current.workflow_configurations
-            : request.workflow_configurations
+          workflow_definition: definition ?? current.workflow_definition,
+          template_context_variables: variables ?? current.template_context_variables,
+          workflow_configurations: configurations ?? current.workflow_configurations
         })
         : undefined
-      // An update that changes nothing does not publish a version.
+      // An update that changes nothing publishes no version (compared as JSON: key order is not a change).
       const unchanged = content !== undefined &&
-        JSON.stringify(content.workflow_definition) === JSON.stringify(current.workflow_definition) &&
-        JSON.stringify(content.template_context_variables) === JSON.stringify(current.template_context_variables) &&
-        JSON.stringify(content.workflow_configurations) === JSON.stringify(current.workflow_configurations)
+        sameJson(content.workflow_definition, current.workflow_definition) &&
+        sameJson(content.template_context_variables, current.template_context_variables) &&
+        sameJson(content.workflow_configurations, current.workflow_configurations)
       const updated = yield* repo.update({
         organization_id: principal.organizationId,
         id,
@@ -128,9 +125,7 @@ export class Workflows extends Effect.Service<Workflows>()("@agentline/core/Work
     const callable = Effect.fn("Workflows.callable")(function*(principal: Principal, id: number) {
       const workflow = yield* find(principal, id)
       if (workflow.status !== "active") {
-        return yield* new Conflict({
-          detail: `Agent ${id} is archived and cannot be called; restore it with PUT /api/v1/workflow/${id}/status {"status": "active"}`
-        })
+        return yield* new AgentArchived({ workflowId: id })
       }
       return workflow
     })

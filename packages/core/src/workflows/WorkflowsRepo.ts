@@ -1,5 +1,5 @@
 import { Context, type Effect, type Either, type Option } from "effect"
-import type { Workflow, WorkflowListItem, WorkflowStatus, WorkflowVersion } from "./Workflow.js"
+import type { Workflow, WorkflowListItem, WorkflowStatus, WorkflowVersion } from "@agentline/api/workflows/Workflow"
 
 export interface VersionContent {
   readonly workflow_definition: Record<string, unknown>

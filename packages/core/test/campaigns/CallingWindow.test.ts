@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck } from "effect"
 import { isWithinSchedule, nextWindowStart } from "../../src/campaigns/CallingWindow.js"
-import type { ScheduleConfig } from "../../src/campaigns/CampaignSettings.js"
+import type { ScheduleConfig } from "@agentline/api/campaigns/CampaignSettings"
 
 type Slot = readonly [day: number, start: string, end: string]
 

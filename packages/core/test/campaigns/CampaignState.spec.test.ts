@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import { ACTIONS, type CampaignAction, type CampaignState, isTerminal, STATES, transition } from "../../src/campaigns/CampaignState.js"
+import { ACTIONS, type CampaignAction, isTerminal, STATES, transition } from "../../src/campaigns/CampaignState.js"
+import { type CampaignState } from "@agentline/api/campaigns/Campaign"
 
 // The expected table, written out independently of the implementation: next state, or null when refused.
 const EXPECTED: Record<CampaignState, Record<CampaignAction, CampaignState | null>> = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck } from "effect"
-import { defaultCircuitBreaker } from "../../src/campaigns/CampaignSettings.js"
+import { defaultCircuitBreaker } from "@agentline/api/campaigns/CampaignSettings"
 import { type BreakerOutcome, breakerMessage, evaluateBreaker, isBreakerFailure } from "../../src/campaigns/CircuitBreaker.js"
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0)

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck } from "effect"
-import { type AttemptResult, callTags, nextForContact, type RetryPolicy } from "../../src/dispatcher/ContactOutcome.js"
+import type { RetryConfig } from "@agentline/api/campaigns/CampaignSettings"
+import { type AttemptResult, callTags, nextForContact } from "../../src/dispatcher/ContactOutcome.js"
 
-const policy = (overrides: Partial<RetryPolicy> = {}): RetryPolicy => ({
+const policy = (overrides: Partial<RetryConfig> = {}): RetryConfig => ({
   enabled: true,
   max_retries: 2,
   retry_delay_seconds: 120,

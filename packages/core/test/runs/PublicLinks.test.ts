@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Redacted } from "effect"
 import * as PublicLinks from "../../src/runs/PublicLinks.js"
 
-const settings = { baseUrl: "https://agentline.example", secret: Redacted.make("s3cret"), ttlSeconds: 600 }
+const settings = { secret: Redacted.make("s3cret"), ttlSeconds: 600 }
 
 describe("PublicLinks", () => {
   it("a signed token verifies until it expires", () => {
@@ -21,9 +21,5 @@ describe("PublicLinks", () => {
     expect(PublicLinks.verify(settings, `${run}.${Number(expires) + 1000}.${mac}`, now)).toBeUndefined()
     expect(PublicLinks.verify({ ...settings, secret: Redacted.make("other") }, token, now)).toBeUndefined()
     expect(PublicLinks.verify(settings, "garbage", now)).toBeUndefined()
-  })
-
-  it("builds the download URL", () => {
-    expect(PublicLinks.url(settings, "t", "recording")).toBe("https://agentline.example/api/v1/public/download/workflow/t/recording")
   })
 })

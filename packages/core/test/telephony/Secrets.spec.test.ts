@@ -1,9 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Redacted } from "effect"
-import { firstPartyProviders } from "../../src/telephony/ProviderConfigs.js"
 import { decryptConfig, encryptConfig, maskConfig, maskSecret, mergeMaskedUpdate, SecretBox } from "../../src/telephony/Secrets.js"
-
-const twilio = firstPartyProviders.find((p) => p.name === "twilio")!
+import { twilio } from "./fields.js"
 
 describe("masking", () => {
   it.each([["", ""], ["abc", "***"], ["abcd", "****"], ["abcde", "*bcde"], ["0123456789abcdefghij", "****************ghij"]])("%s → %s", (v, m) => {
@@ -39,15 +37,5 @@ describe("SecretBox", () => {
     const flipped = Buffer.from(body!, "base64")
     flipped[0] = flipped[0]! ^ 1
     expect(() => box.decrypt([v, iv, tag, flipped.toString("base64")].join(":"))).toThrow()
-  })
-})
-
-describe("first-party providers", () => {
-  it("are the eight, each with its account id field", () => {
-    expect(firstPartyProviders.map((p) => p.name)).toEqual(["ari", "cloudonix", "exotel", "plivo", "telnyx", "twilio", "vobiz", "vonage"])
-    const accountIds = Object.fromEntries(firstPartyProviders.map((p) => [p.name, p.accountId({
-      account_sid: "AC", auth_id: "MA", api_key: "KEY", connection_id: "CONN", domain_id: "Acme"
-    })]))
-    expect(accountIds).toEqual({ ari: undefined, cloudonix: "acme.cloudonix.net", exotel: "AC", plivo: "MA", telnyx: "CONN", twilio: "AC", vobiz: "MA", vonage: "KEY" })
   })
 })

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, FastCheck, Redacted } from "effect"
-import { firstPartyProviders } from "../../src/telephony/ProviderConfigs.js"
 import {
   decryptConfig,
   encryptConfig,
@@ -12,9 +11,7 @@ import {
   sensitiveFields
 } from "../../src/telephony/Secrets.js"
 import type { ProviderField } from "../../src/telephony/TelephonyProvider.js"
-
-const vonage = firstPartyProviders.find((p) => p.name === "vonage")!
-const ari = firstPartyProviders.find((p) => p.name === "ari")!
+import { ari, vonage } from "./fields.js"
 
 const field = (name: string, sensitive: boolean): ProviderField => ({ name, label: name, type: "text", required: false, sensitive })
 const shape = { fields: [field("token", true), field("key", true), field("name", false)] }

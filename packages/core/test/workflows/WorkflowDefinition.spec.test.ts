@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { mintTriggerPaths, triggerPaths, validateDefinition } from "../../src/workflows/WorkflowDefinition.js"
+import { validateDefinition } from "../../src/workflows/DefinitionValidation.js"
+import { mintTriggerPaths, triggerPaths } from "../../src/workflows/WorkflowDefinition.js"
 
 const valid = () => ({
   nodes: [

@@ -1,13 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
-import {
-  type DefinitionIssue,
-  mintTriggerPaths,
-  transitionToolName,
-  triggerPaths,
-  validateDefinition,
-  WorkflowDefinition
-} from "../../src/workflows/WorkflowDefinition.js"
+import { type DefinitionIssue, MAX_EDGES, MAX_NODES, validateDefinition } from "../../src/workflows/DefinitionValidation.js"
+import { mintTriggerPaths, transitionToolName, triggerPaths, WorkflowDefinition } from "../../src/workflows/WorkflowDefinition.js"
 
 type Json = any
 
@@ -579,5 +573,39 @@ describe("trigger paths", () => {
     const { definition } = validateDefinition(minimal())
     expect(triggerPaths(definition)).toEqual([])
     expect(mintTriggerPaths(definition, () => { throw new Error("no trigger to mint for") })).toEqual(definition)
+  })
+})
+
+describe("validateDefinition: size limits (issue 16, defect 6)", () => {
+  /** A start node and a chain of agent nodes, `count` nodes in all, with `edgeCount` edges along and back. */
+  const chain = (count: number, edgeCount = count - 1): Json => {
+    const nodes = [node("n0", "startCall"), ...Array.from({ length: count - 1 }, (_, i) => node(`n${i + 1}`, "agentNode"))]
+    const edges = Array.from({ length: edgeCount }, (_, i) => {
+      const from = i % (count - 1)
+      return edge(`e${i}`, `n${from}`, `n${from + 1}`, `go ${i}`)
+    })
+    return { nodes, edges }
+  }
+
+  it(`${MAX_NODES} nodes and ${MAX_EDGES} edges are allowed`, () => {
+    expect(validateDefinition(chain(MAX_NODES)).errors).toEqual([])
+    expect(validateDefinition(chain(MAX_NODES, MAX_EDGES)).errors).toEqual([])
+  })
+
+  it("one node more is refused as a whole, without a problem listed per node", () => {
+    const { errors } = validateDefinition(chain(MAX_NODES + 1))
+    expect(where(errors)).toEqual(one("workflow", null, "nodes"))
+    expect(errors[0]!.message).toBe(`nodes has ${MAX_NODES + 1} nodes; at most ${MAX_NODES} are allowed`)
+  })
+
+  it("one edge more is refused, and both limits are reported together", () => {
+    expect(issuesOf(chain(10, MAX_EDGES + 1))).toEqual(one("workflow", null, "edges"))
+    const tooBig = chain(MAX_NODES + 1, MAX_EDGES + 1)
+    expect(issuesOf(tooBig)).toEqual([...one("workflow", null, "nodes"), ...one("workflow", null, "edges")])
+  })
+
+  it("items over the limit are not looked at: invalid ones add no problems", () => {
+    const input = { nodes: Array.from({ length: MAX_NODES + 1 }, () => "not a node"), edges: [] }
+    expect(issuesOf(input)).toEqual(one("workflow", null, "nodes"))
   })
 })

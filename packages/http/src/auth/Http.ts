@@ -1,21 +1,25 @@
-import { CurrentPrincipal } from "@agentline/core/organizations/Principal"
+import { CurrentPrincipal } from "@agentline/api/Authentication"
 import { Users } from "@agentline/core/users/Users"
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
-import { Effect, Option } from "effect"
-import { AgentlineApi } from "../Api.js"
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { AgentlineApi } from "@agentline/api/Api"
+import { wire } from "../DomainErrors.js"
+import { ServerConfig } from "../ServerConfig.js"
+import * as ClientAddress from "./ClientAddress.js"
 
 export const AuthLive = HttpApiBuilder.group(AgentlineApi, "auth", (handlers) =>
   Effect.gen(function*() {
     const users = yield* Users
+    const config = yield* ServerConfig
+    const clientAddress = ClientAddress.ofRequest(config.trustedProxyHops ?? 0)
     return handlers
       .handle("login", ({ payload }) =>
-        Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const address = Option.getOrElse(request.remoteAddress, () => "unknown")
-          return yield* users.login(payload.email, payload.password, address)
-        }))
+        wire(Effect.flatMap(clientAddress, (address) => users.login(payload.email, payload.password, address))))
       .handle("changePassword", ({ payload }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          users.changePassword(principal, payload.current_password, payload.new_password)))
-      .handle("me", () => Effect.flatMap(CurrentPrincipal, users.me))
+        wire(Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          const address = yield* clientAddress
+          return yield* users.changePassword(principal, payload.current_password, payload.new_password, address)
+        })))
+      .handle("me", () => wire(Effect.flatMap(CurrentPrincipal, users.me)))
   }))

@@ -1,33 +1,43 @@
 import { Calls } from "@agentline/core/calls/Calls"
-import { CurrentPrincipal } from "@agentline/core/organizations/Principal"
+import { CurrentPrincipal } from "@agentline/api/Authentication"
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
-import { AgentlineApi } from "../Api.js"
+import { AgentlineApi } from "@agentline/api/Api"
+import { wire } from "../DomainErrors.js"
+import { ServerConfig } from "../ServerConfig.js"
 
 export const CallsLive = HttpApiBuilder.group(AgentlineApi, "calls", (handlers) =>
   Effect.gen(function*() {
     const calls = yield* Calls
     return handlers
       .handle("byWorkflowUuid", ({ path, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (p) => calls.start(p, { _tag: "WorkflowUuid", uuid: path.workflow_uuid }, payload)))
+        Effect.flatMap(CurrentPrincipal, (p) => wire(calls.start(p, { _tag: "WorkflowUuid", uuid: path.workflow_uuid }, payload))))
       .handle("byTriggerPath", ({ path, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (p) => calls.start(p, { _tag: "TriggerPath", path: path.uuid }, payload)))
+        Effect.flatMap(CurrentPrincipal, (p) => wire(calls.start(p, { _tag: "TriggerPath", path: path.uuid }, payload))))
   }))
+
+/**
+ * The URL a provider called, as it called it: this server's public address and the path and query the
+ * request arrived with. Providers sign that URL (Twilio, Plivo), so the path alone cannot be verified.
+ */
+export const publicRequestUrl = (publicUrl: string, pathAndQuery: string): string =>
+  `${publicUrl.replace(/\/+$/, "")}${pathAndQuery.startsWith("/") ? "" : "/"}${pathAndQuery}`
 
 export const TelephonyCallbacksLive = HttpApiBuilder.group(AgentlineApi, "telephonyCallbacks", (handlers) =>
   Effect.gen(function*() {
     const calls = yield* Calls
+    const { publicUrl } = yield* ServerConfig
     return handlers.handleRaw("callback", ({ path }) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const body = new Uint8Array(yield* request.arrayBuffer.pipe(Effect.orDie))
         const headers: Record<string, string> = {}
         for (const [k, v] of Object.entries(request.headers)) if (typeof v === "string") headers[k] = v
-        return yield* calls.callback(path.provider, path.attempt_id, {
+        return yield* wire(calls.callback(path.provider, path.attempt_id, {
           method: request.method,
-          url: request.url,
+          url: publicRequestUrl(publicUrl, request.url),
           headers,
           rawBody: body
-        })
+        }))
       }))
   }))

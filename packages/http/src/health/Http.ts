@@ -1,6 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { AgentlineApi } from "../Api.js"
+import { AgentlineApi } from "@agentline/api/Api"
 import { ServerConfig } from "../ServerConfig.js"
 
 export const HealthLive = HttpApiBuilder.group(AgentlineApi, "health", (handlers) =>

@@ -1,16 +1,21 @@
-import { BadRequest } from "@agentline/core/Errors"
-import { CurrentPrincipal } from "@agentline/core/organizations/Principal"
+import { CurrentPrincipal } from "@agentline/api/Authentication"
+import { UploadBodyUnreadable } from "@agentline/core/uploads/Errors"
 import { Uploads } from "@agentline/core/uploads/Uploads"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Stream } from "effect"
-import { AgentlineApi } from "../Api.js"
+import { AgentlineApi } from "@agentline/api/Api"
+import { wire } from "../DomainErrors.js"
+import { declaredLength } from "../RequestLimits.js"
+
+/** Absent means chunked; a malformed length never gets here (Node's parser refuses it). */
+const knownLength = (length: number | undefined) => (length !== undefined && Number.isFinite(length) ? length : undefined)
 
 export const UploadsLive = HttpApiBuilder.group(AgentlineApi, "uploads", (handlers) =>
   Effect.gen(function*() {
     const uploads = yield* Uploads
     return handlers
-      .handle("presign", ({ payload }) => Effect.flatMap(CurrentPrincipal, (p) => uploads.presign(p, payload)))
-      .handle("presignS3", ({ payload }) => Effect.flatMap(CurrentPrincipal, (p) => uploads.presign(p, payload)))
+      .handle("presign", ({ payload }) => Effect.flatMap(CurrentPrincipal, (p) => wire(uploads.presign(p, payload))))
+      .handle("presignS3", ({ payload }) => Effect.flatMap(CurrentPrincipal, (p) => wire(uploads.presign(p, payload))))
   }))
 
 export const UploadTargetLive = HttpApiBuilder.group(AgentlineApi, "uploadTarget", (handlers) =>
@@ -18,13 +23,14 @@ export const UploadTargetLive = HttpApiBuilder.group(AgentlineApi, "uploadTarget
     const uploads = yield* Uploads
     // Raw: the payload is not decoded, so the body is streamed to the blob store chunk by chunk, never buffered.
     return handlers.handleRaw("upload", ({ path, request, urlParams }) =>
-      uploads.receive(
+      wire(uploads.receive(
         `${path.organization}/contacts/${path.file}`,
         urlParams.expires,
         urlParams.signature,
         request.headers["content-type"],
         request.stream.pipe(
-          Stream.mapError((error) => new BadRequest({ detail: `The upload body could not be read (${error.reason}); send it again` }))
-        )
-      ))
+          Stream.mapError((error) => new UploadBodyUnreadable({ reason: error.reason }))
+        ),
+        knownLength(declaredLength(request.headers["content-length"]))
+      )))
   }))

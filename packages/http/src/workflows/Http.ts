@@ -1,27 +1,28 @@
-import { CurrentPrincipal } from "@agentline/core/organizations/Principal"
+import { CurrentPrincipal } from "@agentline/api/Authentication"
 import { Runs } from "@agentline/core/runs/Runs"
 import { Workflows } from "@agentline/core/workflows/Workflows"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { AgentlineApi } from "../Api.js"
+import { AgentlineApi } from "@agentline/api/Api"
+import { wire } from "../DomainErrors.js"
 
 export const WorkflowsLive = HttpApiBuilder.group(AgentlineApi, "workflows", (handlers) =>
   Effect.gen(function*() {
     const workflows = yield* Workflows
     const runs = yield* Runs
     return handlers
-      .handle("create", ({ payload }) => Effect.flatMap(CurrentPrincipal, (p) => workflows.create(p, payload)))
-      .handle("list", ({ urlParams }) => Effect.flatMap(CurrentPrincipal, (p) => workflows.list(p, urlParams.status)))
-      .handle("get", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => workflows.get(p, path.workflow_id)))
-      .handle("update", ({ path, payload }) => Effect.flatMap(CurrentPrincipal, (p) => workflows.update(p, path.workflow_id, payload)))
+      .handle("create", ({ payload }) => Effect.flatMap(CurrentPrincipal, (p) => wire(workflows.create(p, payload))))
+      .handle("list", ({ urlParams }) => Effect.flatMap(CurrentPrincipal, (p) => wire(workflows.list(p, urlParams.status))))
+      .handle("get", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => wire(workflows.get(p, path.workflow_id))))
+      .handle("update", ({ path, payload }) => Effect.flatMap(CurrentPrincipal, (p) => wire(workflows.update(p, path.workflow_id, payload))))
       .handle("setStatus", ({ path, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (p) => workflows.setStatus(p, path.workflow_id, payload.status)))
-      .handle("versions", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => workflows.versions(p, path.workflow_id)))
+        Effect.flatMap(CurrentPrincipal, (p) => wire(workflows.setStatus(p, path.workflow_id, payload.status))))
+      .handle("versions", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => wire(workflows.versions(p, path.workflow_id))))
       .handle("runs", ({ path, urlParams }) =>
         Effect.flatMap(CurrentPrincipal, (p) =>
           Effect.zipRight(
-            workflows.get(p, path.workflow_id),
-            runs.page(p, { workflowId: path.workflow_id }, urlParams.page, urlParams.limit)
+            wire(workflows.get(p, path.workflow_id)),
+            wire(runs.page(p, { workflowId: path.workflow_id }, urlParams.page, urlParams.limit))
           )))
-      .handle("run", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => runs.get(p, path.workflow_id, path.run_id)))
+      .handle("run", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => wire(runs.get(p, path.workflow_id, path.run_id))))
   }))

@@ -1,25 +1,30 @@
-import type { ApiKey } from "@agentline/core/api-keys/ApiKey"
-import { ApiKeysRepo, type StoredApiKey } from "@agentline/core/api-keys/ApiKeysRepo"
+import { ApiKeyId, OrganizationId } from "@agentline/api/Ids"
+import { ApiKeysRepo } from "@agentline/core/api-keys/ApiKeysRepo"
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import * as Columns from "../Columns.js"
 
-const toApiKey = (row: any): ApiKey => ({
-  id: Columns.int(row.id),
-  name: row.name,
-  key_prefix: row.key_prefix,
-  is_active: Columns.bool(row.is_active),
-  created_at: Columns.ts(row.created_at),
-  last_used_at: Columns.tsOrNull(row.last_used_at),
-  archived_at: Columns.tsOrNull(row.archived_at)
+/** An `api_keys` row as listed (no hash, no owner). */
+const ApiKeyRow = Schema.Struct({
+  id: Columns.Id(ApiKeyId),
+  name: Schema.String,
+  key_prefix: Schema.String,
+  is_active: Columns.Bool,
+  created_at: Columns.Ts,
+  last_used_at: Schema.NullOr(Columns.Ts),
+  archived_at: Schema.NullOr(Columns.Ts)
 })
-
-const toStored = (row: any): StoredApiKey => ({
-  ...toApiKey(row),
-  organization_id: Columns.int(row.organization_id),
-  created_by: Columns.int(row.created_by),
-  key_hash: row.key_hash
+/** The whole `api_keys` row. */
+const StoredApiKeyRow = Schema.Struct({
+  ...ApiKeyRow.fields,
+  organization_id: Columns.Id(OrganizationId),
+  created_by: Columns.Int,
+  key_hash: Schema.String
 })
+const keys = Columns.decodeRows(ApiKeyRow)
+const firstKey = Columns.decodeFirst(ApiKeyRow)
+const singleKey = Columns.decodeSingle(ApiKeyRow)
+const firstStored = Columns.decodeFirst(StoredApiKeyRow)
 
 export const layer = Layer.effect(
   ApiKeysRepo,
@@ -29,23 +34,32 @@ export const layer = Layer.effect(
       insert: (k) =>
         sql`INSERT INTO api_keys (organization_id, created_by, name, key_hash, key_prefix, created_at)
             VALUES (${k.organization_id}, ${k.created_by}, ${k.name}, ${k.key_hash}, ${k.key_prefix}, ${k.now})
-            RETURNING *`.pipe(Effect.map((rows) => toApiKey(rows[0])), Effect.orDie),
-      list: (organizationId, includeArchived) =>
-        (includeArchived
-          ? sql`SELECT * FROM api_keys WHERE organization_id = ${organizationId} ORDER BY id`
-          : sql`SELECT * FROM api_keys WHERE organization_id = ${organizationId} AND is_active ORDER BY id`).pipe(
-            Effect.map((rows) => rows.map(toApiKey)),
-            Effect.orDie
-          ),
+            RETURNING *`.pipe(Effect.flatMap(singleKey), Effect.orDie),
+      list: ({ createdBy, includeArchived, organizationId }) =>
+        sql`SELECT * FROM api_keys WHERE ${
+          sql.and([
+            sql`organization_id = ${organizationId}`,
+            ...(includeArchived ? [] : [sql`is_active`]),
+            ...(createdBy === undefined ? [] : [sql`created_by = ${createdBy}`])
+          ])
+        } ORDER BY id`.pipe(
+          Effect.flatMap(keys),
+          Effect.orDie
+        ),
+      find: (organizationId, id) =>
+        sql`SELECT * FROM api_keys WHERE id = ${id} AND organization_id = ${organizationId}`.pipe(
+          Effect.flatMap(firstStored),
+          Effect.orDie
+        ),
       findByHash: (keyHash) =>
         sql`SELECT * FROM api_keys WHERE key_hash = ${keyHash}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toStored)),
+          Effect.flatMap(firstStored),
           Effect.orDie
         ),
       setActive: (organizationId, id, active, now) =>
         sql`UPDATE api_keys SET is_active = ${Columns.boolParam(active)}, archived_at = ${active ? null : now}
             WHERE id = ${id} AND organization_id = ${organizationId} RETURNING *`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toApiKey)),
+          Effect.flatMap(firstKey),
           Effect.orDie
         ),
       touch: (id, now) => sql`UPDATE api_keys SET last_used_at = ${now} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)

@@ -1,36 +1,46 @@
+import { CampaignId, OrganizationId, TelephonyConfigurationId, WorkflowId } from "@agentline/api/Ids"
+import { LogEntry } from "@agentline/api/campaigns/CampaignLog"
 import { CampaignsRepo, type StoredCampaign } from "@agentline/core/campaigns/CampaignsRepo"
-import type { CampaignLogEntry } from "@agentline/core/dispatcher/DispatchRepo"
+import { CircuitBreakerConfig, RetryConfig, ScheduleConfig } from "@agentline/api/campaigns/CampaignSettings"
+import { stateChange } from "@agentline/core/campaigns/CampaignState"
+import { CampaignState } from "@agentline/api/campaigns/Campaign"
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import * as Columns from "../Columns.js"
 
-const toCampaign = (row: any): StoredCampaign => ({
-  id: Columns.int(row.id),
-  organization_id: Columns.int(row.organization_id),
-  name: row.name,
-  workflow_id: Columns.int(row.workflow_id),
-  workflow_name: row.workflow_name ?? "Unknown",
-  state: row.state,
-  source_type: row.source_type,
-  source_id: row.source_id,
-  total_rows: Columns.intOrNull(row.total_rows),
-  processed_rows: Columns.int(row.processed_rows),
-  failed_rows: Columns.int(row.failed_rows),
-  created_at: Columns.ts(row.created_at),
-  started_at: Columns.tsOrNull(row.started_at),
-  completed_at: Columns.tsOrNull(row.completed_at),
-  retry_config: Columns.json(row.retry_config),
-  max_concurrency: Columns.intOrNull(row.max_concurrency),
-  schedule_config: Columns.jsonOrNull(row.schedule_config),
-  circuit_breaker: Columns.json(row.circuit_breaker),
-  executed_count: Columns.int(row.executed_count),
-  total_queued_count: Columns.int(row.total_queued_count),
-  parent_campaign_id: Columns.intOrNull(row.parent_campaign_id),
-  redialed_campaign_id: Columns.intOrNull(row.redialed_campaign_id),
-  telephony_configuration_id: Columns.intOrNull(row.telephony_configuration_id),
-  telephony_configuration_name: row.telephony_configuration_name ?? null,
-  logs: Columns.json(row.logs)
+/** A `campaigns` row joined with its agent's and configuration's names, as the API shows it. */
+const CampaignRow: Schema.Schema<StoredCampaign, any> = Schema.Struct({
+  id: Columns.Id(CampaignId),
+  organization_id: Columns.Id(OrganizationId),
+  name: Schema.String,
+  workflow_id: Columns.Id(WorkflowId),
+  workflow_name: Schema.String,
+  state: CampaignState,
+  source_type: Schema.String,
+  source_id: Schema.String,
+  total_rows: Schema.NullOr(Columns.Int),
+  processed_rows: Columns.Int,
+  failed_rows: Columns.Int,
+  created_at: Columns.Ts,
+  started_at: Schema.NullOr(Columns.Ts),
+  completed_at: Schema.NullOr(Columns.Ts),
+  retry_config: Columns.Json(Schema.encodedSchema(RetryConfig)),
+  max_concurrency: Schema.NullOr(Columns.Int),
+  schedule_config: Schema.NullOr(Columns.Json(Schema.encodedSchema(ScheduleConfig))),
+  circuit_breaker: Columns.Json(Schema.encodedSchema(CircuitBreakerConfig)),
+  executed_count: Columns.Int,
+  total_queued_count: Columns.Int,
+  parent_campaign_id: Schema.NullOr(Columns.Id(CampaignId)),
+  redialed_campaign_id: Schema.NullOr(Columns.Id(CampaignId)),
+  telephony_configuration_id: Schema.NullOr(Columns.Id(TelephonyConfigurationId)),
+  telephony_configuration_name: Schema.NullOr(Schema.String),
+  logs: Columns.Json(Schema.Array(LogEntry))
 })
+const decodeCampaigns = Columns.decodeRows(CampaignRow)
+const Count = Schema.Struct({ n: Columns.Int })
+const decodeCount = Columns.decodeRows(Count)
+const decodeIds = Columns.decodeRows(Schema.Struct({ id: Columns.Id(CampaignId) }))
+const decodeRowNumbers = Columns.decodeRows(Schema.Struct({ row_number: Columns.Int }))
 
 export const layer = Layer.effect(
   CampaignsRepo,
@@ -42,12 +52,11 @@ export const layer = Layer.effect(
       FROM campaigns c JOIN workflows w ON w.id = c.workflow_id
       LEFT JOIN telephony_configurations t ON t.id = c.telephony_configuration_id`
 
-    const findOne = (organizationId: number, id: number) =>
-      sql`${select} WHERE c.id = ${id} AND c.organization_id = ${organizationId}`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toCampaign))
-      )
+    const findOne = (campaignId: CampaignId, organizationId?: OrganizationId) =>
+      sql`${select} WHERE c.id = ${campaignId} ${organizationId === undefined ? sql`` : sql`AND c.organization_id = ${organizationId}`}`
+        .pipe(Effect.flatMap(decodeCampaigns), Effect.map((rows) => Option.fromNullable(rows[0])))
 
-    const appendLog = (entry: CampaignLogEntry) =>
+    const appendLog = (entry: LogEntry) =>
       isPg
         ? sql`logs = logs || jsonb_build_array(${JSON.stringify(entry)}::jsonb)`
         : sql`logs = json_insert(logs, '$[#]', json(${JSON.stringify(entry)}))`
@@ -60,11 +69,12 @@ export const layer = Layer.effect(
               ${c.source_id}, ${Columns.jsonParam(c.retry_config)}, ${c.max_concurrency}, ${Columns.jsonParam(c.schedule_config)},
               ${Columns.jsonParam(c.circuit_breaker)}, ${c.parent_campaign_id}, ${Columns.jsonParam([c.log])}, ${c.now}, ${c.now})
             RETURNING id`.pipe(
-          Effect.flatMap(([row]) => findOne(c.organization_id, Columns.int(row!.id))),
+          Effect.flatMap(decodeIds),
+          Effect.flatMap(([row]) => findOne(row!.id, c.organization_id)),
           Effect.map(Option.getOrThrow),
           Effect.orDie
         ),
-      insertContacts: (campaignId, organizationId, rows, now) =>
+      insertContacts: ({ campaignId, now, organizationId, rows }) =>
         Effect.gen(function*() {
           if (rows.length === 0) return []
           const inserted = yield* sql`INSERT INTO contacts ${
@@ -78,23 +88,30 @@ export const layer = Layer.effect(
               state: "queued",
               updated_at: now
             })))
-          } ON CONFLICT (campaign_id, phone_number) DO NOTHING RETURNING row_number`
-          const done = new Set(inserted.map((r) => Columns.int(r.row_number)))
+          } ON CONFLICT (campaign_id, phone_number) DO NOTHING RETURNING row_number`.pipe(Effect.flatMap(decodeRowNumbers))
+          const done = new Set(inserted.map((r) => r.row_number))
           return rows.filter((r) => !done.has(r.row_number)).map((r) => r.row_number)
         }).pipe(Effect.orDie),
-      setImported: (campaignId, contacts) =>
+      discard: ({ campaignId, organizationId }) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const unfinished = yield* sql`SELECT id FROM campaigns
+            WHERE id = ${campaignId} AND organization_id = ${organizationId} AND total_rows IS NULL`
+          if (unfinished.length === 0) return
+          yield* sql`DELETE FROM contacts WHERE campaign_id = ${campaignId}`
+          yield* sql`DELETE FROM campaigns WHERE id = ${campaignId}`
+        })).pipe(Effect.orDie),
+      setImported: ({ campaignId, contacts }) =>
         sql`UPDATE campaigns SET total_rows = ${contacts}, total_queued_count = ${contacts} WHERE id = ${campaignId}`
           .pipe(Effect.asVoid, Effect.orDie),
-      find: (organizationId, id) => findOne(organizationId, id).pipe(Effect.orDie),
-      list: (organizationId, page) =>
+      find: ({ campaignId, organizationId }) => findOne(campaignId, organizationId).pipe(Effect.orDie),
+      list: ({ limit, offset, organizationId }) =>
         Effect.all({
-          rows: sql`${select} WHERE c.organization_id = ${organizationId} ORDER BY c.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
-          total: sql<{ n: number }>`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM campaigns WHERE organization_id = ${organizationId}`
-        }).pipe(
-          Effect.map(({ rows, total }) => ({ campaigns: rows.map(toCampaign), total: Columns.int(total[0]!.n) })),
-          Effect.orDie
-        ),
-      updateSettings: (organizationId, id, update, allowedStates, now) =>
+          campaigns: sql`${select} WHERE c.organization_id = ${organizationId} ORDER BY c.id DESC LIMIT ${limit} OFFSET ${offset}`
+            .pipe(Effect.flatMap(decodeCampaigns)),
+          total: sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM campaigns WHERE organization_id = ${organizationId}`
+            .pipe(Effect.flatMap(decodeCount), Effect.map((rows) => rows[0]!.n))
+        }).pipe(Effect.orDie),
+      updateSettings: ({ allowedStates, campaignId, now, organizationId, update }) =>
         Effect.gen(function*() {
           const set: Record<string, unknown> = { updated_at: now }
           if (update.name !== undefined) set.name = update.name
@@ -103,16 +120,28 @@ export const layer = Layer.effect(
           if (update.schedule_config !== undefined) set.schedule_config = Columns.jsonParam(update.schedule_config)
           if (update.circuit_breaker !== undefined) set.circuit_breaker = Columns.jsonParam(update.circuit_breaker)
           const rows = yield* sql`UPDATE campaigns SET ${sql.update(set)}
-            WHERE id = ${id} AND organization_id = ${organizationId} AND ${sql.in("state", allowedStates)} RETURNING id`
-          return rows.length === 0 ? Option.none() : yield* findOne(organizationId, id)
+            WHERE id = ${campaignId} AND organization_id = ${organizationId} AND ${sql.in("state", allowedStates)} RETURNING id`
+          return rows.length === 0 ? Option.none() : yield* findOne(campaignId, organizationId)
         }).pipe(Effect.orDie),
-      transition: (t) =>
+      transition: ({ action, campaignId, expected, log, organizationId }) =>
         Effect.gen(function*() {
-          const rows = yield* sql`UPDATE campaigns SET state = ${t.to}, updated_at = ${t.now}, ${appendLog(t.log)}
-            ${t.markStarted ? sql`, started_at = COALESCE(started_at, ${t.now})` : sql``}
-            ${t.resetBreaker ? sql`, breaker_reset_at = ${t.now}` : sql``}
-            WHERE id = ${t.id} AND organization_id = ${t.organization_id} AND ${sql.in("state", t.from)} RETURNING id`
-          return rows.length === 0 ? Option.none() : yield* findOne(t.organization_id, t.id)
+          const change = stateChange(action)
+          const from = expected === undefined ? change.from : change.from.filter((state) => state === expected)
+          if (from.length === 0) return Option.none()
+          const at = log.ts
+          const rows = yield* sql`UPDATE campaigns SET state = ${change.to}, updated_at = ${at}, ${appendLog(log)}
+            ${change.stamps === "started_at" ? sql`, started_at = COALESCE(started_at, ${at})` : sql``}
+            ${change.stamps === "completed_at" ? sql`, completed_at = ${at}` : sql``}
+            ${change.stamps === "breaker_reset_at" ? sql`, breaker_reset_at = ${at}` : sql``}
+            WHERE id = ${campaignId} AND ${sql.in("state", from)}
+            ${organizationId === undefined ? sql`` : sql`AND organization_id = ${organizationId}`}
+            ${
+            change.whenSettled
+              ? sql`AND NOT EXISTS (SELECT 1 FROM contacts WHERE campaign_id = ${campaignId} AND state IN ('queued', 'dialing'))`
+              : sql``
+          }
+            RETURNING id`
+          return rows.length === 0 ? Option.none() : yield* findOne(campaignId, organizationId)
         }).pipe(Effect.orDie),
       copyForRedial: ({ childId, now, outcomes, parentId }) =>
         Effect.gen(function*() {

@@ -1,25 +1,31 @@
-import { PhoneNumbersRepo, type StoredPhoneNumber } from "@agentline/core/phone-numbers/PhoneNumbersRepo"
+import { OrganizationId, PhoneNumberId, TelephonyConfigurationId, WorkflowId } from "@agentline/api/Ids"
+import { PhoneNumbersRepo } from "@agentline/core/phone-numbers/PhoneNumbersRepo"
 import { SqlClient } from "@effect/sql"
-import { Effect, Either, Layer, Option } from "effect"
+import { Effect, Either, Layer, Option, Schema } from "effect"
 import * as Columns from "../Columns.js"
 
-const toNumber = (row: any): StoredPhoneNumber => ({
-  id: Columns.int(row.id),
-  organization_id: Columns.int(row.organization_id),
-  telephony_configuration_id: Columns.int(row.telephony_configuration_id),
-  address: row.address,
-  address_normalized: row.address_normalized,
-  address_type: row.address_type,
-  is_active: Columns.bool(row.is_active),
-  is_default_caller_id: Columns.bool(row.is_default_caller_id),
-  extra_metadata: Columns.json(row.extra_metadata),
-  created_at: Columns.ts(row.created_at),
-  updated_at: Columns.ts(row.updated_at),
-  country_code: row.country_code ?? null,
-  label: row.label ?? null,
-  inbound_workflow_id: Columns.intOrNull(row.inbound_workflow_id),
-  inbound_workflow_name: row.inbound_workflow_name ?? null
+/** A `phone_numbers` row joined with the name of the agent it is bound to. */
+const NumberRow = Schema.Struct({
+  id: Columns.Id(PhoneNumberId),
+  organization_id: Columns.Id(OrganizationId),
+  telephony_configuration_id: Columns.Id(TelephonyConfigurationId),
+  address: Schema.String,
+  address_normalized: Schema.String,
+  address_type: Schema.Literal("pstn", "sip_uri", "sip_extension"), // the table's CHECK
+  is_active: Columns.Bool,
+  is_default_caller_id: Columns.Bool,
+  extra_metadata: Columns.JsonObject,
+  created_at: Columns.Ts,
+  updated_at: Columns.Ts,
+  country_code: Schema.NullOr(Schema.String),
+  label: Schema.NullOr(Schema.String),
+  inbound_workflow_id: Schema.NullOr(Columns.Id(WorkflowId)),
+  inbound_workflow_name: Schema.NullOr(Schema.String)
 })
+const numbers = Columns.decodeRows(NumberRow)
+const firstNumber = Columns.decodeFirst(NumberRow)
+const ids = Columns.decodeRows(Columns.IdRow)
+const callerIdRows = Columns.decodeRows(Schema.Struct({ address_normalized: Schema.String, is_default_caller_id: Columns.Bool }))
 
 export const layer = Layer.effect(
   PhoneNumbersRepo,
@@ -31,7 +37,7 @@ export const layer = Layer.effect(
                        LEFT JOIN workflows w ON w.id = p.inbound_workflow_id`
     const findOne = (organizationId: number, configurationId: number, id: number) =>
       sql`${select} WHERE p.id = ${id} AND p.organization_id = ${organizationId} AND p.telephony_configuration_id = ${configurationId}`
-        .pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toNumber)))
+        .pipe(Effect.flatMap(firstNumber))
 
     /** Serializes default-caller changes per configuration. */
     const lockConfiguration = (configurationId: number) =>
@@ -41,29 +47,41 @@ export const layer = Layer.effect(
       sql`UPDATE phone_numbers SET is_default_caller_id = ${Columns.boolParam(false)}, updated_at = ${now}
           WHERE telephony_configuration_id = ${configurationId} AND is_default_caller_id`
 
+    const makeDefault = (configurationId: number, id: number, now: string) =>
+      Effect.zipRight(
+        clearDefault(configurationId, now),
+        sql`UPDATE phone_numbers SET is_default_caller_id = ${Columns.boolParam(true)}, updated_at = ${now} WHERE id = ${id}`
+      )
+
     return PhoneNumbersRepo.of({
       list: (organizationId, configurationId) =>
         sql`${select} WHERE p.organization_id = ${organizationId} AND p.telephony_configuration_id = ${configurationId}
-            ORDER BY p.created_at, p.id`.pipe(Effect.map((rows) => rows.map(toNumber)), Effect.orDie),
+            ORDER BY p.created_at, p.id`.pipe(Effect.flatMap(numbers), Effect.orDie),
       find: (organizationId, configurationId, id) => findOne(organizationId, configurationId, id).pipe(Effect.orDie),
+      findByRoutingKey: ({ accountId, address, provider }) =>
+        sql`${select} WHERE p.provider = ${provider} AND p.account_id = ${accountId} AND p.address_normalized = ${address}`
+          .pipe(Effect.flatMap(firstNumber), Effect.orDie),
       insert: (n) =>
         sql.withTransaction(Effect.gen(function*() {
           yield* lockConfiguration(n.telephony_configuration_id)
-          if (n.is_default_caller_id) yield* clearDefault(n.telephony_configuration_id, n.now)
+          // Inserted as a plain number first: a refused insert (the address is taken) must leave the
+          // configuration's default caller as it was; the default moves only once the number exists.
           const rows = yield* sql`INSERT INTO phone_numbers
             (organization_id, telephony_configuration_id, address, address_normalized, address_type, country_code, label,
              inbound_workflow_id, is_active, is_default_caller_id, extra_metadata, provider, account_id, created_at, updated_at)
             VALUES (${n.organization_id}, ${n.telephony_configuration_id}, ${n.address}, ${n.address_normalized}, ${n.address_type},
                     ${n.country_code}, ${n.label}, ${n.inbound_workflow_id}, ${Columns.boolParam(n.is_active)},
-                    ${Columns.boolParam(n.is_default_caller_id)}, ${Columns.jsonParam(n.extra_metadata)}, ${n.provider},
+                    ${Columns.boolParam(false)}, ${Columns.jsonParam(n.extra_metadata)}, ${n.provider},
                     ${n.account_id}, ${n.now}, ${n.now})
-            ON CONFLICT DO NOTHING RETURNING id`
+            ON CONFLICT DO NOTHING RETURNING id`.pipe(Effect.flatMap(ids))
           if (rows.length === 0) {
-            const [own] = yield* sql`SELECT id FROM phone_numbers
-              WHERE organization_id = ${n.organization_id} AND address_normalized = ${n.address_normalized}`
-            return Either.left(own ? { _tag: "InOrganization" as const } : { _tag: "Routed" as const })
+            const own = yield* sql`SELECT id FROM phone_numbers
+              WHERE organization_id = ${n.organization_id} AND address_normalized = ${n.address_normalized}`.pipe(Effect.flatMap(ids))
+            return Either.left(own.length > 0 ? { _tag: "InOrganization" as const } : { _tag: "Routed" as const })
           }
-          return Either.right(Option.getOrThrow(yield* findOne(n.organization_id, n.telephony_configuration_id, Columns.int(rows[0]!.id))))
+          const id = rows[0]!.id
+          if (n.is_default_caller_id) yield* makeDefault(n.telephony_configuration_id, id, n.now)
+          return Either.right(Option.getOrThrow(yield* findOne(n.organization_id, n.telephony_configuration_id, id)))
         })).pipe(Effect.orDie),
       update: (n) =>
         sql`UPDATE phone_numbers SET country_code = ${n.country_code}, label = ${n.label}, inbound_workflow_id = ${n.inbound_workflow_id},
@@ -77,8 +95,7 @@ export const layer = Layer.effect(
           yield* lockConfiguration(configurationId)
           const current = yield* findOne(organizationId, configurationId, id)
           if (Option.isNone(current)) return current
-          yield* clearDefault(configurationId, now)
-          yield* sql`UPDATE phone_numbers SET is_default_caller_id = ${Columns.boolParam(true)}, updated_at = ${now} WHERE id = ${id}`
+          yield* makeDefault(configurationId, id, now)
           return yield* findOne(organizationId, configurationId, id)
         })).pipe(Effect.orDie),
       delete: (organizationId, configurationId, id) =>
@@ -87,9 +104,10 @@ export const layer = Layer.effect(
       callerIds: (configurationId) =>
         sql`SELECT address_normalized, is_default_caller_id FROM phone_numbers
             WHERE telephony_configuration_id = ${configurationId} AND is_active ORDER BY created_at, id`.pipe(
+          Effect.flatMap(callerIdRows),
           Effect.map((rows) => ({
-            defaultCallerId: (rows.find((r) => Columns.bool(r.is_default_caller_id))?.address_normalized ?? null) as string | null,
-            active: rows.map((r) => r.address_normalized as string)
+            defaultCallerId: rows.find((r) => r.is_default_caller_id)?.address_normalized ?? null,
+            active: rows.map((r) => r.address_normalized)
           })),
           Effect.orDie
         )

@@ -1,40 +1,78 @@
-import type { StoredRun } from "@agentline/core/runs/Run"
+import { CampaignId, DefinitionId, OrganizationId, RunId, WorkflowId } from "@agentline/api/Ids"
+import { type StoredRun } from "@agentline/core/runs/Run"
+import { CallType } from "@agentline/api/runs/Run"
 import { RunsRepo } from "@agentline/core/runs/RunsRepo"
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import * as Columns from "../Columns.js"
 
-export const toRun = (row: any): StoredRun => ({
-  id: Columns.int(row.id),
-  organization_id: Columns.int(row.organization_id),
-  workflow_id: Columns.int(row.workflow_id),
-  campaign_id: Columns.intOrNull(row.campaign_id),
-  definition_id: Columns.intOrNull(row.definition_id),
-  name: row.name,
-  mode: row.mode,
-  call_type: row.call_type,
-  is_completed: Columns.bool(row.is_completed),
-  initial_context: Columns.jsonOrNull(row.initial_context),
-  gathered_context: Columns.jsonOrNull(row.gathered_context),
-  cost_info: Columns.jsonOrNull(row.cost_info),
-  usage_info: Columns.jsonOrNull(row.usage_info),
-  logs: Columns.jsonOrNull(row.logs),
-  annotations: Columns.jsonOrNull(row.annotations),
-  artifacts: {
-    transcript: row.transcript_key ?? null,
-    recording: row.recording_key ?? null,
-    user_recording: row.user_recording_key ?? null,
-    bot_recording: row.bot_recording_key ?? null
-  },
-  created_at: Columns.ts(row.created_at),
-  updated_at: Columns.ts(row.updated_at)
+/** A `workflow_runs` row: artifacts are columns of blob keys (`transcript_key`, ...). */
+const RunRow = Schema.Struct({
+  id: Columns.Id(RunId),
+  organization_id: Columns.Id(OrganizationId),
+  workflow_id: Columns.Id(WorkflowId),
+  campaign_id: Schema.NullOr(Columns.Id(CampaignId)),
+  definition_id: Schema.NullOr(Columns.Id(DefinitionId)),
+  name: Schema.String,
+  mode: Schema.String,
+  call_type: CallType,
+  is_completed: Columns.Bool,
+  initial_context: Schema.NullOr(Columns.JsonObject),
+  gathered_context: Schema.NullOr(Columns.JsonObject),
+  cost_info: Schema.NullOr(Columns.JsonObject),
+  usage_info: Schema.NullOr(Columns.JsonObject),
+  logs: Schema.NullOr(Columns.JsonObject),
+  annotations: Schema.NullOr(Columns.JsonObject),
+  transcript_key: Schema.NullOr(Schema.String),
+  recording_key: Schema.NullOr(Schema.String),
+  user_recording_key: Schema.NullOr(Schema.String),
+  bot_recording_key: Schema.NullOr(Schema.String),
+  created_at: Columns.Ts,
+  updated_at: Columns.Ts
 })
+
+const toRun = (
+  { bot_recording_key, recording_key, transcript_key, user_recording_key, ...run }: typeof RunRow.Type
+): StoredRun => ({
+  ...run,
+  artifacts: { transcript: transcript_key, recording: recording_key, user_recording: user_recording_key, bot_recording: bot_recording_key }
+})
+const decodeRuns = Columns.decodeRows(RunRow)
+const runs = (rows: ReadonlyArray<unknown>) => Effect.map(decodeRuns(rows), (decoded) => decoded.map(toRun))
+const first = (rows: ReadonlyArray<unknown>) => Effect.map(runs(rows), (decoded) => Option.fromNullable(decoded[0]))
+const single = Columns.decodeSingle(RunRow)
+const count = Columns.decodeSingle(Schema.Struct({ n: Columns.Int }))
 
 export const layer = Layer.effect(
   RunsRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const first = (rows: ReadonlyArray<any>) => Option.map(Option.fromNullable(rows[0]), toRun)
+    /** `logs` with `entries` appended to its `telephony_status_callbacks`, the rest kept. */
+    const appendedLogs = (entries: ReadonlyArray<Record<string, unknown>>) =>
+      sql.onDialectOrElse({
+        pg: () =>
+          sql`jsonb_set(COALESCE(logs, '{}'::jsonb), '{telephony_status_callbacks}',
+                COALESCE(logs->'telephony_status_callbacks', '[]'::jsonb) || ${JSON.stringify(entries)}::jsonb)`,
+        // The stored entries, then the new ones, in their order (json_each keys are array indexes).
+        orElse: () =>
+          sql`json_set(COALESCE(logs, '{}'), '$.telephony_status_callbacks', (
+                SELECT json_group_array(json(value)) FROM (
+                  SELECT value, 0 AS part, key FROM json_each(COALESCE(json_extract(logs, '$.telephony_status_callbacks'), '[]'))
+                  UNION ALL
+                  SELECT value, 1 AS part, key FROM json_each(${JSON.stringify(entries)})
+                  ORDER BY part, key)))`
+      })
+
+    /**
+     * `defaults`, then the stored object, then `merge`, by top-level key (the later wins). PostgreSQL's
+     * `||` and SQLite's `json_patch` agree on top-level keys; nested objects are replaced on PostgreSQL
+     * and merged on SQLite, so callers merge flat values.
+     */
+    const mergedJson = (column: string, defaults: Record<string, unknown>, merge: Record<string, unknown>) =>
+      sql.onDialectOrElse({
+        pg: () => sql`(${JSON.stringify(defaults)}::jsonb || COALESCE(${sql(column)}, '{}'::jsonb) || ${JSON.stringify(merge)}::jsonb)`,
+        orElse: () => sql`json_patch(json_patch(${JSON.stringify(defaults)}, COALESCE(${sql(column)}, '{}')), ${JSON.stringify(merge)})`
+      })
 
     return RunsRepo.of({
       insert: (run) =>
@@ -46,7 +84,7 @@ export const layer = Layer.effect(
                     ${Columns.jsonParam(run.logs)}, ${run.now}, ${run.now})
             RETURNING *`
           yield* sql`UPDATE workflows SET total_runs = total_runs + 1 WHERE id = ${run.workflow_id}`
-          return toRun(rows[0])
+          return toRun(yield* single(rows))
         })).pipe(Effect.orDie),
       list: (organizationId, filter, page) => {
         const condition = "workflowId" in filter
@@ -54,15 +92,15 @@ export const layer = Layer.effect(
           : sql`organization_id = ${organizationId} AND campaign_id = ${filter.campaignId}`
         return Effect.all({
           runs: sql`SELECT * FROM workflow_runs WHERE ${condition} ORDER BY id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
-          total: sql<{ n: number }>`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM workflow_runs WHERE ${condition}`
+          total: sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM workflow_runs WHERE ${condition}`
         }).pipe(
-          Effect.map(({ runs, total }) => ({ runs: runs.map(toRun), total: Columns.int(total[0]!.n) })),
+          Effect.flatMap((rows) => Effect.all({ runs: runs(rows.runs), total: Effect.map(count(rows.total), (row) => row.n) })),
           Effect.orDie
         )
       },
       find: (organizationId, id) =>
-        sql`SELECT * FROM workflow_runs WHERE id = ${id} AND organization_id = ${organizationId}`.pipe(Effect.map(first), Effect.orDie),
-      findById: (id) => sql`SELECT * FROM workflow_runs WHERE id = ${id}`.pipe(Effect.map(first), Effect.orDie),
+        sql`SELECT * FROM workflow_runs WHERE id = ${id} AND organization_id = ${organizationId}`.pipe(Effect.flatMap(first), Effect.orDie),
+      findById: (id) => sql`SELECT * FROM workflow_runs WHERE id = ${id}`.pipe(Effect.flatMap(first), Effect.orDie),
       update: (id, patch, now) => {
         const set: Record<string, unknown> = { updated_at: now }
         if (patch.is_completed !== undefined) set.is_completed = Columns.boolParam(patch.is_completed)
@@ -70,8 +108,27 @@ export const layer = Layer.effect(
           if (patch[key] !== undefined) set[key] = Columns.jsonParam(patch[key])
         }
         for (const [artifact, key] of Object.entries(patch.artifacts ?? {})) set[`${artifact}_key`] = key
-        return sql`UPDATE workflow_runs SET ${sql.update(set)} WHERE id = ${id} RETURNING *`.pipe(Effect.map(first), Effect.orDie)
-      }
+        const appending = patch.statusCallbacks !== undefined && patch.statusCallbacks.length > 0
+        const appended = !appending
+          ? sql``
+          : sql`, logs = ${appendedLogs(patch.statusCallbacks)}`
+        const merged = (["gathered_context", "usage_info", "cost_info", "logs"] as const).flatMap((column) => {
+          const merge = patch.merge?.[column]
+          const defaults = patch.defaults?.[column]
+          if (merge === undefined && defaults === undefined) return []
+          // Never both in one statement: a caller appends status callbacks or merges logs (see RunPatch).
+          if (column === "logs" && appending) return []
+          return [sql`, ${sql(column)} = ${mergedJson(column, defaults ?? {}, merge ?? {})}`]
+        })
+        return sql`UPDATE workflow_runs SET ${sql.update(set)}${appended}${sql.join("", false, "")(merged)} WHERE id = ${id} RETURNING *`.pipe(
+          Effect.flatMap(first),
+          Effect.orDie
+        )
+      },
+      appendStatusCallbacks: (id, entries) =>
+        entries.length === 0
+          ? Effect.void
+          : sql`UPDATE workflow_runs SET logs = ${appendedLogs(entries)} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
     })
   })
 )

@@ -1,18 +1,20 @@
-import { type StoredUpload, UploadsRepo } from "@agentline/core/uploads/UploadsRepo"
+import { UploadsRepo } from "@agentline/core/uploads/UploadsRepo"
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import * as Columns from "../Columns.js"
 
-const toUpload = (row: any): StoredUpload => ({
-  file_key: row.file_key,
-  organization_id: Columns.int(row.organization_id),
-  file_name: row.file_name,
-  declared_size: Columns.int(row.declared_size),
-  content_type: row.content_type,
-  stored_size: Columns.intOrNull(row.stored_size),
-  expires_at: Columns.ts(row.expires_at),
-  uploaded_at: Columns.tsOrNull(row.uploaded_at)
+/** An `uploads` row. */
+const UploadRow = Schema.Struct({
+  file_key: Schema.String,
+  organization_id: Columns.Int,
+  file_name: Schema.String,
+  declared_size: Columns.Int,
+  content_type: Schema.String,
+  stored_size: Schema.NullOr(Columns.Int),
+  expires_at: Columns.Ts,
+  uploaded_at: Schema.NullOr(Columns.Ts)
 })
+const firstUpload = Columns.decodeFirst(UploadRow)
 
 export const layer = Layer.effect(
   UploadsRepo,
@@ -24,7 +26,18 @@ export const layer = Layer.effect(
           .pipe(Effect.asVoid, Effect.orDie),
       find: (organizationId, key) =>
         sql`SELECT * FROM uploads WHERE file_key = ${key} AND organization_id = ${organizationId}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toUpload)),
+          Effect.flatMap(firstUpload),
+          Effect.orDie
+        ),
+      claim: (key, now) =>
+        sql`UPDATE uploads SET receiving_at = ${now}
+            WHERE file_key = ${key} AND receiving_at IS NULL AND uploaded_at IS NULL RETURNING file_key`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie
+        ),
+      abandon: (key) =>
+        sql`UPDATE uploads SET receiving_at = NULL WHERE file_key = ${key} AND uploaded_at IS NULL`.pipe(
+          Effect.asVoid,
           Effect.orDie
         ),
       markUploaded: (key, size, now) =>

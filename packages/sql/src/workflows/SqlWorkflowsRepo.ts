@@ -1,51 +1,63 @@
-import type { WorkflowListItem, WorkflowStatus, WorkflowVersion } from "@agentline/core/workflows/Workflow"
+import { DefinitionId, OrganizationId, WorkflowId } from "@agentline/api/Ids"
+import { VersionStatus, WorkflowStatus } from "@agentline/api/workflows/Workflow"
 import {
-  type StoredWorkflow,
   type TriggerConflict,
   type VersionContent,
   WorkflowsRepo
 } from "@agentline/core/workflows/WorkflowsRepo"
-import { SqlClient } from "@effect/sql"
-import { Data, Effect, Either, Layer, Option } from "effect"
+import { SqlClient, type Statement } from "@effect/sql"
+import { Data, Effect, Either, Layer, Option, Schema } from "effect"
 import * as Columns from "../Columns.js"
 
 class TriggerTaken extends Data.TaggedError("TriggerTaken")<{ readonly trigger_path: string }> {}
 
-const toWorkflow = (row: any): StoredWorkflow => ({
-  id: Columns.int(row.id),
-  organization_id: Columns.int(row.organization_id),
-  name: row.name,
-  status: row.status,
-  created_at: Columns.ts(row.created_at),
-  workflow_definition: Columns.json(row.workflow_definition),
-  current_definition_id: Columns.intOrNull(row.current_definition_id),
-  template_context_variables: Columns.jsonOrNull(row.template_context_variables),
-  call_disposition_codes: Columns.jsonOrNull(row.call_disposition_codes),
-  total_runs: Columns.int(row.total_runs),
-  workflow_configurations: Columns.jsonOrNull(row.workflow_configurations),
-  version_number: Columns.intOrNull(row.version_number),
-  version_status: row.version_status ?? null,
-  workflow_uuid: row.workflow_uuid
+/** A `workflows` row joined with its current version (`workflow_definitions`). */
+const WorkflowRow = Schema.Struct({
+  id: Columns.Id(WorkflowId),
+  organization_id: Columns.Id(OrganizationId),
+  name: Schema.String,
+  status: WorkflowStatus,
+  created_at: Columns.Ts,
+  workflow_definition: Columns.JsonObject,
+  current_definition_id: Schema.NullOr(Columns.Id(DefinitionId)),
+  template_context_variables: Schema.NullOr(Columns.JsonObject),
+  call_disposition_codes: Schema.NullOr(Columns.JsonObject),
+  total_runs: Columns.Int,
+  workflow_configurations: Schema.NullOr(Columns.JsonObject),
+  version_number: Schema.NullOr(Columns.Int),
+  version_status: Schema.NullOr(Schema.String),
+  workflow_uuid: Schema.String
 })
+const firstWorkflow = Columns.decodeFirst(WorkflowRow)
 
-const toVersion = (row: any): WorkflowVersion => ({
-  id: Columns.int(row.id),
-  version_number: Columns.int(row.version_number),
-  status: row.status,
-  created_at: Columns.ts(row.created_at),
-  workflow_definition: Columns.json(row.workflow_definition),
-  template_context_variables: Columns.jsonOrNull(row.template_context_variables),
-  workflow_configurations: Columns.jsonOrNull(row.workflow_configurations)
+/** A `workflow_definitions` row: one immutable version. */
+const VersionRow = Schema.Struct({
+  id: Columns.Id(DefinitionId),
+  version_number: Columns.Int,
+  status: VersionStatus,
+  created_at: Columns.Ts,
+  workflow_definition: Columns.JsonObject,
+  template_context_variables: Schema.NullOr(Columns.JsonObject),
+  workflow_configurations: Schema.NullOr(Columns.JsonObject)
 })
+const versions = Columns.decodeRows(VersionRow)
 
-const toListItem = (row: any): WorkflowListItem => ({
-  id: Columns.int(row.id),
-  name: row.name,
-  status: row.status,
-  created_at: Columns.ts(row.created_at),
-  total_runs: Columns.int(row.total_runs),
-  workflow_uuid: row.workflow_uuid
+/** A `workflows` row as listed. */
+const ListItemRow = Schema.Struct({
+  id: Columns.Id(WorkflowId),
+  name: Schema.String,
+  status: WorkflowStatus,
+  created_at: Columns.Ts,
+  total_runs: Columns.Int,
+  workflow_uuid: Schema.String
 })
+const listItems = Columns.decodeRows(ListItemRow)
+
+const singleId = Columns.decodeSingle(Columns.IdRow)
+const triggerOwners = Columns.decodeRows(Schema.Struct({ trigger_path: Schema.String, workflow_id: Columns.Int }))
+const maxVersion = Columns.decodeSingle(Schema.Struct({ v: Schema.NullOr(Columns.Int) }))
+const DispositionCodes = Schema.Struct({ disposition_codes: Schema.optional(Schema.Array(Schema.String)) })
+const firstDispositionCodes = Columns.decodeFirst(Schema.Struct({ call_disposition_codes: Schema.NullOr(Columns.Json(DispositionCodes)) }))
 
 export const layer = Layer.effect(
   WorkflowsRepo,
@@ -56,8 +68,7 @@ export const layer = Layer.effect(
       d.version_number, d.status AS version_status
       FROM workflows w LEFT JOIN workflow_definitions d ON d.id = w.current_definition_id`
 
-    const findOne = (condition: any) =>
-      sql`${selectWorkflow} WHERE ${condition}`.pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWorkflow)))
+    const findOne = (condition: Statement.Fragment) => sql`${selectWorkflow} WHERE ${condition}`.pipe(Effect.flatMap(firstWorkflow))
 
     const insertVersion = (workflowId: number, versionNumber: number, content: VersionContent, now: string) =>
       sql`INSERT INTO workflow_definitions
@@ -65,9 +76,8 @@ export const layer = Layer.effect(
           VALUES (${workflowId}, ${versionNumber}, 'published', ${Columns.jsonParam(content.workflow_definition)},
                   ${Columns.jsonParam(content.template_context_variables)}, ${Columns.jsonParam(content.workflow_configurations)}, ${now})
           RETURNING id`.pipe(
-        Effect.flatMap(([row]) =>
-          sql`UPDATE workflows SET current_definition_id = ${Columns.int(row!.id)}, updated_at = ${now} WHERE id = ${workflowId}`
-        )
+        Effect.flatMap(singleId),
+        Effect.flatMap((row) => sql`UPDATE workflows SET current_definition_id = ${row.id}, updated_at = ${now} WHERE id = ${workflowId}`)
       )
 
     /** Active for the paths in the definition, archived for the agent's others; fails when another agent owns one. */
@@ -78,9 +88,9 @@ export const layer = Layer.effect(
                      VALUES (${path}, ${workflowId}, ${organizationId}, 'active') ON CONFLICT (trigger_path) DO NOTHING`
         }
         if (paths.length > 0) {
-          const owners = yield* sql<{ trigger_path: string; workflow_id: number }>`
-            SELECT trigger_path, workflow_id FROM agent_triggers WHERE ${sql.in("trigger_path", paths)}`
-          const taken = owners.find((o) => Columns.int(o.workflow_id) !== workflowId)
+          const owners = yield* sql`SELECT trigger_path, workflow_id FROM agent_triggers WHERE ${sql.in("trigger_path", paths)}`
+            .pipe(Effect.flatMap(triggerOwners))
+          const taken = owners.find((o) => o.workflow_id !== workflowId)
           if (taken) return yield* new TriggerTaken({ trigger_path: taken.trigger_path })
           yield* sql`UPDATE agent_triggers SET state = 'active' WHERE workflow_id = ${workflowId} AND ${sql.in("trigger_path", paths)}`
           yield* sql`UPDATE agent_triggers SET state = 'archived' WHERE workflow_id = ${workflowId} AND NOT ${sql.in("trigger_path", paths)}`
@@ -102,17 +112,16 @@ export const layer = Layer.effect(
     return WorkflowsRepo.of({
       insert: (input) =>
         conflictOrDie(sql.withTransaction(Effect.gen(function*() {
-          const [row] = yield* sql`INSERT INTO workflows (organization_id, workflow_uuid, name, status, created_at, updated_at)
+          const { id } = yield* sql`INSERT INTO workflows (organization_id, workflow_uuid, name, status, created_at, updated_at)
             VALUES (${input.organization_id}, ${input.workflow_uuid}, ${input.name}, 'active', ${input.now}, ${input.now})
-            RETURNING id`
-          const id = Columns.int(row!.id)
+            RETURNING id`.pipe(Effect.flatMap(singleId))
           yield* insertVersion(id, 1, input.content, input.now)
           yield* reserveTriggers(input.organization_id, id, input.content.trigger_paths)
           return Option.getOrThrow(yield* findOne(sql`w.id = ${id}`))
         }))),
       list: (organizationId, statuses) =>
         sql`SELECT * FROM workflows WHERE organization_id = ${organizationId} AND ${sql.in("status", statuses)} ORDER BY id DESC`
-          .pipe(Effect.map((rows) => rows.map(toListItem)), Effect.orDie),
+          .pipe(Effect.flatMap(listItems), Effect.orDie),
       find: (organizationId, id) => findOne(sql`w.id = ${id} AND w.organization_id = ${organizationId}`).pipe(Effect.orDie),
       findByUuid: (uuid) => findOne(sql`w.workflow_uuid = ${uuid}`).pipe(Effect.orDie),
       findByTriggerPath: (path) =>
@@ -126,10 +135,10 @@ export const layer = Layer.effect(
             yield* sql`UPDATE workflows SET name = ${input.name}, updated_at = ${input.now} WHERE id = ${input.id}`
           }
           if (input.content !== undefined) {
-            const [max] = yield* sql<{ v: number }>`
-              SELECT CAST(MAX(version_number) AS INTEGER) AS v FROM workflow_definitions WHERE workflow_id = ${input.id}`
+            const max = yield* sql`SELECT CAST(MAX(version_number) AS INTEGER) AS v FROM workflow_definitions
+              WHERE workflow_id = ${input.id}`.pipe(Effect.flatMap(maxVersion))
             yield* sql`UPDATE workflow_definitions SET status = 'archived' WHERE workflow_id = ${input.id}`
-            yield* insertVersion(input.id, Columns.int(max!.v) + 1, input.content, input.now)
+            yield* insertVersion(input.id, (max.v ?? 0) + 1, input.content, input.now)
             yield* reserveTriggers(input.organization_id, input.id, input.content.trigger_paths)
           }
           return yield* findOne(sql`w.id = ${input.id}`)
@@ -140,12 +149,12 @@ export const layer = Layer.effect(
       versions: (organizationId, id) =>
         sql`SELECT d.* FROM workflow_definitions d JOIN workflows w ON w.id = d.workflow_id
             WHERE d.workflow_id = ${id} AND w.organization_id = ${organizationId} ORDER BY d.version_number DESC`
-          .pipe(Effect.map((rows) => rows.map(toVersion)), Effect.orDie),
+          .pipe(Effect.flatMap(versions), Effect.orDie),
       addDispositionCodes: (id, codes) =>
         sql.withTransaction(Effect.gen(function*() {
-          const [row] = yield* sql`SELECT call_disposition_codes FROM workflows WHERE id = ${id}`
-          if (!row) return
-          const current = Columns.jsonOrNull<{ disposition_codes?: Array<string> }>(row.call_disposition_codes)
+          const row = yield* sql`SELECT call_disposition_codes FROM workflows WHERE id = ${id}`.pipe(Effect.flatMap(firstDispositionCodes))
+          if (Option.isNone(row)) return
+          const current = row.value.call_disposition_codes
           const merged = [...new Set([...(current?.disposition_codes ?? []), ...codes])].sort()
           if (merged.length === (current?.disposition_codes ?? []).length) return
           yield* sql`UPDATE workflows SET call_disposition_codes = ${Columns.jsonParam({ disposition_codes: merged })}

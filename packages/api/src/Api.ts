@@ -1,0 +1,57 @@
+/**
+ * The Agentline HTTP API (`/api/v1`), as one `HttpApi` value. Import it to get a typed client:
+ * `HttpApiClient.make(AgentlineApi, { baseUrl })` (see `examples/typed-client.ts`).
+ */
+import {
+  BadRequestResponse,
+  ConflictResponse,
+  ForbiddenResponse,
+  NotFoundResponse,
+  PayloadTooLargeResponse,
+  TooManyRequestsResponse,
+  UnauthorizedResponse,
+  ValidationErrorResponse
+} from "./Errors.js"
+import * as OpenApiDocument from "./OpenApiDocument.js"
+import { HttpApi, OpenApi } from "@effect/platform"
+import { ApiKeysApi } from "./api-keys/Api.js"
+import { CallsApi, TelephonyCallbacksApi } from "./calls/Api.js"
+import { CampaignsApi } from "./campaigns/Api.js"
+import { PhoneNumbersApi } from "./phone-numbers/Api.js"
+import { TelephonyConfigsApi } from "./telephony/Api.js"
+import { AuthApi } from "./auth/Api.js"
+import { HealthApi } from "./health/Api.js"
+import { OrganizationsApi } from "./organizations/Api.js"
+import { PublicDownloadsApi } from "./runs/Api.js"
+import { UploadsApi, UploadTargetApi } from "./uploads/Api.js"
+import { UsersApi } from "./users/Api.js"
+import { WorkflowsApi } from "./workflows/Api.js"
+
+export class AgentlineApi extends HttpApi.make("agentline")
+  .add(HealthApi)
+  .add(AuthApi)
+  .add(UsersApi)
+  .add(ApiKeysApi)
+  .add(OrganizationsApi)
+  .add(WorkflowsApi)
+  .add(PublicDownloadsApi)
+  .add(TelephonyConfigsApi)
+  .add(PhoneNumbersApi)
+  .add(CampaignsApi)
+  .add(CallsApi)
+  .add(TelephonyCallbacksApi)
+  .add(UploadsApi)
+  .add(UploadTargetApi)
+  .addError(ValidationErrorResponse)
+  .addError(BadRequestResponse)
+  .addError(UnauthorizedResponse)
+  .addError(ForbiddenResponse)
+  .addError(NotFoundResponse)
+  .addError(ConflictResponse)
+  .addError(PayloadTooLargeResponse)
+  .addError(TooManyRequestsResponse)
+  .prefix("/api/v1")
+  .annotate(OpenApi.Title, "Agentline API")
+  .annotate(OpenApi.Description, "Self-hosted AI voice agents over telephone calls. Errors are {\"detail\": ...}.")
+  .annotate(OpenApi.Transform, OpenApiDocument.correct)
+{}

@@ -1,0 +1,22 @@
+import { ApiKey, CreateApiKeyRequest, CreatedApiKey } from "./ApiKey.js"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "../Authentication.js"
+import { ApiKeyId } from "../Ids.js"
+import { BooleanFromString, idPath, Success } from "../Params.js"
+
+export class ApiKeysApi extends HttpApiGroup.make("apiKeys")
+  .add(
+    HttpApiEndpoint.get("list", "/user/api-keys")
+      .setUrlParams(Schema.Struct({ include_archived: Schema.optionalWith(BooleanFromString, { default: () => false }) }))
+      .addSuccess(Schema.Array(ApiKey))
+  )
+  .add(HttpApiEndpoint.post("create", "/user/api-keys").setPayload(CreateApiKeyRequest).addSuccess(CreatedApiKey))
+  .add(HttpApiEndpoint.del("archive", "/user/api-keys/:api_key_id").setPath(idPath("api_key_id", ApiKeyId)).addSuccess(Success))
+  .add(
+    HttpApiEndpoint.put("reactivate", "/user/api-keys/:api_key_id/reactivate").setPath(idPath("api_key_id", ApiKeyId)).addSuccess(
+      Success
+    )
+  )
+  .middleware(Authentication)
+{}

@@ -1,0 +1,32 @@
+import { CallRequest, CallResponse } from "./Call.js"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Schema } from "effect"
+import { ApiKeyAuthentication } from "../Authentication.js"
+import { AttemptId } from "../Ids.js"
+import { idFromString } from "../Params.js"
+
+/** Single calls: `X-API-Key` is required (no login tokens), as in the reference implementation. */
+export class CallsApi extends HttpApiGroup.make("calls")
+  .add(
+    HttpApiEndpoint.post("byWorkflowUuid", "/public/agent/workflow/:workflow_uuid")
+      .setPath(Schema.Struct({ workflow_uuid: Schema.String }))
+      .setPayload(CallRequest)
+      .addSuccess(CallResponse)
+  )
+  .add(
+    HttpApiEndpoint.post("byTriggerPath", "/public/agent/:uuid")
+      .setPath(Schema.Struct({ uuid: Schema.String }))
+      .setPayload(CallRequest)
+      .addSuccess(CallResponse)
+  )
+  .middleware(ApiKeyAuthentication)
+{}
+
+/** Provider-facing status callbacks; the provider's signature is the credential. */
+export class TelephonyCallbacksApi extends HttpApiGroup.make("telephonyCallbacks")
+  .add(
+    HttpApiEndpoint.post("callback", "/telephony/callbacks/:provider/:attempt_id")
+      .setPath(Schema.Struct({ provider: Schema.String, attempt_id: idFromString(AttemptId) }))
+      .addSuccess(Schema.Struct({ ok: Schema.Boolean, events: Schema.Int }))
+  )
+{}

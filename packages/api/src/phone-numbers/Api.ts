@@ -1,0 +1,26 @@
+import { CreatePhoneNumberRequest, PhoneNumber, ProviderSync, UpdatePhoneNumberRequest } from "./PhoneNumber.js"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "../Authentication.js"
+import { PhoneNumberId, TelephonyConfigurationId } from "../Ids.js"
+import { idFromString } from "../Params.js"
+
+const ConfigPath = Schema.Struct({ config_id: idFromString(TelephonyConfigurationId) })
+const NumberPath = Schema.Struct({ config_id: idFromString(TelephonyConfigurationId), phone_number_id: idFromString(PhoneNumberId) })
+const base = "/organizations/telephony-configs/:config_id/phone-numbers"
+
+export class PhoneNumbersApi extends HttpApiGroup.make("phoneNumbers")
+  .add(HttpApiEndpoint.get("list", base).setPath(ConfigPath).addSuccess(Schema.Struct({ phone_numbers: Schema.Array(PhoneNumber) })))
+  .add(HttpApiEndpoint.post("create", base).setPath(ConfigPath).setPayload(CreatePhoneNumberRequest).addSuccess(PhoneNumber))
+  .add(HttpApiEndpoint.get("get", `${base}/:phone_number_id`).setPath(NumberPath).addSuccess(PhoneNumber))
+  .add(
+    HttpApiEndpoint.put("update", `${base}/:phone_number_id`).setPath(NumberPath).setPayload(UpdatePhoneNumberRequest)
+      .addSuccess(PhoneNumber)
+  )
+  .add(
+    HttpApiEndpoint.del("delete", `${base}/:phone_number_id`).setPath(NumberPath)
+      .addSuccess(Schema.Struct({ message: Schema.String, provider_sync: Schema.NullOr(ProviderSync) }))
+  )
+  .add(HttpApiEndpoint.post("setDefaultCaller", `${base}/:phone_number_id/set-default-caller`).setPath(NumberPath).addSuccess(PhoneNumber))
+  .middleware(Authentication)
+{}

@@ -1,0 +1,28 @@
+import { Run, RunsPage } from "../runs/Run.js"
+import { CreateWorkflowRequest, ListWorkflowsParams, SetStatusRequest, UpdateWorkflowRequest, Workflow, WorkflowListItem, WorkflowVersion } from "./Workflow.js"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "../Authentication.js"
+import { RunId, WorkflowId } from "../Ids.js"
+import { idFromString, PageParams } from "../Params.js"
+
+const WorkflowPath = Schema.Struct({ workflow_id: idFromString(WorkflowId) })
+
+export class WorkflowsApi extends HttpApiGroup.make("workflows")
+  .add(HttpApiEndpoint.post("create", "/workflow/create/definition").setPayload(CreateWorkflowRequest).addSuccess(Workflow))
+  .add(HttpApiEndpoint.get("list", "/workflow/fetch").setUrlParams(ListWorkflowsParams).addSuccess(Schema.Array(WorkflowListItem)))
+  .add(HttpApiEndpoint.get("get", "/workflow/fetch/:workflow_id").setPath(WorkflowPath).addSuccess(Workflow))
+  .add(HttpApiEndpoint.put("update", "/workflow/:workflow_id").setPath(WorkflowPath).setPayload(UpdateWorkflowRequest).addSuccess(Workflow))
+  .add(
+    HttpApiEndpoint.put("setStatus", "/workflow/:workflow_id/status").setPath(WorkflowPath).setPayload(SetStatusRequest)
+      .addSuccess(Workflow)
+  )
+  .add(HttpApiEndpoint.get("versions", "/workflow/:workflow_id/versions").setPath(WorkflowPath).addSuccess(Schema.Array(WorkflowVersion)))
+  .add(HttpApiEndpoint.get("runs", "/workflow/:workflow_id/runs").setPath(WorkflowPath).setUrlParams(PageParams).addSuccess(RunsPage))
+  .add(
+    HttpApiEndpoint.get("run", "/workflow/:workflow_id/runs/:run_id")
+      .setPath(Schema.Struct({ workflow_id: idFromString(WorkflowId), run_id: idFromString(RunId) }))
+      .addSuccess(Run)
+  )
+  .middleware(Authentication)
+{}

@@ -1,0 +1,35 @@
+/**
+ * The addresses this server is reached at, for the links and webhooks the domain hands out. Core
+ * knows no routes: it asks this port, and the server (which owns the routes) provides it from
+ * `AGENTLINE_PUBLIC_URL`. Each method names one route that exists; add a method together with its
+ * route, never before (a provider pointed at a missing route fails in ways nobody sees).
+ */
+import { Context, Layer } from "effect"
+import type { Artifact } from "@agentline/api/runs/Run"
+
+export interface PublicUrlsShape {
+  /** Where a provider sends the status callbacks of one call attempt. */
+  readonly telephonyCallback: (input: { readonly provider: string; readonly attemptId: number }) => string
+  /** Where a provider asks what to do once a call of ours is answered (its answer document). */
+  readonly telephonyAnswer: (input: { readonly provider: string; readonly attemptId: number }) => string
+  /** Where the contacts file of an upload is PUT; `query` carries the expiry and signature. */
+  readonly contactsUpload: (input: { readonly key: string; readonly query: URLSearchParams }) => string
+  /** A shareable download of a run's artifact; `token` is the signed link token. */
+  readonly runArtifact: (input: { readonly token: string; readonly artifact: Artifact }) => string
+  /**
+   * Where a provider sends the inbound calls of a number, when this server answers inbound calls.
+   * Absent until it does: numbers bound to an agent are then saved without pointing the provider at
+   * a route that does not exist, and `provider_sync` says so.
+   */
+  readonly telephonyInbound?: ((input: { readonly provider: string }) => string) | undefined
+  /**
+   * The WebSocket a provider streams an answered call's audio to; `token` is the call's single-use
+   * media token (`MediaTokens`). Absent in a server without the media route: calls are then kept open
+   * without audio (`KeepOpen`).
+   */
+  readonly mediaStream?: ((input: { readonly provider: string; readonly token: string }) => string) | undefined
+}
+
+export class PublicUrls extends Context.Tag("@agentline/core/PublicUrls")<PublicUrls, PublicUrlsShape>() {
+  static layer = (urls: PublicUrlsShape): Layer.Layer<PublicUrls> => Layer.succeed(PublicUrls, urls)
+}

@@ -1,0 +1,278 @@
+/**
+ * One call attempt from claim to end: `begin` (its run, `dialing`, tracked in memory), `place` (the
+ * provider gets it), `handleEvent` (normalized events from any provider) and `finish` (attempt,
+ * contact, counters and run in one transaction; then the breaker, disposition codes and wake-ups).
+ */
+import {
+  type AttemptId,
+  type CampaignId,
+  type ContactId,
+  type OrganizationId,
+  WorkflowId
+} from "@agentline/api/Ids"
+import { Clock, Effect, Either, FiberSet, Option } from "effect"
+import type { OutboundRoute } from "../telephony/OutboundRouting.js"
+import type { CallEvent } from "../telephony/TelephonyProvider.js"
+import { iso } from "../Time.js"
+import { Transactor } from "../Transactor.js"
+import type { StoredWorkflow } from "../workflows/WorkflowsRepo.js"
+import { BreakerWindow } from "./BreakerWindow.js"
+import { type AttemptResult, nextForContact } from "./ContactOutcome.js"
+import { callDeadline } from "./Deadlines.js"
+import { DispatcherSettings } from "./DispatcherSettings.js"
+import { type DispatchCampaign, DispatchRepo, type OpenAttempt } from "./DispatchRepo.js"
+import { type LiveAttempt, LiveAttempts, type StatusEvent } from "./LiveAttempts.js"
+import { persistently } from "./Persistently.js"
+import { RunRecorder } from "./RunRecorder.js"
+import { Wakeups } from "./Wakeups.js"
+
+export interface CallEnd {
+  readonly outcome: AttemptResult
+  readonly durationSeconds: number
+  readonly hangupCause?: string
+  /** Why the call could not be placed or its fate learned (recorded on the run). */
+  readonly error?: string
+}
+
+export class Attempts extends Effect.Service<Attempts>()("@agentline/core/dispatcher/Attempts", {
+  scoped: Effect.gen(function*() {
+    const repo = yield* DispatchRepo
+    const recorder = yield* RunRecorder
+    const live = yield* LiveAttempts
+    const breaker = yield* BreakerWindow
+    const wakeups = yield* Wakeups
+    const tx = yield* Transactor
+    const settings = yield* DispatcherSettings
+    const calls = yield* FiberSet.make()
+
+    /**
+     * Ends the attempt once: the first caller for an attempt wins (the storage write is guarded by the
+     * attempt's state), later ones change nothing.
+     */
+    const finish = (attemptId: AttemptId, end: CallEnd, known?: LiveAttempt) =>
+      Effect.gen(function*() {
+        const taken = yield* live.take(attemptId)
+        const attempt = Option.getOrUndefined(taken) ?? known ?? (yield* rebuild(attemptId))
+        if (attempt === undefined) return
+        const at = yield* Clock.currentTimeMillis
+        const contactNext = attempt.contactId !== null && attempt.retry !== undefined
+          ? nextForContact(end.outcome, attempt.attemptNumber, attempt.retry, at)
+          : undefined
+        const events = [
+          ...attempt.events,
+          {
+            status: end.outcome === "interrupted" ? "interrupted" : "ended",
+            timestamp: iso(at),
+            duration: end.durationSeconds,
+            // Why the call could not be placed or its fate learned: the provider's own words.
+            ...(end.error !== undefined ? { error: end.error } : {})
+          }
+        ]
+        const finished = yield* persistently(tx.withTransaction(Effect.gen(function*() {
+          const ended = yield* repo.finishAttempt({
+            attemptId,
+            outcome: end.outcome,
+            durationMillis: end.durationSeconds * 1000,
+            contactNext,
+            now: iso(at)
+          })
+          if (ended) yield* recorder.close(attempt, { ...end, contactNext, events, at })
+          return ended
+        })))
+        if (!finished) return
+        yield* recorder.learnDisposition(attempt.workflowId, end.outcome)
+        yield* breaker.record(attempt, end.outcome, end.error !== undefined ? "call_initiation_failed" : end.outcome)
+        yield* wakeups.wakeOrganization(attempt.organizationId)
+      }).pipe(Effect.withSpan("Dispatcher.finish", { attributes: { attemptId } }))
+
+    /**
+     * Normalized events from any provider end up here (in-process or through the callback route). A
+     * `durable` event (a provider's callback over HTTP) is written to the run's log at once, so a process
+     * that dies mid-call loses none of them; in-process events (the simulator) are written with the
+     * call's end, in one statement.
+     */
+    const handleEvent = Effect.fn("Dispatcher.handleEvent")(function*(
+      attemptId: AttemptId,
+      event: CallEvent,
+      options: { readonly durable?: boolean } = {}
+    ) {
+      const entry: StatusEvent = {
+        status: event.type,
+        timestamp: iso(event.at),
+        call_id: event.providerCallId,
+        ...(event.type === "answered" && event.answeredBy !== undefined ? { answered_by: event.answeredBy } : {})
+      }
+      const tracked = yield* live.get(attemptId)
+      let runId = Option.isSome(tracked) ? tracked.value.runId : null
+      if (Option.isNone(tracked)) {
+        const stored = yield* repo.findAttempt(attemptId)
+        if (Option.isNone(stored)) return
+        runId = stored.value.runId
+        if (stored.value.state !== "claimed" && stored.value.state !== "dialing") {
+          // After the end: recorded on the run, never applied (a final state is never reopened).
+          const runId = stored.value.runId
+          if (runId !== null) {
+            yield* recorder.recordStatus(runId, {
+              ...entry,
+              ...(event.type === "ended" ? { outcome: event.outcome, duration: event.durationSeconds } : {}),
+              ignored: true
+            })
+          }
+          return
+        }
+      }
+      if (event.type === "ended") {
+        yield* live.update(attemptId, (a) => (a.providerCallId === null ? { ...a, providerCallId: event.providerCallId } : a))
+        return yield* finish(attemptId, {
+          outcome: event.outcome,
+          durationSeconds: event.durationSeconds,
+          ...(event.hangupCause !== undefined ? { hangupCause: event.hangupCause } : {})
+        })
+      }
+      const durable = options.durable === true && runId !== null
+      if (durable) yield* recorder.recordStatus(runId!, entry)
+      const kept = durable ? [] : [entry]
+      const updated = yield* live.update(attemptId, (a) => ({
+        ...a,
+        providerCallId: a.providerCallId ?? event.providerCallId,
+        events: [...a.events, ...kept]
+      }))
+      // An attempt this process does not have in memory (placed before a restart or elsewhere).
+      if (Option.isNone(updated)) {
+        const rebuilt = yield* rebuild(attemptId)
+        if (rebuilt !== undefined) {
+          yield* live.track({
+            ...rebuilt,
+            providerCallId: rebuilt.providerCallId ?? event.providerCallId,
+            events: [...rebuilt.events, ...kept]
+          })
+        }
+      }
+    })
+
+    /** The in-memory record of an open attempt, from storage (its campaign's settings as they are now). */
+    const fromStorage = (open: OpenAttempt) =>
+      Effect.gen(function*() {
+        if (open.runId === null) return undefined
+        const campaign = open.campaignId === null ? Option.none<DispatchCampaign>() : yield* repo.loadCampaign(open.campaignId)
+        const run = yield* recorder.recorded(open.runId)
+        const attempt: LiveAttempt = {
+          attemptId: open.id,
+          organizationId: open.organizationId,
+          campaignId: open.campaignId,
+          contactId: open.contactId,
+          workflowId: Option.match(run, { onNone: () => WorkflowId.make(0), onSome: (r) => r.workflowId }),
+          runId: open.runId,
+          attemptNumber: open.attemptNumber,
+          retry: Option.getOrUndefined(Option.map(campaign, (c) => c.retry)),
+          breaker: Option.getOrUndefined(Option.map(campaign, (c) => c.breaker)),
+          provider: open.provider,
+          // What the run's log already has stays there; only events from now on are kept for the final write.
+          events: [],
+          providerCallId: open.providerCallId
+        }
+        return attempt
+      })
+
+    const rebuild = (attemptId: AttemptId) =>
+      Effect.flatMap(repo.findAttempt(attemptId), (found) =>
+        Option.isSome(found) && (found.value.state === "claimed" || found.value.state === "dialing")
+          ? fromStorage(found.value as OpenAttempt)
+          : Effect.succeed(undefined))
+
+    /**
+     * What every claimed attempt goes through before the provider sees it: its run is created, the
+     * attempt is marked `dialing` (from here on only the provider knows its fate) and tracked in memory.
+     */
+    const begin = (input: {
+      readonly attemptId: AttemptId
+      readonly organizationId: OrganizationId
+      readonly campaign: DispatchCampaign | undefined
+      readonly contactId: ContactId | null
+      readonly workflow: StoredWorkflow
+      readonly attemptNumber: number
+      readonly route: OutboundRoute
+      readonly from: string | null
+      readonly name: string
+      readonly initialContext: Record<string, unknown>
+      readonly at: number
+      readonly callType?: "inbound" | "outbound"
+    }) =>
+      Effect.gen(function*() {
+        const campaignId: CampaignId | null = input.campaign?.id ?? null
+        // One unit: a run exists exactly when the attempt is `dialing`. When it fails the claim is
+        // released, so a refused write (or a hostile value) never keeps a slot.
+        const run = yield* tx.withTransaction(Effect.gen(function*() {
+          const run = yield* recorder.open({
+            organizationId: input.organizationId,
+            workflow: input.workflow,
+            campaignId,
+            name: input.name,
+            provider: input.route.provider.name,
+            initialContext: input.initialContext,
+            at: input.at,
+            ...(input.callType !== undefined ? { callType: input.callType } : {})
+          })
+          yield* repo.markDialing({
+            attemptId: input.attemptId,
+            runId: run.id,
+            from: input.from,
+            reconcileAt: iso(callDeadline(input.at, input.workflow.workflow_configurations, settings.reconcileMarginSeconds))
+          })
+          return run
+        })).pipe(Effect.onError(() => persistently(repo.releaseClaimed(input.attemptId)).pipe(Effect.catchAllCause(Effect.logError))))
+        const attempt: LiveAttempt = {
+          attemptId: input.attemptId,
+          organizationId: input.organizationId,
+          campaignId,
+          contactId: input.contactId,
+          workflowId: WorkflowId.make(input.workflow.id),
+          runId: run.id,
+          attemptNumber: input.attemptNumber,
+          retry: input.campaign?.retry,
+          breaker: input.campaign?.breaker,
+          provider: input.route.provider.name,
+          events: [],
+          providerCallId: null
+        }
+        yield* live.track(attempt)
+        return { attempt, run }
+      })
+
+    /** Hands the call to the provider; a refusal ends the attempt `failed` at once. */
+    const place = (attempt: LiveAttempt, route: OutboundRoute, to: string, from: string | null) =>
+      Effect.gen(function*() {
+        const placed = yield* route.calls.place({
+          to,
+          from: from ?? undefined,
+          attemptId: attempt.attemptId,
+          onEvent: (event) => handleEvent(attempt.attemptId, event).pipe(Effect.catchAllCause(Effect.logError))
+        }).pipe(Effect.either)
+        if (Either.isLeft(placed)) {
+          // Adapters word their errors without credentials (docs/telephony-adapters.md); the contract suite checks it.
+          yield* Effect.logWarning(`attempt ${attempt.attemptId} not placed through ${attempt.provider}: ${placed.left.message}`)
+          yield* finish(attempt.attemptId, { outcome: "failed", durationSeconds: 0, error: placed.left.message }, attempt)
+          return Either.left(placed.left.message)
+        }
+        yield* rememberCallId(attempt.attemptId, placed.right.providerCallId)
+        return Either.right(placed.right.providerCallId)
+      })
+
+    /** The provider's id of the attempt's call, in memory and in storage (recovery asks the provider by it). */
+    const rememberCallId = (attemptId: AttemptId, providerCallId: string) =>
+      Effect.zipRight(
+        live.update(attemptId, (a) => (a.providerCallId === null ? { ...a, providerCallId } : a)),
+        persistently(repo.setProviderCallId({ attemptId, providerCallId }))
+      )
+
+    /**
+     * `place` on its own fiber, tied to the dispatcher's lifetime (campaign calls). Interruptible even
+     * when forked from an uninterruptible step: the provider's fibers inherit it and must stop at shutdown.
+     */
+    const dial = (attempt: LiveAttempt, route: OutboundRoute, to: string, from: string | null) =>
+      FiberSet.run(calls, Effect.interruptible(place(attempt, route, to, from)))
+
+    return { begin, place, dial, handleEvent, finish, fromStorage, rememberCallId } as const
+  }),
+  dependencies: [LiveAttempts.Default, BreakerWindow.Default, RunRecorder.Default, Wakeups.Default]
+}) {}

@@ -1,0 +1,233 @@
+/**
+ * The loop of one running campaign this process owns: claim what both limits allow among the contacts
+ * that are due and inside their calling window (deferring the others to their window's opening), place
+ * those calls, and sleep until a call ends, a retry or window is due, or the campaign is paused. It
+ * completes the campaign in the pass that finds nothing queued or dialing.
+ */
+import { type CampaignId, type ContactId, TelephonyConfigurationId } from "@agentline/api/Ids"
+import { Clock, Effect, Either, Option, Queue } from "effect"
+import { isWithinSchedule, nextWindowStart } from "../campaigns/CallingWindow.js"
+import { logEntry } from "../campaigns/CampaignLog.js"
+import type { ScheduleConfig } from "@agentline/api/campaigns/CampaignSettings"
+import { CampaignsRepo } from "../campaigns/CampaignsRepo.js"
+import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
+import { OutboundRouting, type OutboundRoute } from "../telephony/OutboundRouting.js"
+import { iso } from "../Time.js"
+import { type StoredWorkflow, WorkflowsRepo } from "../workflows/WorkflowsRepo.js"
+import { Attempts } from "./Attempts.js"
+import { BreakerWindow } from "./BreakerWindow.js"
+import { CallerIds } from "./CallerIds.js"
+import { claimDeadline } from "./Deadlines.js"
+import { DispatcherSettings } from "./DispatcherSettings.js"
+import { type ClaimedContact, type DispatchCampaign, DispatchRepo, type DueContact } from "./DispatchRepo.js"
+import { persistently } from "./Persistently.js"
+import { Recovery } from "./Recovery.js"
+import { Wakeups } from "./Wakeups.js"
+
+/** How long the route, agent and organization limit are reused by a busy loop (the claim enforces limits anyway). */
+const CONTEXT_TTL_MILLIS = 1000
+const WEEK_MILLIS = 7 * 24 * 3600 * 1000
+
+/** Which due contacts may be called now, and until when the others wait for their window. */
+export const partitionBySchedule = (
+  due: ReadonlyArray<DueContact>,
+  schedule: ScheduleConfig | null,
+  at: number
+): { readonly ready: ReadonlyArray<ContactId>; readonly deferrals: ReadonlyArray<{ readonly contactId: ContactId; readonly until: string }> } => {
+  const ready: Array<ContactId> = []
+  const deferrals: Array<{ contactId: ContactId; until: string }> = []
+  for (const contact of due) {
+    const zone = contact.timezone ?? undefined
+    if (isWithinSchedule(schedule, at, zone)) ready.push(contact.id)
+    else {
+      // A schedule that never opens keeps the contact waiting a week at a time (validated schedules always open).
+      deferrals.push({ contactId: contact.id, until: iso(nextWindowStart(schedule, at, zone) ?? at + WEEK_MILLIS) })
+    }
+  }
+  return { ready, deferrals }
+}
+
+/** The run's initial context for a campaign call (the contact's CSV columns plus what describes the call). */
+const campaignContext = (campaign: DispatchCampaign, contact: ClaimedContact, route: OutboundRoute, from: string | null) => ({
+  ...contact.initialContext,
+  campaign_id: campaign.id,
+  attempt_number: contact.attemptNumber,
+  ...(contact.attemptNumber > 1 ? { is_retry: true, retry_attempt: contact.attemptNumber - 1 } : {}),
+  phone_number: contact.phoneNumber,
+  called_number: contact.phoneNumber,
+  caller_number: from,
+  provider: route.provider.name,
+  direction: "outbound",
+  telephony_configuration_id: route.configurationId
+})
+
+interface LoopContext {
+  readonly at: number
+  readonly configurationId: number | null
+  readonly route: OutboundRoute
+  readonly workflow: StoredWorkflow
+  readonly limit: number
+}
+
+export class CampaignLoop extends Effect.Service<CampaignLoop>()("@agentline/core/dispatcher/CampaignLoop", {
+  effect: Effect.gen(function*() {
+    const repo = yield* DispatchRepo
+    const campaigns = yield* CampaignsRepo
+    const routing = yield* OutboundRouting
+    const workflows = yield* WorkflowsRepo
+    const organizations = yield* OrganizationsRepo
+    const attempts = yield* Attempts
+    const callerIds = yield* CallerIds
+    const wakeups = yield* Wakeups
+    const breaker = yield* BreakerWindow
+    const recovery = yield* Recovery
+    const settings = yield* DispatcherSettings
+
+    const releaseAll = (contacts: ReadonlyArray<ClaimedContact>) =>
+      Effect.forEach(contacts, (contact) => persistently(repo.releaseClaimed(contact.attemptId)), { discard: true }).pipe(
+        Effect.catchAllCause(Effect.logError)
+      )
+
+    /** One pass: claim what the limits allow and place those calls. Returns how many were claimed and due. */
+    const dialDue = (campaign: DispatchCampaign, context: LoopContext) =>
+      Effect.gen(function*() {
+        const at = yield* Clock.currentTimeMillis
+        const due = yield* repo.dueContacts({ campaignId: campaign.id, now: iso(at), limit: settings.claimBatch })
+        if (due.length === 0) return { claimed: 0, due: 0 }
+        const { deferrals, ready } = partitionBySchedule(due, campaign.schedule, at)
+        if (deferrals.length > 0) yield* repo.deferContacts(deferrals)
+        if (ready.length === 0) return { claimed: 0, due: 0 }
+        const route = context.route
+        const claimed = yield* repo.claim({
+          campaignId: campaign.id,
+          organizationId: campaign.organizationId,
+          contactIds: ready,
+          campaignLimit: Math.min(campaign.maxConcurrency ?? context.limit, context.limit),
+          provider: route.provider.name,
+          telephonyConfigurationId: TelephonyConfigurationId.make(route.configurationId),
+          nodeId: settings.nodeId,
+          now: iso(at),
+          reconcileAt: iso(claimDeadline(at, settings.reconcileMarginSeconds))
+        })
+        // Uninterruptible: a lost lease stops the loop between batches, never between a claim and its
+        // call. When one fails, the claims not begun yet are released with it.
+        yield* Effect.uninterruptible(Effect.forEach(claimed, (contact, index) => {
+          const from = callerIds.next(route)
+          return attempts.begin({
+            attemptId: contact.attemptId,
+            organizationId: campaign.organizationId,
+            campaign,
+            contactId: contact.contactId,
+            workflow: context.workflow,
+            attemptNumber: contact.attemptNumber,
+            route,
+            from,
+            name: `WR-CAMPAIGN-${campaign.id}-${contact.contactId}-${contact.attemptNumber}`,
+            initialContext: campaignContext(campaign, contact, route, from),
+            at
+          }).pipe(
+            Effect.flatMap(({ attempt }) => attempts.dial(attempt, route, contact.phoneNumber, from)),
+            Effect.onError(() => releaseAll(claimed.slice(index + 1)))
+          )
+        }, { discard: true }))
+        return { claimed: claimed.length, due: ready.length }
+      })
+
+    const waitForSignal = (queue: Queue.Queue<void>, untilMillis: number | null) =>
+      Effect.gen(function*() {
+        const at = yield* Clock.currentTimeMillis
+        // The timer is a fallback for events this process cannot see (another process freed an
+        // organization slot); calls ending here signal at once.
+        const fallback = settings.recheckMillis
+        const delay = untilMillis === null ? fallback : Math.max(0, Math.min(untilMillis - at, fallback))
+        yield* Effect.raceFirst(Queue.take(queue), Effect.sleep(delay))
+        yield* Queue.takeAll(queue)
+      })
+
+    /**
+     * The route (decrypted credentials, caller ids), the agent and the organization's limit change
+     * rarely: re-read at most once a second instead of on every pass of a busy loop. `Left` when the
+     * campaign cannot be dialed any more (it failed, or its agent or organization is gone).
+     */
+    const refreshContext = (campaign: DispatchCampaign, previous: LoopContext | undefined) =>
+      Effect.gen(function*() {
+        const at = yield* Clock.currentTimeMillis
+        if (previous !== undefined && at - previous.at <= CONTEXT_TTL_MILLIS && previous.configurationId === campaign.telephonyConfigurationId) {
+          return Either.right(previous)
+        }
+        const route = yield* routing.resolve(campaign.organizationId, campaign.telephonyConfigurationId).pipe(Effect.either)
+        if (Either.isLeft(route)) {
+          yield* campaigns.transition({
+            campaignId: campaign.id,
+            action: "fail",
+            log: logEntry(at, "error", "telephony_unavailable", `Cannot dial: ${route.left.message}`)
+          })
+          return Either.left("failed" as const)
+        }
+        const workflow = yield* workflows.find(campaign.organizationId, campaign.workflowId)
+        const organization = yield* organizations.findById(campaign.organizationId)
+        if (Option.isNone(workflow) || Option.isNone(organization)) return Either.left("gone" as const)
+        return Either.right<LoopContext>({
+          at,
+          configurationId: campaign.telephonyConfigurationId,
+          route: route.right,
+          workflow: workflow.value,
+          limit: organization.value.concurrent_call_limit
+        })
+      })
+
+    const loop = (campaignId: CampaignId, queue: Queue.Queue<void>) =>
+      Effect.gen(function*() {
+        let context: LoopContext | undefined
+        while (true) {
+          const loaded = yield* repo.loadCampaign(campaignId)
+          if (Option.isNone(loaded) || loaded.value.state !== "running") return
+          const campaign = loaded.value
+          const refreshed = yield* refreshContext(campaign, context)
+          if (Either.isLeft(refreshed)) return
+          context = refreshed.right
+          const { claimed, due } = yield* dialDue(campaign, context)
+          if (claimed > 0) {
+            yield* Effect.yieldNow()
+            continue
+          }
+          if (due > 0) {
+            // At a limit: wait for a call to end.
+            yield* waitForSignal(queue, null)
+            continue
+          }
+          const at = yield* Clock.currentTimeMillis
+          const completed = yield* campaigns.transition({
+            campaignId,
+            action: "complete",
+            log: logEntry(at, "info", "campaign_completed", "Every contact reached a final outcome")
+          })
+          if (Option.isSome(completed)) return
+          const next = yield* repo.nextDue(campaignId)
+          yield* waitForSignal(queue, Option.match(next, { onNone: () => null, onSome: (t) => (t === null ? at : Date.parse(t)) }))
+        }
+      })
+
+    /** Dials the campaign until it stops running (or this process loses it); settles its orphans first. */
+    const run = (campaignId: CampaignId) =>
+      Effect.gen(function*() {
+        const first = yield* repo.loadCampaign(campaignId)
+        if (Option.isNone(first)) return
+        const queue = yield* wakeups.subscribe(campaignId, first.value.organizationId)
+        yield* breaker.reset(campaignId)
+        // The lease may have changed hands: what the previous owner (another process, or a loop of this
+        // one that died) left open is settled before anything new is claimed.
+        yield* recovery.reconcile(campaignId)
+        yield* recovery.recoverOwn(campaignId)
+        yield* loop(campaignId, queue)
+      }).pipe(
+        Effect.scoped,
+        Effect.ensuring(repo.releaseCampaign({ campaignId, nodeId: settings.nodeId })),
+        Effect.catchAllCause((cause) => Effect.logError(`Campaign ${campaignId} loop failed`, cause)),
+        Effect.withSpan("Dispatcher.campaign", { attributes: { campaignId } })
+      )
+
+    return { run } as const
+  }),
+  dependencies: [Attempts.Default, BreakerWindow.Default, CallerIds.Default, Recovery.Default, Wakeups.Default]
+}) {}

@@ -1,0 +1,54 @@
+/**
+ * One answered call's audio, the same for every provider: what the voice runtime plugs into.
+ *
+ * - `incoming`: the caller's audio as PCM frames (with their sample rate), the digits they press, the
+ *   marks the provider reached (audio sent before the mark has been played); it ends when the call's
+ *   media stream ends (the caller hung up, or the call was ended);
+ * - `play` / `outgoing`: PCM at any rate, resampled and encoded to the stream's format by the server;
+ * - `mark(name)`: be told (a `MarkReached`) when what was played so far has been heard;
+ * - `clear`: drop what was sent but not yet played (the caller interrupted);
+ * - `hangUp`: end the call.
+ *
+ * The provider's media codec (`TelephonyProvider.media`) and `Pcm` do the translation; this server's
+ * media route (`MediaStreams`) builds the handle and hands it to the `CallAudioHandler`.
+ */
+import type { AttemptId, RunId } from "@agentline/api/Ids"
+import { Context, Effect, Layer, type Sink, Stream } from "effect"
+import type { PcmFrame } from "./Pcm.js"
+
+export type CallAudioEvent =
+  | { readonly _tag: "Audio"; readonly frame: PcmFrame }
+  | { readonly _tag: "Dtmf"; readonly digit: string }
+  | { readonly _tag: "MarkReached"; readonly name: string }
+
+export interface CallAudio {
+  readonly provider: string
+  readonly attemptId: AttemptId
+  readonly runId: RunId
+  readonly providerCallId: string | undefined
+  readonly streamId: string
+  /** The rate of the caller's audio in `incoming` (the provider's own: 8 kHz for G.711). */
+  readonly sampleRate: number
+  /** The parameters this server put in the answer document, as the stream's start echoed them. */
+  readonly parameters: Readonly<Record<string, string>>
+  readonly incoming: Stream.Stream<CallAudioEvent>
+  readonly play: (frame: PcmFrame) => Effect.Effect<void>
+  readonly outgoing: Sink.Sink<void, PcmFrame>
+  readonly mark: (name: string) => Effect.Effect<void>
+  readonly clear: Effect.Effect<void>
+  readonly hangUp: Effect.Effect<void>
+}
+
+/** What serves answered calls: the voice runtime. Returns when it is done with the call. */
+export interface CallAudioHandlerShape {
+  readonly handle: (audio: CallAudio) => Effect.Effect<void>
+}
+
+export class CallAudioHandler extends Context.Tag("@agentline/core/CallAudioHandler")<CallAudioHandler, CallAudioHandlerShape>() {
+  /** No voice runtime: the line stays open and silent until the caller hangs up. */
+  static readonly silent: CallAudioHandlerShape = {
+    handle: (audio) => Stream.runDrain(audio.incoming)
+  }
+
+  static layer = (handler: CallAudioHandlerShape): Layer.Layer<CallAudioHandler> => Layer.succeed(CallAudioHandler, handler)
+}

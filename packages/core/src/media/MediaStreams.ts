@@ -1,0 +1,161 @@
+/**
+ * The server side of a provider's media stream: a WebSocket that presents a media token is the
+ * answered call of one attempt. Its frames go through the provider's codec (`media.open`) and become
+ * one `CallAudio` handle for the `CallAudioHandler` (the voice runtime); what the handler plays goes
+ * back through the same codec. A wrong, reused or expired token opens nothing (the route refuses the
+ * upgrade).
+ *
+ * When the stream ends and the attempt is still open (an incoming call, whose provider sends no
+ * status callbacks, or a callback that never came), the provider is asked how the call ended and the
+ * attempt is finished with that.
+ */
+import { AttemptId } from "@agentline/api/Ids"
+import { Clock, Deferred, Effect, FiberSet, Option, Queue, Schedule, Sink, Stream } from "effect"
+import { Dispatcher } from "../dispatcher/Dispatcher.js"
+import { DispatchRepo, type StoredAttempt } from "../dispatcher/DispatchRepo.js"
+import type { MediaEvent, WebSocketFrame } from "../telephony/Media.js"
+import { type OutboundRoute, OutboundRouting } from "../telephony/OutboundRouting.js"
+import { type CallAudio, type CallAudioEvent, CallAudioHandler } from "./CallAudio.js"
+import { MediaTokens } from "./MediaTokens.js"
+import * as Pcm from "./Pcm.js"
+
+/** One WebSocket as the media route sees it. */
+export interface MediaConnection {
+  /** The provider's frames; ends when the socket closes. */
+  readonly frames: Stream.Stream<WebSocketFrame>
+  readonly send: (frame: WebSocketFrame) => Effect.Effect<void>
+  readonly close: Effect.Effect<void>
+}
+
+/** A redeemed token: the attempt whose call connects, and its configuration. */
+export interface MediaCall {
+  readonly attempt: StoredAttempt
+  readonly route: OutboundRoute
+  readonly subprotocol: string | undefined
+}
+
+/** How long a provider may take from the WebSocket's opening to the stream's `start`. */
+const START_TIMEOUT = "15 seconds"
+
+type Start = Extract<MediaEvent, { readonly _tag: "Start" }>
+
+export class MediaStreams extends Effect.Service<MediaStreams>()("@agentline/core/MediaStreams", {
+  scoped: Effect.gen(function*() {
+    const tokens = yield* MediaTokens
+    const dispatch = yield* DispatchRepo
+    const routing = yield* OutboundRouting
+    const dispatcher = yield* Dispatcher
+    const handler = yield* CallAudioHandler
+    const settlers = yield* FiberSet.make()
+
+    /** The call a token opens; none for a wrong, reused or expired token, or a call that is gone. */
+    const open = Effect.fn("MediaStreams.open")(function*(provider: string, token: string) {
+      const attemptId = yield* tokens.redeem({ token, provider })
+      if (Option.isNone(attemptId)) return Option.none<MediaCall>()
+      const attempt = yield* dispatch.findAttempt(attemptId.value)
+      if (Option.isNone(attempt) || attempt.value.runId === null) return Option.none<MediaCall>()
+      const route = yield* routing.resolve(attempt.value.organizationId, attempt.value.telephonyConfigurationId).pipe(Effect.option)
+      if (Option.isNone(route) || route.value.provider.media === undefined) return Option.none<MediaCall>()
+      return Option.some<MediaCall>({ attempt: attempt.value, route: route.value, subprotocol: route.value.provider.media.subprotocol })
+    })
+
+    /** An attempt still open once its media ended is settled with what the provider says (a few tries). */
+    const settle = (call: MediaCall, providerCallId: string) =>
+      Effect.gen(function*() {
+        const status = yield* call.route.calls.get(providerCallId).pipe(
+          Effect.filterOrFail((s) => s._tag === "Ended"),
+          Effect.retry(Schedule.spaced("1 second").pipe(Schedule.intersect(Schedule.recurs(5)))),
+          Effect.option
+        )
+        if (Option.isNone(status) || status.value._tag !== "Ended") return
+        const current = yield* dispatch.findAttempt(call.attempt.id)
+        if (Option.isNone(current) || (current.value.state !== "dialing" && current.value.state !== "claimed")) return
+        yield* dispatcher.handleEvent(AttemptId.make(call.attempt.id), {
+          type: "ended",
+          providerCallId,
+          at: yield* Clock.currentTimeMillis,
+          outcome: status.value.outcome,
+          durationSeconds: status.value.durationSeconds
+        })
+      }).pipe(Effect.catchAllCause((cause) => Effect.logWarning(`media: could not settle attempt ${call.attempt.id}`, cause)))
+
+    const serve = Effect.fn("MediaStreams.serve")(function*(call: MediaCall, connection: MediaConnection) {
+      const media = call.route.provider.media!
+      const codec = yield* media.open
+      const incoming = yield* Queue.unbounded<CallAudioEvent | undefined>()
+      const started = yield* Deferred.make<Start>()
+      const send = (frames: ReadonlyArray<WebSocketFrame>) => Effect.forEach(frames, connection.send, { discard: true })
+      const deliver = (event: MediaEvent) => {
+        switch (event._tag) {
+          case "Start":
+            return Deferred.succeed(started, event)
+          case "Audio":
+            return incoming.offer({ _tag: "Audio", frame: Pcm.decode(event.audio) })
+          case "Dtmf":
+            return incoming.offer({ _tag: "Dtmf", digit: event.digit })
+          case "Mark":
+            return incoming.offer({ _tag: "MarkReached", name: event.name })
+          case "Stop":
+            return incoming.offer(undefined)
+        }
+      }
+      const reading = connection.frames.pipe(
+        Stream.runForEach((frame) =>
+          codec.decode(frame).pipe(
+            Effect.catchAll((e) => Effect.as(Effect.logWarning(`media: ${e.message}`), [])),
+            Effect.flatMap((events) => Effect.forEach(events, deliver, { discard: true }))
+          )
+        ),
+        Effect.ensuring(incoming.offer(undefined))
+      )
+      yield* Effect.forkScoped(reading)
+      const start = yield* Deferred.await(started).pipe(Effect.timeout(START_TIMEOUT), Effect.option)
+      if (Option.isNone(start)) {
+        yield* Effect.logWarning(`media: the stream of attempt ${call.attempt.id} never started`)
+        return yield* connection.close
+      }
+      const format = start.value.format
+      const providerCallId = start.value.providerCallId ?? call.attempt.providerCallId ?? undefined
+      /** 20 ms frames at the stream's rate, as providers expect to receive them. */
+      const play = (frame: Pcm.PcmFrame) =>
+        Effect.gen(function*() {
+          const encoded = Pcm.encode(frame, format)
+          const chunk = Math.max(1, Math.round(format.sampleRate / 50)) * (format.encoding.startsWith("l16") ? 2 : 1)
+          for (let offset = 0; offset < encoded.data.length; offset += chunk) {
+            yield* Effect.flatMap(
+              codec.encode({ _tag: "Audio", audio: { format, data: encoded.data.subarray(offset, offset + chunk) } }),
+              send
+            )
+          }
+        }).pipe(Effect.catchAll((e) => Effect.logWarning(`media: ${e.message}`)))
+      const command = (c: { readonly _tag: "Mark"; readonly name: string } | { readonly _tag: "Clear" }) =>
+        Effect.flatMap(codec.encode(c), send).pipe(Effect.catchAll((e) => Effect.logWarning(`media: ${e.message}`)))
+      const audio: CallAudio = {
+        provider: call.route.provider.name,
+        attemptId: AttemptId.make(call.attempt.id),
+        runId: call.attempt.runId!,
+        providerCallId,
+        streamId: start.value.streamId,
+        sampleRate: format.sampleRate,
+        parameters: start.value.parameters,
+        incoming: Stream.fromQueue(incoming).pipe(Stream.takeWhile((e): e is CallAudioEvent => e !== undefined)),
+        play,
+        outgoing: Sink.forEach(play),
+        mark: (name) => command({ _tag: "Mark", name }),
+        clear: command({ _tag: "Clear" }),
+        hangUp: Effect.gen(function*() {
+          if (providerCallId !== undefined) {
+            yield* call.route.calls.hangUp(providerCallId).pipe(Effect.catchAll((e) => Effect.logWarning(`media: hang-up: ${e.message}`)))
+          }
+          yield* Effect.flatMap(codec.encode({ _tag: "Stop" }), send).pipe(Effect.ignore)
+          yield* connection.close
+        })
+      }
+      yield* handler.handle(audio).pipe(Effect.catchAllCause((cause) => Effect.logError("media: the call audio handler failed", cause)))
+      yield* connection.close
+      if (providerCallId !== undefined) yield* FiberSet.run(settlers, settle(call, providerCallId))
+    }, Effect.scoped)
+
+    return { open, serve } as const
+  })
+}) {}

@@ -1,0 +1,25 @@
+/** What can go wrong reading runs and their artifacts. */
+import { Schema } from "effect"
+
+export class RunNotFound extends Schema.TaggedError<RunNotFound>()("RunNotFound", { runId: Schema.Number }) {
+  override get message() {
+    return "Workflow run not found"
+  }
+}
+
+/** A public download link whose signature is wrong or whose time is up (which one is not said). */
+export class PublicLinkInvalid extends Schema.TaggedError<PublicLinkInvalid>()("PublicLinkInvalid", {}) {
+  override get message() {
+    return "Invalid or expired link"
+  }
+}
+
+/** The run has no such artifact (never recorded, or no longer stored). */
+export class RunArtifactMissing extends Schema.TaggedError<RunArtifactMissing>()("RunArtifactMissing", {
+  runId: Schema.Number,
+  artifact: Schema.String
+}) {
+  override get message() {
+    return `No ${this.artifact.replace("_", " ")} available for this run`
+  }
+}

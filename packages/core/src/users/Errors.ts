@@ -1,0 +1,58 @@
+/** What can go wrong with users, logins and sessions. */
+import { Schema } from "effect"
+
+export class EmailTaken extends Schema.TaggedError<EmailTaken>()("EmailTaken", { email: Schema.String }) {
+  override get message() {
+    return `A user with email '${this.email}' already exists`
+  }
+}
+
+/** Too many failed password attempts for this account or from this address; allowed again after the wait. */
+export class LoginThrottled extends Schema.TaggedError<LoginThrottled>()("LoginThrottled", { retryAfterSeconds: Schema.Number }) {
+  override get message() {
+    return `Too many failed password attempts for this account or from this address; ` +
+      `try again in ${this.retryAfterSeconds} seconds`
+  }
+}
+
+/** Wrong email or password (which one is not said). */
+export class InvalidCredentials extends Schema.TaggedError<InvalidCredentials>()("InvalidCredentials", {}) {
+  override get message() {
+    return "Invalid email or password"
+  }
+}
+
+/** A login token that is malformed, unknown or expired. */
+export class SessionInvalid extends Schema.TaggedError<SessionInvalid>()("SessionInvalid", {}) {
+  override get message() {
+    return "Invalid or expired token; log in again"
+  }
+}
+
+/** The credentials are valid but their user has been deleted since. */
+export class UserNoLongerExists extends Schema.TaggedError<UserNoLongerExists>()("UserNoLongerExists", {
+  userId: Schema.Number
+}) {
+  override get message() {
+    return "The user of these credentials no longer exists"
+  }
+}
+
+export class WrongCurrentPassword extends Schema.TaggedError<WrongCurrentPassword>()("WrongCurrentPassword", {}) {
+  override get message() {
+    return "current_password is not correct"
+  }
+}
+
+export class PasswordUnchanged extends Schema.TaggedError<PasswordUnchanged>()("PasswordUnchanged", {}) {
+  override get message() {
+    return "new_password must differ from the current password"
+  }
+}
+
+/** A password is changed from a login session only: a leaked API key must not take over its owner's account. */
+export class PasswordChangeNeedsSession extends Schema.TaggedError<PasswordChangeNeedsSession>()("PasswordChangeNeedsSession", {}) {
+  override get message() {
+    return "Changing a password needs a login session; API keys cannot change passwords"
+  }
+}

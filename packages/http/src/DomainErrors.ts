@@ -1,0 +1,242 @@
+/**
+ * The one mapping from domain errors (`@agentline/core`, named for what went wrong) to wire errors
+ * (`@agentline/api`, `{"detail": ...}` with a status). It lives here because `@agentline/api` cannot
+ * know core (a typed client must not pull in the server) and core must not know HTTP.
+ *
+ * It is exhaustive twice over: `DomainError` must list every error a service can fail with (a handler
+ * wraps its service call in `wire`, which accepts only `DomainError`s), and `MAPPING` must have an entry
+ * for every member of `DomainError` (a mapped type over the tags). A new domain error without its wire
+ * answer is a type error.
+ *
+ * Where the answer names a route (how to recover), the route is written here, not in core.
+ */
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  NotFound,
+  PayloadTooLarge,
+  TooManyRequests,
+  Unauthorized,
+  ValidationError,
+  type WireError
+} from "@agentline/api/Errors"
+import type { ApiKeyNotFound, ApiKeyOwnerMissing, InvalidApiKey } from "@agentline/core/api-keys/Errors"
+import type { AgentNotFound, AgentTriggerInactive, InvalidCallback, InvalidCallbackSignature, UnknownCall } from "@agentline/core/calls/Errors"
+import type { InvalidTransition } from "@agentline/core/campaigns/CampaignState"
+import type { CsvInvalid } from "@agentline/core/campaigns/CsvImport"
+import type {
+  CampaignAlreadyRedialed,
+  CampaignChangedMeanwhile,
+  CampaignImportUnfinished,
+  CampaignNotEditable,
+  CampaignNotFound,
+  NothingToRedial
+} from "@agentline/core/campaigns/Errors"
+import type { CallNotPlaced, ConcurrencyLimitReached } from "@agentline/core/dispatcher/Errors"
+import type { OrganizationNotFound, PermissionDenied } from "@agentline/core/organizations/Errors"
+import type {
+  InboundAgentArchived,
+  InboundAgentNotFound,
+  InvalidPhoneNumber,
+  PhoneAddressImmutable,
+  PhoneNumberNotFound,
+  PhoneNumberTaken
+} from "@agentline/core/phone-numbers/Errors"
+import type { PublicLinkInvalid, RunArtifactMissing, RunNotFound } from "@agentline/core/runs/Errors"
+import type {
+  InvalidTelephonyConfig,
+  NoOutboundRoute,
+  TelephonyAccountNumberTaken,
+  TelephonyConfigurationInUse,
+  TelephonyConfigurationNameTaken,
+  TelephonyConfigurationNotFound,
+  TelephonyProviderImmutable,
+  TelephonyProviderUnavailable
+} from "@agentline/core/telephony/Errors"
+import type {
+  UploadBodyTooLarge,
+  UploadBodyUnreadable,
+  UploadContentTypeRefused,
+  UploadNoLongerStored,
+  UploadNotFound,
+  UploadTooLarge,
+  UploadUrlInvalid,
+  UploadUrlUsed
+} from "@agentline/core/uploads/Errors"
+import type {
+  EmailTaken,
+  InvalidCredentials,
+  LoginThrottled,
+  PasswordChangeNeedsSession,
+  PasswordUnchanged,
+  SessionInvalid,
+  UserNoLongerExists,
+  WrongCurrentPassword
+} from "@agentline/core/users/Errors"
+import type { AgentArchived, InvalidWorkflowDefinition, TriggerPathTaken, WorkflowNotFound } from "@agentline/core/workflows/Errors"
+import { Effect } from "effect"
+
+/** Every error a core service can fail with. */
+export type DomainError =
+  | ApiKeyNotFound
+  | ApiKeyOwnerMissing
+  | InvalidApiKey
+  | AgentNotFound
+  | AgentTriggerInactive
+  | InvalidCallback
+  | InvalidCallbackSignature
+  | UnknownCall
+  | InvalidTransition
+  | CsvInvalid
+  | CampaignAlreadyRedialed
+  | CampaignChangedMeanwhile
+  | CampaignImportUnfinished
+  | CampaignNotEditable
+  | CampaignNotFound
+  | NothingToRedial
+  | CallNotPlaced
+  | ConcurrencyLimitReached
+  | OrganizationNotFound
+  | PermissionDenied
+  | InboundAgentArchived
+  | InboundAgentNotFound
+  | InvalidPhoneNumber
+  | PhoneAddressImmutable
+  | PhoneNumberNotFound
+  | PhoneNumberTaken
+  | PublicLinkInvalid
+  | RunArtifactMissing
+  | RunNotFound
+  | InvalidTelephonyConfig
+  | NoOutboundRoute
+  | TelephonyAccountNumberTaken
+  | TelephonyConfigurationInUse
+  | TelephonyConfigurationNameTaken
+  | TelephonyConfigurationNotFound
+  | TelephonyProviderImmutable
+  | TelephonyProviderUnavailable
+  | UploadBodyTooLarge
+  | UploadBodyUnreadable
+  | UploadContentTypeRefused
+  | UploadNoLongerStored
+  | UploadNotFound
+  | UploadTooLarge
+  | UploadUrlInvalid
+  | UploadUrlUsed
+  | EmailTaken
+  | InvalidCredentials
+  | LoginThrottled
+  | PasswordChangeNeedsSession
+  | PasswordUnchanged
+  | SessionInvalid
+  | UserNoLongerExists
+  | WrongCurrentPassword
+  | AgentArchived
+  | InvalidWorkflowDefinition
+  | TriggerPathTaken
+  | WorkflowNotFound
+
+const PRESIGN = "POST /api/v1/storage/presigned-upload-url"
+
+/** The wire error saying the domain error's own message. */
+const says = <W extends WireError>(Wire: new(props: { readonly detail: string }) => W) => (error: { readonly message: string }) =>
+  new Wire({ detail: error.message })
+
+const badRequest = says(BadRequest)
+const unauthorized = says(Unauthorized)
+const forbidden = says(Forbidden)
+const notFound = says(NotFound)
+const conflict = says(Conflict)
+const payloadTooLarge = says(PayloadTooLarge)
+const tooManyRequests = says(TooManyRequests)
+
+const MAPPING = {
+  ApiKeyNotFound: notFound,
+  ApiKeyOwnerMissing: unauthorized,
+  InvalidApiKey: unauthorized,
+  AgentNotFound: notFound,
+  AgentTriggerInactive: notFound,
+  InvalidCallback: (e) => ValidationError.single(["body"], e.reason, null),
+  InvalidCallbackSignature: unauthorized,
+  UnknownCall: notFound,
+  InvalidTransition: conflict,
+  CsvInvalid: badRequest,
+  CampaignAlreadyRedialed: conflict,
+  CampaignChangedMeanwhile: conflict,
+  CampaignImportUnfinished: conflict,
+  CampaignNotEditable: conflict,
+  CampaignNotFound: notFound,
+  NothingToRedial: badRequest,
+  CallNotPlaced: badRequest,
+  ConcurrencyLimitReached: tooManyRequests,
+  OrganizationNotFound: notFound,
+  PermissionDenied: forbidden,
+  InboundAgentArchived: conflict,
+  InboundAgentNotFound: notFound,
+  InvalidPhoneNumber: (e) => ValidationError.single(["body", e.field], e.reason, e.input),
+  PhoneAddressImmutable: badRequest,
+  PhoneNumberNotFound: notFound,
+  PhoneNumberTaken: conflict,
+  PublicLinkInvalid: notFound,
+  RunArtifactMissing: notFound,
+  RunNotFound: notFound,
+  InvalidTelephonyConfig: (e) => new ValidationError({ detail: e.issues }),
+  NoOutboundRoute: (e) =>
+    new BadRequest({
+      detail: e.configurationId === null
+        ? "telephony_configuration_not_found: the organization has no default outbound telephony configuration; " +
+          "pass telephony_configuration_id or mark one with POST /api/v1/organizations/telephony-configs/{id}/set-default-outbound"
+        : "telephony_configuration_not_found"
+    }),
+  TelephonyAccountNumberTaken: conflict,
+  TelephonyConfigurationInUse: conflict,
+  TelephonyConfigurationNameTaken: conflict,
+  TelephonyConfigurationNotFound: notFound,
+  TelephonyProviderImmutable: badRequest,
+  TelephonyProviderUnavailable: badRequest,
+  UploadBodyTooLarge: payloadTooLarge,
+  UploadBodyUnreadable: badRequest,
+  UploadContentTypeRefused: badRequest,
+  UploadNoLongerStored: (e) => new BadRequest({ detail: `The file '${e.fileKey}' is no longer stored; upload it again with ${PRESIGN}` }),
+  UploadNotFound: (e) =>
+    new BadRequest({ detail: `source_id '${e.fileKey}' is not an uploaded file of this organization; upload it first with ${PRESIGN}` }),
+  UploadTooLarge: payloadTooLarge,
+  UploadUrlInvalid: () => new Forbidden({ detail: `Upload URL signature is invalid or expired; request a new one with ${PRESIGN}` }),
+  UploadUrlUsed: () =>
+    new Conflict({
+      detail: "This upload URL has already been used: an upload URL works once, and the file stored with it " +
+        `stays as it is. To upload another file, request a new URL with ${PRESIGN}`
+    }),
+  EmailTaken: conflict,
+  InvalidCredentials: unauthorized,
+  LoginThrottled: tooManyRequests,
+  PasswordChangeNeedsSession: () =>
+    new Forbidden({
+      detail: "Changing a password needs a login session (authorization: Bearer <token> from POST /api/v1/auth/login); " +
+        "API keys cannot change passwords"
+    }),
+  PasswordUnchanged: conflict,
+  SessionInvalid: () => new Unauthorized({ detail: "Invalid or expired token; log in again at POST /api/v1/auth/login" }),
+  UserNoLongerExists: unauthorized,
+  WrongCurrentPassword: forbidden,
+  AgentArchived: (e) =>
+    new Conflict({
+      detail: `Agent ${e.workflowId} is archived and cannot be called; ` +
+        `restore it with PUT /api/v1/workflow/${e.workflowId}/status {"status": "active"}`
+    }),
+  InvalidWorkflowDefinition: (e) => new ValidationError({ detail: e.issues }),
+  TriggerPathTaken: conflict,
+  WorkflowNotFound: notFound
+} as const satisfies { readonly [E in DomainError as E["_tag"]]: (error: E) => WireError }
+
+/** The wire error a domain error becomes (e.g. `Unauthorized` for `InvalidApiKey`). */
+export type WireOf<E extends DomainError> = ReturnType<(typeof MAPPING)[E["_tag"]]>
+
+/** The wire answer to a domain error. */
+export const toWire = <E extends DomainError>(error: E): WireOf<E> =>
+  (MAPPING[error._tag] as (error: DomainError) => WireError)(error) as WireOf<E>
+
+/** A service call as a handler returns it: its domain errors become wire errors. */
+export const wire = <A, E extends DomainError, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, WireOf<E>, R> =>
+  Effect.mapError(effect, toWire)

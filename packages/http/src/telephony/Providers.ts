@@ -1,0 +1,39 @@
+/**
+ * The providers this server knows: the eight first-party packages (configuration only for now), the
+ * simulator, and the embedding application's own adapters, which replace a built-in provider of the
+ * same name (see `TelephonyRegistry.make`).
+ */
+import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
+import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
+import { Ari } from "@agentline/telephony-ari"
+import { Cloudonix } from "@agentline/telephony-cloudonix"
+import { Exotel } from "@agentline/telephony-exotel"
+import { Plivo } from "@agentline/telephony-plivo"
+import { Simulator } from "@agentline/telephony-simulator"
+import { Telnyx } from "@agentline/telephony-telnyx"
+import { Twilio } from "@agentline/telephony-twilio"
+import { Vobiz } from "@agentline/telephony-vobiz"
+import { Vonage } from "@agentline/telephony-vonage"
+import { Effect, Layer } from "effect"
+
+/** The eight first-party providers, in name order. */
+export const firstPartyProviders: ReadonlyArray<TelephonyProvider> = [
+  Ari.provider,
+  Cloudonix.provider,
+  Exotel.provider,
+  Plivo.provider,
+  Telnyx.provider,
+  Twilio.provider,
+  Vobiz.provider,
+  Vonage.provider
+]
+
+/**
+ * The registry: first-party providers, the simulator (its calls play in this layer's scope and stop
+ * with the application), then `extra`, whose providers replace built-in ones of the same name.
+ */
+export const registryLayer = (extra: ReadonlyArray<TelephonyProvider> = []): Layer.Layer<TelephonyRegistry> =>
+  Layer.scoped(
+    TelephonyRegistry,
+    Effect.map(Simulator.make, (simulator) => TelephonyRegistry.make([...firstPartyProviders, simulator, ...extra]))
+  )

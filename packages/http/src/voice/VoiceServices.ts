@@ -1,0 +1,106 @@
+/**
+ * The speech and language services of the server, chosen from the environment (see `VoiceChoice`):
+ * `SpeechToText` and `TextToSpeech` always exist (the offline default when nothing is chosen) and the
+ * language model is optional: without `AGENTLINE_LLM` the runtime says so in the run.
+ */
+import { SpeechToText, TextToSpeech } from "@agentline/core/voice/Speech"
+import * as Cartesia from "@agentline/voice-cartesia/CartesiaTextToSpeech"
+import * as Deepgram from "@agentline/voice-deepgram/DeepgramSpeechToText"
+import * as ElevenLabs from "@agentline/voice-elevenlabs/ElevenLabsTextToSpeech"
+import * as LocalSpeechToText from "@agentline/voice-local/LocalSpeechToText"
+import * as LocalTextToSpeech from "@agentline/voice-local/LocalTextToSpeech"
+import * as ChatLanguageModel from "@agentline/voice-openai/ChatLanguageModel"
+import * as OpenAiSpeech from "@agentline/voice-openai/OpenAiSpeech"
+import { defaultPrices, mergePrices, PriceTable, Prices } from "@agentline/voice/session/Costs"
+import { AgentLanguageModel, SpeechServiceNames } from "@agentline/voice/session/LanguageModelTools"
+import { FetchHttpClient } from "@effect/platform"
+import { NodeContext } from "@effect/platform-node"
+import { Config, ConfigError, Effect, Either, Layer, Option, ParseResult, Schema } from "effect"
+import * as NodeFs from "node:fs"
+import { parseChoice, type Service, type VoiceChoice } from "./VoiceChoice.js"
+
+
+const choice = (service: Service, variable: string, fallback: string | undefined) =>
+  Effect.gen(function*() {
+    const raw = yield* Config.option(Config.string(variable))
+    const value = Option.getOrElse(raw, () => fallback)
+    if (value === undefined || value.trim() === "") return Option.none<VoiceChoice>()
+    const parsed = parseChoice(service, value)
+    if (Either.isLeft(parsed)) return yield* Effect.fail(ConfigError.InvalidData([variable], parsed.left.message))
+    return Option.some(parsed.right)
+  })
+
+const openAiClient = ChatLanguageModel.clientLayerConfig.pipe(Layer.provide(FetchHttpClient.layer))
+
+export const speechToTextLayer = (chosen: VoiceChoice): Layer.Layer<SpeechToText, ConfigError.ConfigError> => {
+  switch (chosen.provider) {
+    case "deepgram":
+      return Deepgram.layerConfig(chosen.name!)
+    default:
+      return LocalSpeechToText.portLayer().pipe(Layer.provide(NodeContext.layer))
+  }
+}
+
+export const textToSpeechLayer = (chosen: VoiceChoice): Layer.Layer<TextToSpeech, ConfigError.ConfigError> => {
+  switch (chosen.provider) {
+    case "elevenlabs":
+      return ElevenLabs.layerConfig(chosen.name!)
+    case "cartesia":
+      return Cartesia.layerConfig(chosen.name!)
+    case "openai":
+      return OpenAiSpeech.speechLayer({ voice: chosen.name! }).pipe(Layer.provide(openAiClient))
+    default:
+      return LocalTextToSpeech.portLayer().pipe(Layer.provide(NodeContext.layer))
+  }
+}
+
+export const languageModelLayer = (chosen: Option.Option<VoiceChoice>) =>
+  Option.match(chosen, {
+    onNone: () => Layer.succeed(AgentLanguageModel, Option.none()),
+    onSome: (llm) =>
+      Layer.effect(
+        AgentLanguageModel,
+        Effect.map(ChatLanguageModel.make({ model: llm.name! }), (model) => Option.some({ name: `${llm.provider}:${llm.name}`, model }))
+      ).pipe(
+        Layer.provide(openAiClient)
+      )
+  })
+
+/** A choice as the key of `usage_info` and of the price table: `local`, `deepgram:nova-3`. */
+const keyOf = (chosen: VoiceChoice) => (chosen.name === undefined ? chosen.provider : `${chosen.provider}:${chosen.name}`)
+
+/**
+ * The price table: the defaults, with the operator's `AGENTLINE_PRICES` file (JSON, `PriceTable`'s
+ * shape) merged over them. A missing or malformed file fails the start with the variable named.
+ */
+export const pricesConfig = Effect.gen(function*() {
+  const path = yield* Config.option(Config.string("AGENTLINE_PRICES"))
+  if (Option.isNone(path) || path.value.trim() === "") return defaultPrices
+  const text = yield* Effect.try({
+    try: () => NodeFs.readFileSync(path.value, "utf8"),
+    catch: (e) => ConfigError.InvalidData(["AGENTLINE_PRICES"], `cannot read ${path.value}: ${(e as Error).message}`)
+  })
+  const decoded = Schema.decodeUnknownEither(Schema.parseJson(PriceTable), { errors: "all" })(text)
+  if (Either.isLeft(decoded)) {
+    return yield* Effect.fail(ConfigError.InvalidData(["AGENTLINE_PRICES"], `${path.value} is not a price table: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`))
+  }
+  return mergePrices(defaultPrices, decoded.right)
+})
+
+/** All three from `AGENTLINE_LLM`, `AGENTLINE_STT`, `AGENTLINE_TTS` (speech defaults to `local`), with their names and prices. */
+export const layerConfig: Layer.Layer<
+  SpeechToText | TextToSpeech | AgentLanguageModel | SpeechServiceNames | Prices,
+  ConfigError.ConfigError
+> = Layer.unwrapEffect(Effect.gen(function*() {
+  const llm = yield* choice("llm", "AGENTLINE_LLM", undefined)
+  const stt = Option.getOrElse(yield* choice("stt", "AGENTLINE_STT", "local"), (): VoiceChoice => ({ provider: "local" }))
+  const tts = Option.getOrElse(yield* choice("tts", "AGENTLINE_TTS", "local"), (): VoiceChoice => ({ provider: "local" }))
+  const prices = yield* pricesConfig
+  return Layer.mergeAll(
+    speechToTextLayer(stt),
+    textToSpeechLayer(tts),
+    languageModelLayer(llm),
+    Layer.succeed(SpeechServiceNames, { stt: keyOf(stt), tts: keyOf(tts) }),
+    Layer.succeed(Prices, prices)
+  )
+}))

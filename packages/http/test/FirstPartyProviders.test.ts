@@ -1,0 +1,63 @@
+/**
+ * What every first-party provider package must keep, checked over the list the server is built with:
+ * its field list describes exactly its schema's keys, secrets are typed so forms hide them, what was
+ * stored decodes to the same config, and they are configuration only (the calling adapters come next).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { FastCheck, Schema, SchemaAST } from "effect"
+import { firstPartyProviders } from "../src/telephony/Providers.js"
+
+const schemaKeys = (schema: Schema.Schema<any, any>) =>
+  (SchemaAST.encodedAST(schema.ast) as SchemaAST.TypeLiteral).propertySignatures.map((s) => String(s.name))
+
+/** Any non-blank text for every text-like field: the minimum a config needs, and more. */
+const textValues = FastCheck.string({ minLength: 1, maxLength: 40 }).filter((s) => s.trim() !== "")
+
+describe("the first-party providers", () => {
+  it("are the eight, in name order", () => {
+    expect(firstPartyProviders.map((p) => p.name)).toEqual(["ari", "cloudonix", "exotel", "plivo", "telnyx", "twilio", "vobiz", "vonage"])
+  })
+
+  it.each(firstPartyProviders.map((p) => [p.name, p] as const))("%s: the field list describes exactly the schema's keys", (_, p) => {
+    expect(p.fields.map((f) => f.name)).toEqual(schemaKeys(p.configSchema))
+    for (const f of p.fields) {
+      expect(f.label.length).toBeGreaterThan(0)
+      // Secrets are typed so a form hides them; multi-line secrets (PEM keys) are text areas.
+      if (f.sensitive) expect(["password", "textarea"]).toContain(f.type)
+    }
+  })
+
+  /** The providers whose adapter places and receives calls; the others are configuration only. */
+  const calling = new Set(["plivo", "vobiz", "telnyx", "twilio"])
+
+  it.each(firstPartyProviders.filter((p) => !calling.has(p.name)).map((p) => [p.name, p] as const))(
+    "%s: is configuration only in this build",
+    (_, p) => {
+      expect([p.calls, p.webhooks, p.media, p.inbound, p.connect]).toEqual([undefined, undefined, undefined, undefined, undefined])
+    }
+  )
+
+  it.each(firstPartyProviders.filter((p) => calling.has(p.name)).map((p) => [p.name, p] as const))(
+    "%s: places, tracks, answers and receives calls",
+    (_, p) => {
+      expect([p.calls, p.webhooks, p.media, p.inbound].every((part) => part !== undefined)).toBe(true)
+    }
+  )
+
+  it.each(firstPartyProviders.filter((p) => p.name !== "ari").map((p) => [p.name, p] as const))(
+    "%s: decoding is stable for any credential values, trimmed, and what was stored decodes the same (property)",
+    (_, p) => {
+      const textFields = p.fields.filter((f) => f.type !== "boolean" && f.type !== "select").map((f) => f.name)
+      FastCheck.assert(
+        FastCheck.property(FastCheck.array(textValues, { minLength: textFields.length, maxLength: textFields.length }), (values) => {
+          const decoded = Schema.decodeUnknownSync(p.configSchema)(Object.fromEntries(textFields.map((name, i) => [name, values[i]])))
+          for (const v of Object.values(decoded)) if (typeof v === "string") expect(v).toBe(v.trim())
+          const stored = Schema.encodeSync(p.configSchema)(decoded)
+          expect(JSON.parse(JSON.stringify(stored))).toEqual(stored)
+          expect(Schema.decodeUnknownSync(p.configSchema)(stored)).toEqual(decoded)
+        }),
+        { numRuns: 50 }
+      )
+    }
+  )
+})

@@ -1,0 +1,69 @@
+/**
+ * A test voice runtime: it echoes the caller's audio back and records both directions. Digits drive
+ * it: `1` sets a mark, `2` clears playback, `8` plays a minute of tone, `9` hangs up.
+ */
+import type { CallAudioHandlerShape } from "@agentline/core/media/CallAudio"
+import { Effect, Stream } from "effect"
+
+export interface Recording {
+  readonly incoming: Array<Int16Array>
+  readonly outgoing: Array<Int16Array>
+  readonly digits: Array<string>
+  readonly marks: Array<string>
+  sampleRate: number
+  ended: boolean
+}
+
+/** Recordings by provider call id (attempt ids repeat across the suites' databases). */
+export const recordings = new Map<string, Recording>()
+
+export const samplesOf = (chunks: ReadonlyArray<Int16Array>) => {
+  const out = new Int16Array(chunks.reduce((n, c) => n + c.length, 0))
+  let offset = 0
+  for (const chunk of chunks) {
+    out.set(chunk, offset)
+    offset += chunk.length
+  }
+  return out
+}
+
+/** `seconds` of a 440 Hz tone at `sampleRate`. */
+export const tone = (seconds: number, sampleRate: number) =>
+  Int16Array.from({ length: Math.round(seconds * sampleRate) }, (_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / sampleRate)))
+
+export const loopback: CallAudioHandlerShape = {
+  handle: (audio) =>
+    Effect.gen(function*() {
+      const recording: Recording = { incoming: [], outgoing: [], digits: [], marks: [], sampleRate: audio.sampleRate, ended: false }
+      recordings.set(audio.providerCallId ?? `attempt-${audio.attemptId}`, recording)
+      let marks = 0
+      const play = (samples: Int16Array) => {
+        recording.outgoing.push(samples)
+        return audio.play({ sampleRate: audio.sampleRate, samples })
+      }
+      yield* audio.incoming.pipe(Stream.runForEach((event) => {
+        switch (event._tag) {
+          case "Audio":
+            recording.incoming.push(event.frame.samples)
+            return play(event.frame.samples)
+          case "MarkReached":
+            return Effect.sync(() => void recording.marks.push(event.name))
+          case "Dtmf":
+            recording.digits.push(event.digit)
+            switch (event.digit) {
+              case "1":
+                return audio.mark(`mark-${++marks}`)
+              case "2":
+                return audio.clear
+              case "8":
+                return play(tone(60, audio.sampleRate))
+              case "9":
+                return audio.hangUp
+              default:
+                return Effect.void
+            }
+        }
+      }))
+      recording.ended = true
+    })
+}

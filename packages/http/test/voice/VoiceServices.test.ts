@@ -1,0 +1,88 @@
+import { SpeechToText, TextToSpeech } from "@agentline/core/voice/Speech"
+import { describe, expect, it } from "@effect/vitest"
+import { Chunk, ConfigProvider, Effect, Either, Layer, Option, Stream } from "effect"
+import { parseChoice, PROVIDERS } from "../../src/voice/VoiceChoice.js"
+import { Prices } from "@agentline/voice/session/Costs"
+import { AgentLanguageModel, SpeechServiceNames } from "@agentline/voice/session/LanguageModelTools"
+import * as NodeFs from "node:fs"
+import * as NodeOs from "node:os"
+import * as NodePath from "node:path"
+import { layerConfig } from "../../src/voice/VoiceServices.js"
+
+const withEnv = (env: Record<string, string>) =>
+  Layer.provide(layerConfig, Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+
+describe("VoiceChoice.parseChoice", () => {
+  it("reads <provider>:<model or voice> and local", () => {
+    expect(parseChoice("llm", "openai:gpt-4.1-mini")).toEqual(Either.right({ provider: "openai", name: "gpt-4.1-mini" }))
+    expect(parseChoice("stt", "deepgram:nova-3")).toEqual(Either.right({ provider: "deepgram", name: "nova-3" }))
+    expect(parseChoice("tts", " ElevenLabs:21m00Tcm4TlvDq8ikWAM ")).toEqual(
+      Either.right({ provider: "elevenlabs", name: "21m00Tcm4TlvDq8ikWAM" })
+    )
+    expect(parseChoice("tts", "local")).toEqual(Either.right({ provider: "local" }))
+    // A model name may itself hold colons (Ollama tags).
+    expect(parseChoice("llm", "openai:llama3.2:3b")).toEqual(Either.right({ provider: "openai", name: "llama3.2:3b" }))
+  })
+
+  it("refuses, in words naming the variable, unknown providers, missing names and names after local", () => {
+    const message = (result: Either.Either<unknown, { message: string }>) => Either.isLeft(result) ? result.left.message : ""
+    expect(message(parseChoice("stt", "whisper:large"))).toBe(
+      `AGENTLINE_STT=whisper:large: unknown provider "whisper" (one of: ${Object.keys(PROVIDERS.stt).join(", ")})`
+    )
+    expect(message(parseChoice("llm", "openai"))).toContain("AGENTLINE_LLM=openai: \"openai\" needs a model")
+    expect(message(parseChoice("tts", "elevenlabs:"))).toContain("needs a model or voice")
+    expect(message(parseChoice("tts", "local:espeak"))).toContain("takes nothing after it")
+    expect(message(parseChoice("llm", "local"))).toContain("unknown provider \"local\"")
+  })
+})
+
+describe("VoiceServices.layerConfig", () => {
+  it.effect("without settings: the offline speech services and no language model", () =>
+    Effect.gen(function*() {
+      const llm = yield* AgentLanguageModel
+      expect(Option.isNone(llm)).toBe(true)
+      const tts = yield* TextToSpeech
+      const audio = yield* Stream.runCollect(tts.synthesize({ encoding: "mulaw", sampleRate: 8000 }, Stream.make("Hello.")))
+      expect(Chunk.size(audio)).toBeGreaterThan(5)
+      yield* SpeechToText
+    }).pipe(Effect.provide(withEnv({}))))
+
+  it.effect("an OpenAI-compatible language model when AGENTLINE_LLM names one", () =>
+    Effect.gen(function*() {
+      const llm = yield* AgentLanguageModel
+      expect(Option.map(llm, (m) => m.name)).toEqual(Option.some("openai:gpt-4.1-mini"))
+    }).pipe(Effect.provide(withEnv({ AGENTLINE_LLM: "openai:gpt-4.1-mini", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }))))
+
+  it.effect("an unknown provider or a vendor without its key fails at start with the variable named", () =>
+    Effect.gen(function*() {
+      const unknown = yield* Effect.flip(Layer.build(withEnv({ AGENTLINE_TTS: "polly:joanna" })).pipe(Effect.scoped))
+      expect(String(unknown)).toContain("AGENTLINE_TTS=polly:joanna: unknown provider")
+      const noKey = yield* Effect.flip(Layer.build(withEnv({ AGENTLINE_STT: "deepgram:nova-3" })).pipe(Effect.scoped))
+      expect(String(noKey)).toContain("DEEPGRAM_API_KEY")
+      const withKey = yield* Layer.build(withEnv({ AGENTLINE_STT: "deepgram:nova-3", DEEPGRAM_API_KEY: "k", AGENTLINE_TTS: "cartesia:v1", CARTESIA_API_KEY: "c" })).pipe(
+        Effect.scoped,
+        Effect.either
+      )
+      expect(Either.isRight(withKey)).toBe(true)
+    }))
+
+  it.effect("names the chosen services for usage and prices; AGENTLINE_PRICES merges over the defaults, a bad file fails the start", () =>
+    Effect.gen(function*() {
+      const dir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "agentline-prices-"))
+      const good = NodePath.join(dir, "prices.json")
+      NodeFs.writeFileSync(good, JSON.stringify({ llm: { "openai:gpt-4.1-mini": { input_per_million: 0.2, output_per_million: 0.8 } } }))
+      const [names, prices] = yield* Effect.all([SpeechServiceNames, Prices]).pipe(
+        Effect.provide(withEnv({ AGENTLINE_STT: "deepgram:nova-3", DEEPGRAM_API_KEY: "k", AGENTLINE_PRICES: good }))
+      )
+      expect(names).toEqual({ stt: "deepgram:nova-3", tts: "local" })
+      expect(prices.llm["openai:gpt-4.1-mini"]).toEqual({ input_per_million: 0.2, output_per_million: 0.8 })
+      expect(prices.stt["deepgram:nova-3"]).toEqual({ per_minute: 0.0048 })
+      const bad = NodePath.join(dir, "bad.json")
+      NodeFs.writeFileSync(bad, JSON.stringify({ tts: { local: { per_million_characters: "free" } } }))
+      const refused = yield* Effect.flip(Layer.build(withEnv({ AGENTLINE_PRICES: bad })).pipe(Effect.scoped))
+      expect(String(refused)).toContain("AGENTLINE_PRICES")
+      expect(String(refused)).toContain("per_million_characters")
+      const missing = yield* Effect.flip(Layer.build(withEnv({ AGENTLINE_PRICES: NodePath.join(dir, "none.json") })).pipe(Effect.scoped))
+      expect(String(missing)).toContain("cannot read")
+    }))
+})

@@ -1,0 +1,25 @@
+import { AttemptId } from "@agentline/api/Ids"
+import { MediaTokensRepo } from "@agentline/core/media/MediaTokensRepo"
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Option } from "effect"
+
+export const layer = Layer.effect(
+  MediaTokensRepo,
+  Effect.map(SqlClient.SqlClient, (sql) =>
+    MediaTokensRepo.of({
+      insert: (t) =>
+        Effect.zipRight(
+          sql`DELETE FROM media_stream_tokens WHERE expires_at < ${t.now}`,
+          sql`INSERT INTO media_stream_tokens (token_hash, attempt_id, provider, created_at, expires_at)
+              VALUES (${t.tokenHash}, ${t.attemptId}, ${t.provider}, ${t.now}, ${t.expiresAt})`
+        ).pipe(Effect.asVoid, Effect.orDie),
+      // One statement: of two connections presenting the same token, one gets the attempt.
+      redeem: (t) =>
+        sql<{ attempt_id: number }>`UPDATE media_stream_tokens SET used_at = ${t.now}
+            WHERE token_hash = ${t.tokenHash} AND provider = ${t.provider} AND used_at IS NULL AND expires_at > ${t.now}
+            RETURNING attempt_id`.pipe(
+          Effect.map((rows) => (rows.length === 1 ? Option.some(AttemptId.make(Number(rows[0]!.attempt_id))) : Option.none())),
+          Effect.orDie
+        )
+    }))
+)

@@ -1,0 +1,1 @@
+export * as Ari from "./Ari.js"

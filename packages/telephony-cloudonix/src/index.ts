@@ -1,0 +1,1 @@
+export * as Cloudonix from "./Cloudonix.js"

@@ -1,0 +1,1 @@
+export * as Exotel from "./Exotel.js"

@@ -1,0 +1,2 @@
+export * as Plivo from "./Plivo.js"
+export * as PlivoCompatible from "./PlivoCompatible.js"

@@ -1,0 +1,87 @@
+/**
+ * The simulator's configuration: how its calls end (rules per number and attempt, a seeded failure
+ * rate), how long they ring and talk, its account (the inbound routing key) and, optionally, a
+ * webhook secret that makes it check callback signatures like a real carrier.
+ */
+import { CallOutcome, type ProviderField } from "@agentline/core/telephony/TelephonyProvider"
+import { Schema } from "effect"
+
+const bounded = (name: string, max: number) =>
+  Schema.Number.pipe(Schema.between(0, max, { message: () => `${name} must be a number from 0 to ${max}` }))
+
+export const Rule = Schema.Struct({
+  match: Schema.Literal("prefix", "exact"),
+  pattern: Schema.String.pipe(Schema.minLength(1, { message: () => "pattern must not be empty" })),
+  outcomes: Schema.NonEmptyArray(CallOutcome)
+})
+export type Rule = typeof Rule.Type
+
+export const SimulatorConfig = Schema.Struct({
+  default_outcome: Schema.optionalWith(CallOutcome, { default: () => "completed" as const }),
+  rules: Schema.optionalWith(Schema.Array(Rule).pipe(Schema.maxItems(10_000)), { default: () => [] }),
+  ring_seconds: Schema.optionalWith(bounded("ring_seconds", 600), { default: () => 2 }),
+  talk_seconds: Schema.optionalWith(bounded("talk_seconds", 86_400), { default: () => 5 }),
+  failure_rate: Schema.optionalWith(bounded("failure_rate", 1), { default: () => 0 }),
+  seed: Schema.optionalWith(Schema.Int, { default: () => 1 }),
+  place_call_latency_ms: Schema.optionalWith(
+    Schema.Int.pipe(Schema.between(0, 60_000, { message: () => "place_call_latency_ms must be an integer from 0 to 60000" })),
+    { default: () => 0 }
+  ),
+  account_id: Schema.optionalWith(
+    Schema.Trim.pipe(Schema.nonEmptyString({ message: () => "account_id must not be empty" })),
+    { nullable: true, default: () => "simulator" }
+  ),
+  webhook_secret: Schema.optionalWith(Schema.Trim, { exact: true, nullable: true })
+}).annotations({ parseOptions: { errors: "all", onExcessProperty: "ignore" } })
+export type SimulatorConfig = typeof SimulatorConfig.Type
+
+export const fields: ReadonlyArray<ProviderField> = [
+  {
+    name: "default_outcome",
+    label: "Default outcome",
+    type: "select",
+    required: false,
+    sensitive: false,
+    description: "The outcome of calls no rule matches (default completed)",
+    options: CallOutcome.literals.map((o) => ({ value: o, label: o }))
+  },
+  {
+    name: "rules",
+    label: "Rules",
+    type: "json",
+    required: false,
+    sensitive: false,
+    description: "[{match: \"prefix\" | \"exact\", pattern: \"+1415\", outcomes: [\"busy\", \"completed\"]}]: one outcome per " +
+      "attempt to a number, the last one repeating; an exact rule wins over the longest matching prefix. Patterns match " +
+      "the dialed address as normalized (E.164 with +)"
+  },
+  { name: "ring_seconds", label: "Ring seconds", type: "number", required: false, sensitive: false, description: "Ringing time before the outcome (default 2)" },
+  { name: "talk_seconds", label: "Talk seconds", type: "number", required: false, sensitive: false, description: "Length of answered calls (default 5)" },
+  { name: "failure_rate", label: "Failure rate", type: "number", required: false, sensitive: false, description: "Share of calls that fail, 0 to 1 (default 0)" },
+  { name: "seed", label: "Seed", type: "number", required: false, sensitive: false, description: "Seed of the failure draws (default 1)" },
+  {
+    name: "place_call_latency_ms",
+    label: "Ring latency (ms)",
+    type: "number",
+    required: false,
+    sensitive: false,
+    description: "Delay between a call being placed and it ringing (default 0)"
+  },
+  {
+    name: "account_id",
+    label: "Account ID",
+    type: "text",
+    required: false,
+    sensitive: false,
+    description: "The simulated account: (provider, account id, number) is unique across organizations (default simulator)"
+  },
+  {
+    name: "webhook_secret",
+    label: "Webhook secret",
+    type: "password",
+    required: false,
+    sensitive: true,
+    description: "When set, callbacks must carry X-Simulator-Signature (HMAC-SHA256 of the full URL and the body); otherwise any is accepted"
+  }
+]
+

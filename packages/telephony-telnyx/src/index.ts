@@ -1,0 +1,1 @@
+export * as Telnyx from "./Telnyx.js"

@@ -1,0 +1,268 @@
+/**
+ * One call in the fake Twilio, played out in (scaled) real time the way Twilio plays a call: status
+ * callbacks for the subscribed events, signed and posted in order; on answer, the answer URL is fetched
+ * and its TwiML run (a `<Connect><Stream>` connects the media stream and holds the call until the
+ * socket closes); the callee hangs up after the talk time; the final callback carries the duration
+ * and, with machine detection, who answered.
+ */
+import * as Crypto from "node:crypto"
+import { sign } from "../Signature.js"
+import { connect, type MediaLeg } from "./FakeMedia.js"
+import { parse, type Verb } from "./FakeTwiml.js"
+
+/** `invalid`: Twilio refuses to dial the number at all (code 21211), as for a number that cannot exist. */
+export type Answer = "human" | "machine" | "busy" | "no-answer" | "failed" | "invalid"
+
+/** How the callee (outbound) or the caller (inbound) behaves; times in Twilio seconds. */
+export interface Behaviour {
+  readonly answer: Answer
+  readonly ringSeconds?: number
+  readonly talkSeconds?: number
+  /** What the person says once the media stream is connected (µ-law 8 kHz). */
+  readonly says?: Uint8Array
+}
+
+export type CallStatus = "queued" | "ringing" | "in-progress" | "completed" | "busy" | "failed" | "no-answer" | "canceled"
+
+export interface PostedCallback {
+  readonly url: string
+  readonly params: ReadonlyArray<readonly [string, string]>
+  readonly signature: string
+  readonly status: number
+}
+
+export interface Clock {
+  /** Real milliseconds per Twilio second. */
+  readonly secondMillis: number
+}
+
+const FINAL = new Set<CallStatus>(["completed", "busy", "failed", "no-answer", "canceled"])
+
+export const newSid = (prefix: string) => `${prefix}${Crypto.randomBytes(16).toString("hex")}`
+
+export class FakeCall {
+  readonly sid = newSid("CA")
+  status: CallStatus = "queued"
+  answeredBy: string | undefined = undefined
+  durationSeconds = 0
+  readonly callbacks: Array<PostedCallback> = []
+  readonly answers: Array<string> = []
+  /** For an incoming call: the HTTP status of the voice webhook's answer. */
+  webhookStatus: number | undefined = undefined
+  media: MediaLeg | undefined = undefined
+  readonly ended: Promise<CallStatus>
+  /** Resolves once the call's media stream is connected. */
+  readonly mediaConnected: Promise<MediaLeg>
+  private resolveMedia!: (leg: MediaLeg) => void
+  private answeredAt: number | undefined = undefined
+  private sequence = 0
+  private posting: Promise<void> = Promise.resolve()
+  private timers: Array<ReturnType<typeof setTimeout>> = []
+  private resolveEnded!: (status: CallStatus) => void
+  private wake: (() => void) | undefined = undefined
+
+  constructor(
+    readonly account: { readonly sid: string; readonly token: string },
+    readonly to: string,
+    readonly from: string,
+    readonly direction: "outbound-api" | "inbound",
+    readonly behaviour: Behaviour,
+    readonly clock: Clock,
+    readonly options: {
+      readonly url?: string | undefined
+      readonly statusCallback?: string | undefined
+      readonly events: ReadonlySet<string>
+      readonly machineDetection: boolean
+      readonly timeoutSeconds: number
+    }
+  ) {
+    this.ended = new Promise((resolve) => (this.resolveEnded = resolve))
+    this.mediaConnected = new Promise((resolve) => (this.resolveMedia = resolve))
+  }
+
+  get isOver() {
+    return FINAL.has(this.status)
+  }
+
+  private after(seconds: number) {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, seconds * this.clock.secondMillis)
+      this.timers.push(timer)
+      this.wake = resolve
+    })
+  }
+
+  /** The parameters Twilio sends with every request about this call. */
+  params(extra: Record<string, string | undefined> = {}): Array<readonly [string, string]> {
+    const base: Record<string, string | undefined> = {
+      AccountSid: this.account.sid,
+      ApiVersion: "2010-04-01",
+      CallSid: this.sid,
+      CallStatus: this.status,
+      Called: this.to,
+      Caller: this.from,
+      Direction: this.direction,
+      From: this.from,
+      To: this.to,
+      ...extra
+    }
+    return Object.entries(base).filter((e): e is [string, string] => e[1] !== undefined)
+  }
+
+  /** A signed form POST to `url`, as Twilio sends it; answers the response's status and body. */
+  async post(
+    url: string,
+    params: ReadonlyArray<readonly [string, string]>,
+    token = this.account.token
+  ): Promise<{ status: number; body: string; signature: string }> {
+    const signature = sign(token, url, params)
+    try {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          "x-twilio-signature": signature,
+          "i-twilio-idempotency-token": Crypto.randomUUID(),
+          "user-agent": "TwilioProxy/1.1"
+        },
+        body: new URLSearchParams(params.map(([k, v]) => [k, v])).toString()
+      })
+      return { status: response.status, body: await response.text(), signature }
+    } catch {
+      return { status: 0, body: "", signature }
+    }
+  }
+
+  /** Queues the status callback of `event`, if subscribed (`completed` always is). */
+  private notify(event: "initiated" | "ringing" | "answered" | "completed") {
+    const url = this.options.statusCallback
+    if (url === undefined || (event !== "completed" && !this.options.events.has(event))) return
+    const params = this.params({
+      CallbackSource: "call-progress-events",
+      SequenceNumber: String(this.sequence++),
+      Timestamp: new Date().toUTCString().replace("GMT", "+0000"),
+      ...(event === "initiated" ? { CallStatus: "initiated" } : {}),
+      ...(event === "completed" ? { CallDuration: String(this.durationSeconds), Duration: String(Math.ceil(this.durationSeconds / 60)) } : {}),
+      ...(this.answeredBy !== undefined ? { AnsweredBy: this.answeredBy } : {})
+    })
+    this.posting = this.posting.then(async () => {
+      const { signature, status } = await this.post(url, params)
+      this.callbacks.push({ url, params, signature, status })
+    })
+  }
+
+  /** Ends the call with `status` (once); `completed` counts the talk time since the answer. */
+  end(status: CallStatus, talkSeconds?: number) {
+    if (this.isOver) return
+    if (status === "completed" && this.answeredAt !== undefined) {
+      this.durationSeconds = talkSeconds ?? Math.round((Date.now() - this.answeredAt) / this.clock.secondMillis)
+    }
+    this.status = status
+    for (const timer of this.timers) clearTimeout(timer)
+    this.wake?.()
+    if (this.media?.isOpen()) this.media.stop()
+    this.notify("completed")
+    void this.posting.then(() => this.resolveEnded(status))
+  }
+
+  /** Plays an outbound call out. */
+  async play(): Promise<void> {
+    const ring = this.behaviour.ringSeconds ?? 1
+    this.notify("initiated")
+    await this.after(0.1)
+    if (this.isOver) return
+    if (this.behaviour.answer === "failed") return this.end("failed")
+    this.status = "ringing"
+    this.notify("ringing")
+    if (this.behaviour.answer === "no-answer") {
+      await this.after(this.options.timeoutSeconds)
+      return this.end("no-answer")
+    }
+    await this.after(ring)
+    if (this.isOver) return
+    if (this.behaviour.answer === "busy") return this.end("busy")
+    this.answer(this.behaviour.answer === "machine" ? "machine_start" : "human")
+    this.notify("answered")
+    const twiml = this.options.url === undefined ? undefined : await this.post(this.options.url, this.params(this.amdParams()))
+    if (this.isOver) return
+    await this.run(twiml?.status === 200 ? twiml.body : undefined)
+  }
+
+  private amdParams() {
+    return this.answeredBy !== undefined ? { AnsweredBy: this.answeredBy } : {}
+  }
+
+  /** The callee picks up: with machine detection asked for, Twilio says who. */
+  answer(who: "human" | "machine_start") {
+    this.status = "in-progress"
+    this.answeredAt = Date.now()
+    if (this.options.machineDetection) this.answeredBy = who
+    const talk = this.behaviour.talkSeconds ?? 2
+    this.timers.push(setTimeout(() => this.end("completed", talk), talk * this.clock.secondMillis))
+  }
+
+  /** Runs a TwiML document; the call ends when it runs out (or cannot be read: Twilio error 12100). */
+  async run(document: string | undefined): Promise<void> {
+    if (document !== undefined) this.answers.push(document)
+    const verbs: ReadonlyArray<Verb> | undefined = document === undefined ? undefined : parse(document)
+    if (verbs === undefined) return this.end("completed")
+    for (const verb of verbs) {
+      if (this.isOver) return
+      switch (verb._tag) {
+        case "Stream": {
+          const leg = await connect({
+            url: verb.url,
+            parameters: verb.parameters,
+            callSid: this.sid,
+            accountSid: this.account.sid,
+            authToken: this.account.token,
+            frameMillis: Math.max(1, this.clock.secondMillis / 50)
+          }).catch(() => undefined)
+          if (leg === undefined) break
+          this.media = leg
+          this.resolveMedia(leg)
+          if (this.behaviour.says !== undefined) leg.speak(this.behaviour.says)
+          await leg.closed
+          break
+        }
+        case "Pause":
+          await this.after(verb.seconds)
+          break
+        case "Say":
+          await this.after(0.1)
+          break
+        case "Hangup":
+          return this.end("completed")
+        case "Reject":
+          return this.end(verb.reason === "busy" ? "busy" : "failed")
+      }
+    }
+    this.end("completed")
+  }
+
+  /** The first callback posted again with a wrong signature, or without one: the HTTP status. */
+  async forge(signature: "wrong" | "missing"): Promise<number> {
+    await this.posting
+    const first = this.callbacks[0]
+    if (first === undefined) throw new Error(`call ${this.sid} posted no callback`)
+    const response = await fetch(first.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        ...(signature === "wrong" ? { "x-twilio-signature": sign("not-the-auth-token", first.url, first.params) } : {})
+      },
+      body: new URLSearchParams(first.params.map(([k, v]) => [k, v])).toString()
+    })
+    await response.text()
+    return response.status
+  }
+
+  /** Sends the callbacks posted so far again (Twilio retries), in their order or reversed. */
+  async resend(order: "same" | "reverse"): Promise<ReadonlyArray<number>> {
+    await this.posting
+    const posted = order === "same" ? [...this.callbacks] : [...this.callbacks].reverse()
+    const statuses: Array<number> = []
+    for (const callback of posted) statuses.push((await this.post(callback.url, callback.params)).status)
+    return statuses
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The fake's reading of TwiML (the verbs our answers use), the way Twilio executes a document: verbs
+ * in order; `<Connect><Stream>` holds the call until the stream's WebSocket closes; `<Reject>` refuses
+ * an incoming call; a document Twilio cannot read ends the call (error 12100).
+ */
+export type Verb =
+  | { readonly _tag: "Stream"; readonly url: string; readonly parameters: Readonly<Record<string, string>> }
+  | { readonly _tag: "Pause"; readonly seconds: number }
+  | { readonly _tag: "Say"; readonly text: string }
+  | { readonly _tag: "Hangup" }
+  | { readonly _tag: "Reject"; readonly reason: "busy" | "rejected" }
+
+const unescape = (value: string) =>
+  value.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, "\"").replace(/&apos;/g, "'").replace(/&amp;/g, "&")
+
+const attribute = (tag: string, name: string): string | undefined => {
+  const match = new RegExp(`\\b${name}="([^"]*)"`).exec(tag)
+  return match === null ? undefined : unescape(match[1]!)
+}
+
+/** The verbs of a TwiML document, or undefined when it is not one Twilio would run. */
+export const parse = (xml: string): ReadonlyArray<Verb> | undefined => {
+  const body = /<Response>([\s\S]*)<\/Response>\s*$/.exec(xml.replace(/^<\?xml[^>]*\?>/, "").trim())
+  if (body === null) return xml.replace(/^<\?xml[^>]*\?>/, "").trim() === "<Response/>" ? [] : undefined
+  const verbs: Array<Verb> = []
+  const pattern = /<Connect>\s*(<Stream\b[^>]*?(?:\/>|>[\s\S]*?<\/Stream>))\s*<\/Connect>|<Pause\b[^>]*\/>|<Say\b[^>]*>([\s\S]*?)<\/Say>|<Hangup\s*\/>|<Reject\b[^>]*\/>/g
+  let rest = body[1]!
+  for (let match = pattern.exec(rest); match !== null; match = pattern.exec(rest)) {
+    const [whole, stream, said] = match
+    if (stream !== undefined) {
+      const url = attribute(stream, "url")
+      if (url === undefined || !/^wss?:\/\//.test(url) || url.includes("?")) return undefined
+      const parameters: Record<string, string> = {}
+      for (const p of stream.matchAll(/<Parameter\b[^>]*\/>/g)) {
+        const name = attribute(p[0], "name")
+        const value = attribute(p[0], "value")
+        if (name !== undefined && value !== undefined) parameters[name] = value
+      }
+      verbs.push({ _tag: "Stream", url, parameters })
+    } else if (whole.startsWith("<Pause")) {
+      verbs.push({ _tag: "Pause", seconds: Number(attribute(whole, "length") ?? "1") })
+    } else if (said !== undefined) {
+      verbs.push({ _tag: "Say", text: unescape(said) })
+    } else if (whole.startsWith("<Hangup")) {
+      verbs.push({ _tag: "Hangup" })
+    } else {
+      verbs.push({ _tag: "Reject", reason: attribute(whole, "reason") === "busy" ? "busy" : "rejected" })
+    }
+  }
+  rest = rest.replace(pattern, "").trim()
+  return rest === "" ? verbs : undefined
+}

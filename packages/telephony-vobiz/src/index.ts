@@ -1,0 +1,1 @@
+export * as Vobiz from "./Vobiz.js"

@@ -1,0 +1,1 @@
+export * as Vonage from "./Vonage.js"

@@ -1,0 +1,1 @@
+export * as CartesiaTextToSpeech from "./CartesiaTextToSpeech.js"

@@ -1,0 +1,1 @@
+export * as DeepgramSpeechToText from "./DeepgramSpeechToText.js"

@@ -1,0 +1,1 @@
+export * as ElevenLabsTextToSpeech from "./ElevenLabsTextToSpeech.js"

@@ -1,0 +1,6 @@
+export * as Conversation from "./graph/Conversation.js"
+export * as ConversationGraph from "./graph/ConversationGraph.js"
+export * as Extraction from "./graph/Extraction.js"
+export * as FeedbackEvents from "./graph/FeedbackEvents.js"
+export * as Prompt from "./graph/Prompt.js"
+export * as Tools from "./graph/Tools.js"
