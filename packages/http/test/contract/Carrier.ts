@@ -86,5 +86,10 @@ export interface CarrierUnderTest {
    * Telnyx's Call Control, for one, reports no ringing.
    */
   readonly answeredProgress?: ReadonlyArray<string>
+  /**
+   * Whether the provider detects answering machines (default true). Without it, the configuration has
+   * no such flag and the voicemail scenario is not part of its contract.
+   */
+  readonly machineDetection?: boolean
   readonly start: () => Promise<Started>
 }

@@ -70,6 +70,8 @@ export class FakeCall {
     readonly clock: Clock,
     readonly options: {
       readonly url?: string | undefined
+      /** A document given with the call (Twilio's `Twiml` parameter) instead of an answer URL to fetch. */
+      readonly document?: string | undefined
       readonly statusCallback?: string | undefined
       readonly events: ReadonlySet<string>
       readonly machineDetection: boolean
@@ -109,22 +111,30 @@ export class FakeCall {
     return Object.entries(base).filter((e): e is [string, string] => e[1] !== undefined)
   }
 
+  /**
+   * The headers that authenticate a request about this call, made with `token`: Twilio signs the URL and
+   * parameters (`X-Twilio-Signature`). Carriers that speak Twilio's dialect override this.
+   */
+  authHeaders(url: string, params: ReadonlyArray<readonly [string, string]>, token: string): Record<string, string> {
+    return {
+      "x-twilio-signature": sign(token, url, params),
+      "i-twilio-idempotency-token": Crypto.randomUUID(),
+      "user-agent": "TwilioProxy/1.1"
+    }
+  }
+
   /** A signed form POST to `url`, as Twilio sends it; answers the response's status and body. */
   async post(
     url: string,
     params: ReadonlyArray<readonly [string, string]>,
     token = this.account.token
   ): Promise<{ status: number; body: string; signature: string }> {
-    const signature = sign(token, url, params)
+    const auth = this.authHeaders(url, params, token)
+    const signature = Object.values(auth)[0] ?? ""
     try {
       const response = await fetch(url, {
         method: "POST",
-        headers: {
-          "content-type": "application/x-www-form-urlencoded",
-          "x-twilio-signature": signature,
-          "i-twilio-idempotency-token": Crypto.randomUUID(),
-          "user-agent": "TwilioProxy/1.1"
-        },
+        headers: { "content-type": "application/x-www-form-urlencoded", ...auth },
         body: new URLSearchParams(params.map(([k, v]) => [k, v])).toString()
       })
       return { status: response.status, body: await response.text(), signature }
@@ -183,6 +193,7 @@ export class FakeCall {
     if (this.behaviour.answer === "busy") return this.end("busy")
     this.answer(this.behaviour.answer === "machine" ? "machine_start" : "human")
     this.notify("answered")
+    if (this.options.document !== undefined) return this.run(this.options.document)
     const twiml = this.options.url === undefined ? undefined : await this.post(this.options.url, this.params(this.amdParams()))
     if (this.isOver) return
     await this.run(twiml?.status === 200 ? twiml.body : undefined)
@@ -233,6 +244,12 @@ export class FakeCall {
           break
         case "Hangup":
           return this.end("completed")
+        case "Redirect": {
+          // The rest of this document is dropped: the call runs the document the URL answers.
+          const next = await this.post(verb.url, this.params(this.amdParams()))
+          if (this.isOver) return
+          return this.run(next.status === 200 ? next.body : undefined)
+        }
         case "Reject":
           return this.end(verb.reason === "busy" ? "busy" : "failed")
       }
@@ -249,7 +266,7 @@ export class FakeCall {
       method: "POST",
       headers: {
         "content-type": "application/x-www-form-urlencoded",
-        ...(signature === "wrong" ? { "x-twilio-signature": sign("not-the-auth-token", first.url, first.params) } : {})
+        ...(signature === "wrong" ? this.authHeaders(first.url, first.params, "not-the-auth-token") : {})
       },
       body: new URLSearchParams(first.params.map(([k, v]) => [k, v])).toString()
     })

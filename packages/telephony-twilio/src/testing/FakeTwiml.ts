@@ -8,6 +8,7 @@ export type Verb =
   | { readonly _tag: "Pause"; readonly seconds: number }
   | { readonly _tag: "Say"; readonly text: string }
   | { readonly _tag: "Hangup" }
+  | { readonly _tag: "Redirect"; readonly url: string }
   | { readonly _tag: "Reject"; readonly reason: "busy" | "rejected" }
 
 const unescape = (value: string) =>
@@ -23,10 +24,10 @@ export const parse = (xml: string): ReadonlyArray<Verb> | undefined => {
   const body = /<Response>([\s\S]*)<\/Response>\s*$/.exec(xml.replace(/^<\?xml[^>]*\?>/, "").trim())
   if (body === null) return xml.replace(/^<\?xml[^>]*\?>/, "").trim() === "<Response/>" ? [] : undefined
   const verbs: Array<Verb> = []
-  const pattern = /<Connect>\s*(<Stream\b[^>]*?(?:\/>|>[\s\S]*?<\/Stream>))\s*<\/Connect>|<Pause\b[^>]*\/>|<Say\b[^>]*>([\s\S]*?)<\/Say>|<Hangup\s*\/>|<Reject\b[^>]*\/>/g
+  const pattern = /<Connect>\s*(<Stream\b[^>]*?(?:\/>|>[\s\S]*?<\/Stream>))\s*<\/Connect>|<Pause\b[^>]*\/>|<Say\b[^>]*>([\s\S]*?)<\/Say>|<Hangup\s*\/>|<Reject\b[^>]*\/>|<Redirect\b[^>]*>([\s\S]*?)<\/Redirect>/g
   let rest = body[1]!
   for (let match = pattern.exec(rest); match !== null; match = pattern.exec(rest)) {
-    const [whole, stream, said] = match
+    const [whole, stream, said, redirect] = match
     if (stream !== undefined) {
       const url = attribute(stream, "url")
       if (url === undefined || !/^wss?:\/\//.test(url) || url.includes("?")) return undefined
@@ -41,6 +42,10 @@ export const parse = (xml: string): ReadonlyArray<Verb> | undefined => {
       verbs.push({ _tag: "Pause", seconds: Number(attribute(whole, "length") ?? "1") })
     } else if (said !== undefined) {
       verbs.push({ _tag: "Say", text: unescape(said) })
+    } else if (redirect !== undefined) {
+      const url = unescape(redirect.trim())
+      if (!/^https?:\/\//.test(url)) return undefined
+      verbs.push({ _tag: "Redirect", url })
     } else if (whole.startsWith("<Hangup")) {
       verbs.push({ _tag: "Hangup" })
     } else {

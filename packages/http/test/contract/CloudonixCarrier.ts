@@ -1,0 +1,95 @@
+/** Cloudonix as a carrier under test: the adapter against the fake Cloudonix of `@agentline/telephony-cloudonix/testing`. */
+import * as Pcm from "@agentline/core/media/Pcm"
+import { Cloudonix } from "@agentline/telephony-cloudonix"
+import * as FakeCloudonix from "@agentline/telephony-cloudonix/testing/FakeCloudonix"
+import type { Behaviour } from "@agentline/telephony-twilio/testing/FakeCall"
+import * as FakeTwiml from "@agentline/telephony-twilio/testing/FakeTwiml"
+import type { CarrierUnderTest, FakeMediaLeg, Scenario } from "./Carrier.js"
+
+const domain = { name: "contract.cloudonix.net", apiKey: "XIcontract0123456789abcdef" }
+const APPLICATION = "agentline"
+
+const behaviours: Record<Scenario, Behaviour> = {
+  completed: { answer: "human" },
+  busy: { answer: "busy" },
+  no_answer: { answer: "no-answer" },
+  failed: { answer: "failed" },
+  // No machine detection: a machine is just someone who answers.
+  voicemail: { answer: "human" },
+  invalid: { answer: "invalid" },
+  talking: { answer: "human", talkSeconds: 3000 }
+}
+
+const mulaw = { encoding: "mulaw", sampleRate: 8000 } as const
+const pcm = (audio: Uint8Array) => Pcm.decode({ format: mulaw, data: audio }).samples
+
+export const cloudonix: CarrierUnderTest = {
+  provider: "cloudonix",
+  callMillis: 200,
+  machineDetection: false,
+  start: async () => {
+    const fake = await FakeCloudonix.start({ domains: [domain], secondMillis: 20 })
+    fake.application(domain.name, APPLICATION)
+    let consoleApps = 0
+    const found = (token: string) => {
+      const call = fake.call(token)
+      if (call === undefined) throw new Error(`the fake has no session ${token}`)
+      return call
+    }
+    return {
+      adapter: Cloudonix.make({ apiUrl: fake.url }),
+      config: () => ({ bearer_token: domain.apiKey, domain_id: "contract", application_name: APPLICATION }),
+      fake: {
+        // Cloudonix takes any caller id; numbers for incoming calls are attached when bound.
+        own: () => undefined,
+        behave: (number, scenario) => fake.behave(number, behaviours[scenario]),
+        failNext: (status, count) => fake.failNext(status, count),
+        route: (number, url) => {
+          // As if set in the cockpit: the number on an application of its own, pointed at `url`.
+          const name = `console-${++consoleApps}`
+          fake.application(domain.name, name, url)
+          fake.attach(domain.name, number, name)
+        },
+        voiceUrl: fake.voiceUrl,
+        placeInbound: async ({ from, signature, to }) => {
+          const call = await fake.placeInbound({
+            to,
+            from,
+            behaviour: { answer: "human", talkSeconds: 1000 },
+            ...(signature === "wrong" ? { apiKey: "not-the-api-key" } : {})
+          })
+          if (call === undefined) throw new Error(`the fake has no application URL for ${to}`)
+          const verbs = FakeTwiml.parse(call.answers[0] ?? "") ?? []
+          return {
+            providerCallId: call.sid,
+            status: call.webhookStatus ?? 0,
+            answer: verbs.some((v) => v._tag === "Stream")
+              ? "stream"
+              : verbs.some((v) => v._tag === "Reject" && v.reason === "busy")
+              ? "busy"
+              : "refused",
+            hangUp: () => call.end("completed")
+          }
+        },
+        media: async (token): Promise<FakeMediaLeg> => {
+          const leg = await found(token).mediaConnected
+          return {
+            sampleRate: 8000,
+            url: leg.url,
+            speak: (samples) => leg.speak(Pcm.encode({ sampleRate: 8000, samples }, mulaw).data),
+            press: leg.press,
+            received: () => pcm(leg.received()),
+            heard: () => pcm(leg.played()),
+            marks: leg.marks,
+            clears: leg.clears,
+            isOpen: leg.isOpen
+          }
+        },
+        ended: (token) => found(token).ended,
+        resendCallbacks: (token, order) => found(token).resend(order),
+        forgeCallback: (token, signature) => found(token).forge(signature),
+        close: fake.close
+      }
+    }
+  }
+}
