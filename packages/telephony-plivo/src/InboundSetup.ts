@@ -14,6 +14,7 @@
  * default number application; Vobiz: `DELETE numbers/{+n}/application`) and leaves the application
  * alone: its answer URL serves the account's other numbers.
  */
+import { present } from "@agentline/core/telephony/ProviderConfig"
 import type { ProviderInbound } from "@agentline/core/telephony/TelephonyProvider"
 import { Effect, Schema } from "effect"
 import { wireAddress } from "./Calls.js"
@@ -89,7 +90,8 @@ export const make = (rest: Rest): ProviderInbound<PlivoCompatibleConfig> => {
         return { ok: true, message: `${dialect.displayName}: inbound calls to ${address} no longer come to Agentline` }
       }
       const answerUrl = answerUrlFor(webhookUrl, config.auth_id)
-      const appId = config.application_id ?? (yield* findOrCreateApplication(config, answerUrl))
+      // An empty application id is "not set": Agentline then uses (or creates) its own application.
+      const appId = present(config.application_id) ?? (yield* findOrCreateApplication(config, answerUrl))
       const updated = yield* rest.send(config, {
         method: "POST",
         path: `Application/${encodeURIComponent(appId)}/`,

@@ -5,6 +5,11 @@
  *   initiated ── place_call_latency_ms ── ringing ── ring_seconds ──┬── answered ── talk_seconds ── ended (completed | voicemail, duration talk_seconds)
  *                                                                    └── ended (busy | no_answer | failed | canceled, duration 0)
  *
+ * With callee lines (`callee_lines`, or a rule's `says`) and a voice for the callee (`CalleeVoice`), an
+ * answered call that the server asked to connect to a media stream is a conversation instead: the
+ * simulated person talks with the agent over that stream (`SimulatorCallee.ts`), in real time, until
+ * either hangs up; the call then ends `completed` with the seconds talked.
+ *
  * The outcome of a call depends on the dialed number and on how many calls this simulator has placed
  * to it before: an `exact` rule for the number wins, else the longest matching `prefix` rule, else
  * `default_outcome`. A rule lists one outcome per attempt (`["busy", "completed"]`: busy first,
@@ -30,16 +35,21 @@ import type {
   WebhookRequest
 } from "@agentline/core/telephony/TelephonyProvider"
 import type { ProviderMedia } from "@agentline/core/telephony/Media"
-import { Clock, Effect, Equal, Fiber, FiberSet, Random, type Scope } from "effect"
+import { Clock, Duration, Effect, Equal, Fiber, FiberSet, Random, type Scope } from "effect"
+import { converse, voiceOf } from "./SimulatorCallee.js"
 import { fields, SimulatorConfig } from "./SimulatorConfig.js"
 import { media } from "./SimulatorMedia.js"
-import { answers, causes, decideOutcome } from "./SimulatorOutcomes.js"
+import { answers, causes, decideOutcome, linesFor } from "./SimulatorOutcomes.js"
 import { answer, error, inboundCall, statusEvent, verify } from "./SimulatorWebhooks.js"
 
 export * from "./SimulatorConfig.js"
 export * from "./SimulatorOutcomes.js"
 export * as Webhooks from "./SimulatorWebhooks.js"
 export * as Media from "./SimulatorMedia.js"
+export * as Callee from "./SimulatorCallee.js"
+
+/** The longest simulated conversation. */
+const LONGEST_CONVERSATION = Duration.minutes(10)
 
 /** The simulator implements every part of the port but a per-configuration connection. */
 export type SimulatorProvider = TelephonyProvider<SimulatorConfig> & {
@@ -70,6 +80,8 @@ interface EndedCall {
  */
 export const make: Effect.Effect<SimulatorProvider, never, Scope.Scope> = Effect.gen(function*() {
   const players = yield* FiberSet.make<void>()
+  // The callee's voice, when the application gave one: without it, answered calls are silent.
+  const calleeVoice = yield* voiceOf
   const instance = (yield* Random.nextIntBetween(0, 2 ** 31 - 1)).toString(36)
   const live = new Map<string, LiveCall>()
   const ended = new Map<string, EndedCall>()
@@ -114,14 +126,25 @@ export const make: Effect.Effect<SimulatorProvider, never, Scope.Scope> = Effect
       yield* deliver(call, { type, providerCallId: id, at })
     })
 
-  const play = (id: string, call: LiveCall, config: SimulatorConfig, outcome: CallOutcome) =>
+  const play = (id: string, call: LiveCall, input: PlaceCall<SimulatorConfig>, outcome: CallOutcome) =>
     Effect.gen(function*() {
+      const config = input.config
       yield* progress(id, call, "initiated")
       yield* pause(config.place_call_latency_ms)
       yield* progress(id, call, "ringing")
       yield* pause(config.ring_seconds * 1000)
       if (!answers(outcome)) return yield* finish(id, outcome, 0)
       yield* progress(id, call, "answered")
+      const lines = linesFor(config, input.to)
+      const stream = input.whenAnswered
+      if (outcome === "completed" && lines.length > 0 && calleeVoice !== undefined && stream._tag === "ConnectMediaStream") {
+        yield* converse({ url: stream.url, parameters: stream.parameters, callId: id, lines, voice: calleeVoice }).pipe(
+          Effect.timeout(LONGEST_CONVERSATION),
+          Effect.ignore
+        )
+        const now = yield* Clock.currentTimeMillis
+        return yield* finish(id, "completed", Math.round((now - (call.answeredAt ?? now)) / 1000))
+      }
       yield* pause(config.talk_seconds * 1000)
       yield* finish(id, outcome, config.talk_seconds)
     })
@@ -147,7 +170,7 @@ export const make: Effect.Effect<SimulatorProvider, never, Scope.Scope> = Effect
       const id = `sim-${instance}-${++placed}`
       const call: LiveCall = { answeredAt: undefined, fiber: undefined, emit: input.onEvent }
       live.set(id, call)
-      call.fiber = yield* FiberSet.run(players, play(id, call, input.config, outcome))
+      call.fiber = yield* FiberSet.run(players, play(id, call, input, outcome))
       return { providerCallId: id }
     })
 
@@ -160,8 +183,9 @@ export const make: Effect.Effect<SimulatorProvider, never, Scope.Scope> = Effect
       }
       yield* stop(call)
       const now = yield* Clock.currentTimeMillis
-      const duration = call.answeredAt === undefined ? 0 : Math.round((now - call.answeredAt) / 1000)
-      yield* finish(providerCallId, "canceled", duration)
+      // As carriers do: a call not answered yet is canceled, one in progress completed.
+      if (call.answeredAt === undefined) return yield* finish(providerCallId, "canceled", 0)
+      yield* finish(providerCallId, "completed", Math.round((now - call.answeredAt) / 1000))
     })
 
   const get = ({ providerCallId }: { readonly providerCallId: string }) =>

@@ -12,7 +12,9 @@ const bounded = (name: string, max: number) =>
 export const Rule = Schema.Struct({
   match: Schema.Literal("prefix", "exact"),
   pattern: Schema.String.pipe(Schema.minLength(1, { message: () => "pattern must not be empty" })),
-  outcomes: Schema.NonEmptyArray(CallOutcome)
+  outcomes: Schema.NonEmptyArray(CallOutcome),
+  /** What the callee says on an answered call to these numbers (replaces `callee_lines`). */
+  says: Schema.optional(Schema.Array(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1000))).pipe(Schema.maxItems(50)))
 })
 export type Rule = typeof Rule.Type
 
@@ -31,7 +33,12 @@ export const SimulatorConfig = Schema.Struct({
     Schema.Trim.pipe(Schema.nonEmptyString({ message: () => "account_id must not be empty" })),
     { nullable: true, default: () => "simulator" }
   ),
-  webhook_secret: Schema.optionalWith(Schema.Trim, { exact: true, nullable: true })
+  webhook_secret: Schema.optionalWith(Schema.Trim, { exact: true, nullable: true }),
+  callee_lines: Schema.optionalWith(
+    Schema.Array(Schema.String.pipe(Schema.minLength(1, { message: () => "a callee line must not be empty" }), Schema.maxLength(1000)))
+      .pipe(Schema.maxItems(50)),
+    { default: () => [] }
+  )
 }).annotations({ parseOptions: { errors: "all", onExcessProperty: "ignore" } })
 export type SimulatorConfig = typeof SimulatorConfig.Type
 
@@ -82,6 +89,16 @@ export const fields: ReadonlyArray<ProviderField> = [
     required: false,
     sensitive: true,
     description: "When set, callbacks must carry X-Simulator-Signature (HMAC-SHA256 of the full URL and the body); otherwise any is accepted"
+  },
+  {
+    name: "callee_lines",
+    label: "Callee lines",
+    type: "string-array",
+    required: false,
+    sensitive: false,
+    description: "What the simulated person says on answered calls, a line per turn (a rule's says replaces it). With lines, an " +
+      "answered call connects to the agent's media stream and lasts until the agent or the callee hangs up (at most 10 " +
+      "minutes; talk_seconds does not apply); without, no audio is exchanged"
   }
 ]
 

@@ -62,3 +62,7 @@ export const causes: Record<CallOutcome, string> = {
   failed: "simulated: call failed",
   canceled: "simulated: canceled"
 }
+
+/** What the callee of `to` says when it answers: its rule's lines, else the configuration's. */
+export const linesFor = (config: SimulatorConfig, to: string): ReadonlyArray<string> =>
+  ruleFor(config.rules, to)?.says ?? config.callee_lines

@@ -66,7 +66,7 @@ describe("simulator", () => {
       expect(kinds(fallback.events).at(-1)).toBe("ended:completed:1")
     }))
 
-  it.scoped("a seeded failure rate is deterministic; zero durations work; hangup cancels", () =>
+  it.scoped("a seeded failure rate is deterministic; zero durations work; hanging up an answered call completes it", () =>
     Effect.gen(function*() {
       const run = Effect.gen(function*() {
         const sim = yield* Simulator.make
@@ -89,7 +89,7 @@ describe("simulator", () => {
       const long = yield* dial(sim, { ring_seconds: 1, talk_seconds: 60 }, "+14155550100")
       yield* TestClock.adjust(11_000)
       yield* sim.calls.hangUp({ config: config({}), providerCallId: long.id })
-      expect(kinds(long.events).at(-1)).toBe("ended:canceled:10")
+      expect(kinds(long.events).at(-1)).toBe("ended:completed:10")
       yield* TestClock.adjust(60_000)
       expect(long.events.filter((e) => e.type === "ended")).toHaveLength(1)
       expect((yield* sim.calls.get({ config: config({}), providerCallId: "sim-unknown" }))._tag).toBe("Unknown")

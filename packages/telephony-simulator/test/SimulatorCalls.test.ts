@@ -62,7 +62,8 @@ describe("simulator configuration", () => {
       failure_rate: 0,
       seed: 1,
       place_call_latency_ms: 0,
-      account_id: "simulator"
+      account_id: "simulator",
+      callee_lines: []
     })
   })
 
@@ -323,7 +324,7 @@ describe("hangup", () => {
       expect(yield* status(sim, call.id)).toEqual({ _tag: "Ended", outcome: "canceled", durationSeconds: 0 })
     }))
 
-  it.scoped("while talking: canceled with the seconds talked; hanging up again is a no-op", () =>
+  it.scoped("while talking: completed with the seconds talked, as carriers report it; hanging up again is a no-op", () =>
     Effect.gen(function*() {
       const sim = yield* Simulator.make
       const call = yield* dial(sim, { ring_seconds: 1, talk_seconds: 60 }, "+14155550100")
@@ -331,7 +332,7 @@ describe("hangup", () => {
       yield* sim.calls.hangUp({ config: config(), providerCallId: call.id })
       yield* sim.calls.hangUp({ config: config(), providerCallId: call.id })
       yield* TestClock.adjust(120_000)
-      expect(trace(call.events)).toEqual(["initiated@0", "ringing@0", "answered@1000", "ended:canceled:10@11000"])
+      expect(trace(call.events)).toEqual(["initiated@0", "ringing@0", "answered@1000", "ended:completed:10@11000"])
     }))
 
   it.scoped("after the call ended: a no-op that keeps the real outcome", () =>
@@ -357,7 +358,7 @@ describe("hangup", () => {
       id = call.id
       yield* TestClock.adjust(2000)
       yield* TestClock.adjust(60_000)
-      expect(trace(call.events)).toEqual(["initiated@0", "ringing@0", "answered@2000", "ended:canceled:0@2000"])
+      expect(trace(call.events)).toEqual(["initiated@0", "ringing@0", "answered@2000", "ended:completed:0@2000"])
     }))
 
   it.scoped("of an unknown call fails, not retryable", () =>

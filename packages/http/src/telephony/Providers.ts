@@ -1,7 +1,8 @@
 /**
- * The providers this server knows: the eight first-party packages (configuration only for now), the
- * simulator, and the embedding application's own adapters, which replace a built-in provider of the
- * same name (see `TelephonyRegistry.make`).
+ * The providers this server knows: the eight first-party packages (five with calling adapters: Twilio,
+ * Telnyx, Plivo, Vobiz, Cloudonix; ARI, Exotel and Vonage configuration only), the simulator, and the
+ * embedding application's own adapters, which replace a built-in provider of the same name (see
+ * `TelephonyRegistry.make`).
  */
 import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
 import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
@@ -14,6 +15,10 @@ import { Telnyx } from "@agentline/telephony-telnyx"
 import { Twilio } from "@agentline/telephony-twilio"
 import { Vobiz } from "@agentline/telephony-vobiz"
 import { Vonage } from "@agentline/telephony-vonage"
+import { CalleeVoice } from "@agentline/telephony-simulator/SimulatorCallee"
+import { TextToSpeech } from "@agentline/core/voice/Speech"
+import * as LocalTextToSpeech from "@agentline/voice-local/LocalTextToSpeech"
+import { NodeContext } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 
 /** The eight first-party providers, in name order. */
@@ -29,11 +34,24 @@ export const firstPartyProviders: ReadonlyArray<TelephonyProvider> = [
 ]
 
 /**
- * The registry: first-party providers, the simulator (its calls play in this layer's scope and stop
- * with the application), then `extra`, whose providers replace built-in ones of the same name.
+ * The voice of the simulator's talking callee: the offline text-to-speech (espeak-ng), in a voice other
+ * than the agent's default so the two sides of a recording are told apart by ear.
  */
-export const registryLayer = (extra: ReadonlyArray<TelephonyProvider> = []): Layer.Layer<TelephonyRegistry> =>
+export const calleeVoiceLayer: Layer.Layer<CalleeVoice> = Layer.effect(CalleeVoice, TextToSpeech).pipe(
+  Layer.provide(LocalTextToSpeech.portLayer({ voice: "en-us+f3", wordsPerMinute: 160 })),
+  Layer.provide(NodeContext.layer)
+)
+
+/**
+ * The registry: first-party providers, the simulator (its calls play in this layer's scope and stop
+ * with the application; its callee speaks with `calleeVoice`), then `extra`, whose providers replace
+ * built-in ones of the same name.
+ */
+export const registryLayer = (
+  extra: ReadonlyArray<TelephonyProvider> = [],
+  calleeVoice: Layer.Layer<CalleeVoice> = calleeVoiceLayer
+): Layer.Layer<TelephonyRegistry> =>
   Layer.scoped(
     TelephonyRegistry,
     Effect.map(Simulator.make, (simulator) => TelephonyRegistry.make([...firstPartyProviders, simulator, ...extra]))
-  )
+  ).pipe(Layer.provide(calleeVoice))

@@ -1,0 +1,120 @@
+/**
+ * The simulator speaks: a campaign on the simulator provider whose callee has lines holds real
+ * conversations through the whole server — the simulated person connects to the media stream, says
+ * its lines in its own synthesized voice (espeak-ng), takes turns with the agent, and hangs up after
+ * the agent's last reply; each run carries its transcript and recordings. On SQLite and PostgreSQL.
+ */
+import { Uploads } from "@agentline/core/uploads/Uploads"
+import * as ChatLanguageModel from "@agentline/voice-openai/ChatLanguageModel"
+import { startFakeOpenAi } from "@agentline/voice-openai/testing/FakeOpenAi"
+import * as LocalTextToSpeech from "@agentline/voice-local/LocalTextToSpeech"
+import { defaultPrices, Prices } from "@agentline/voice/session/Costs"
+import { AgentLanguageModel, SpeechServiceNames } from "@agentline/voice/session/LanguageModelTools"
+import * as ScriptedSpeechToText from "@agentline/voice/testing/ScriptedSpeechToText"
+import { OpenAiClient } from "@effect/ai-openai"
+import { FetchHttpClient } from "@effect/platform"
+import { NodeContext } from "@effect/platform-node"
+import { expect, layer } from "@effect/vitest"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { call, dialects, seedOrganization } from "../Harness.js"
+import { freePort, liveApp } from "../contract/LiveServer.js"
+import { definition, respond } from "./ConversationScript.js"
+
+const CALLEE_LINES = ["Yes, I am interested.", "I live in Paris."]
+
+const voiceLayer = (dialect: "sqlite" | "pg") =>
+  Layer.unwrapScoped(Effect.gen(function*() {
+    const port = yield* freePort
+    const llm = yield* startFakeOpenAi([], respond)
+    const languageModel = Layer.effect(
+      AgentLanguageModel,
+      Effect.map(ChatLanguageModel.make({ model: "fake-model" }), (model) => Option.some({ name: "openai:fake-model", model }))
+    ).pipe(Layer.provide(OpenAiClient.layer({ apiKey: Redacted.make("sk-fake"), apiUrl: llm.url })), Layer.provide(FetchHttpClient.layer))
+    const voiceServices = Layer.mergeAll(
+      // The recognizer fake reports the callee's lines in order, one per utterance it finds in the audio.
+      ScriptedSpeechToText.layer(() => CALLEE_LINES),
+      LocalTextToSpeech.portLayer().pipe(Layer.provide(NodeContext.layer)),
+      languageModel,
+      Layer.succeed(SpeechServiceNames, { stt: "scripted", tts: "local" }),
+      Layer.succeed(Prices, defaultPrices)
+    )
+    return liveApp(dialect, port, [], undefined, voiceServices)
+  }))
+
+const download = (url: string) => Effect.promise(() => fetch(url).then(async (r) => ({ status: r.status, body: new Uint8Array(await r.arrayBuffer()) })))
+
+for (const dialect of dialects) {
+  layer(voiceLayer(dialect), { timeout: "150 seconds", excludeTestServices: true })(`the simulator speaks [${dialect}]`, (it) => {
+    it.effect("a campaign on the simulator with callee lines: each contact's call is a conversation, with transcript and recordings", () =>
+      Effect.gen(function*() {
+        const org = yield* seedOrganization()
+        const simulator = yield* call("POST", "/api/v1/organizations/telephony-configs", {
+          apiKey: org.apiKey,
+          body: {
+            name: "talking simulator",
+            config: { provider: "simulator", ring_seconds: 0.2, callee_lines: CALLEE_LINES },
+            is_default_outbound: true
+          }
+        })
+        expect(simulator.status, JSON.stringify(simulator.body)).toBe(200)
+        const agent = yield* call("POST", "/api/v1/workflow/create/definition", {
+          apiKey: org.apiKey,
+          body: { name: "Talking agent", workflow_definition: definition, workflow_configurations: { smart_turn_stop_secs: 0.5 } }
+        })
+        expect(agent.status).toBe(200)
+        const csv = "phone_number,first_name,product\n+14155550101,Ada,solar panels\n+14155550102,Grace,heat pumps\n"
+        const uploaded = yield* (yield* Uploads).store(org.principal, "contacts.csv", new TextEncoder().encode(csv)).pipe(Effect.orDie)
+        const created = yield* call("POST", "/api/v1/campaign/create", {
+          apiKey: org.apiKey,
+          body: {
+            name: "talking",
+            workflow_id: agent.body.id,
+            source_type: "csv",
+            source_id: uploaded,
+            telephony_configuration_id: simulator.body.id,
+            max_concurrency: 2
+          }
+        })
+        expect(created.status, JSON.stringify(created.body)).toBe(200)
+        expect((yield* call("POST", `/api/v1/campaign/${created.body.id}/start`, { apiKey: org.apiKey })).status).toBe(200)
+
+        let campaign: any
+        const deadline = Date.now() + 120_000
+        do {
+          yield* Effect.promise(() => new Promise((r) => setTimeout(r, 250)))
+          campaign = (yield* call("GET", `/api/v1/campaign/${created.body.id}`, { apiKey: org.apiKey })).body
+        } while (campaign.state !== "completed" && Date.now() < deadline)
+        expect(campaign.state).toBe("completed")
+
+        const runs = (yield* call("GET", `/api/v1/campaign/${created.body.id}/runs`, { apiKey: org.apiKey })).body
+        const list: ReadonlyArray<any> = runs.runs ?? runs.items ?? runs
+        expect(list.length).toBe(2)
+        for (const listed of list) {
+          let run: any
+          const until = Date.now() + 30_000
+          do {
+            run = (yield* call("GET", `/api/v1/workflow/${agent.body.id}/runs/${listed.id}`, { apiKey: org.apiKey })).body
+            if (run.transcript_url !== null && run.recording_url !== null) break
+            yield* Effect.promise(() => new Promise((r) => setTimeout(r, 100)))
+          } while (Date.now() < until)
+          const name = run.initial_context.first_name
+          expect(run.mode).toBe("simulator")
+          expect(run.gathered_context).toMatchObject({ outcome: "completed", city: "Paris", call_disposition: "interested" })
+          // The simulated person's lines, in turn with the agent's replies.
+          expect(run.logs.transcript.map((t: any) => [t.role, t.text])).toEqual([
+            ["assistant", `Hello ${name}, this is Acme.`],
+            ["user", "Yes, I am interested."],
+            ["assistant", "Which city do you live in?"],
+            ["user", "I live in Paris."],
+            ["assistant", "Thank you, goodbye."]
+          ])
+          expect(run.usage_info.call_duration_seconds).toBeGreaterThan(0)
+          const callee = yield* download(run.user_recording_public_url)
+          expect(callee.status).toBe(200)
+          // Seconds of the callee's track, a 16-bit mono WAV: both lines, spoken.
+          const view = new DataView(callee.body.buffer, callee.body.byteOffset, callee.body.byteLength)
+          expect(view.getUint32(40, true) / 2 / view.getUint32(24, true)).toBeGreaterThan(2)
+        }
+      }), 150_000)
+  })
+}
