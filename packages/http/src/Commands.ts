@@ -9,6 +9,7 @@ import { Users } from "@agentline/core/users/Users"
 import { Database, Migrations } from "@agentline/sql"
 import { Data, Effect, Layer, Option, Schema } from "effect"
 import * as Demo from "./Demo.js"
+import * as DemoConversations from "./DemoConversations.js"
 import * as DemoTwilio from "./DemoTwilio.js"
 import * as Server from "./Server.js"
 import { ServerConfig, settingsConfig } from "./ServerConfig.js"
@@ -107,8 +108,15 @@ export const AppLive = Layer.unwrapEffect(
   })
 )
 
-export const demo = (args: { contacts: string | undefined; provider: string | undefined }) =>
+export const demo = (args: { contacts: string | undefined; provider: string | undefined; conversations: boolean }) =>
   Effect.gen(function*() {
+    if (args.conversations) {
+      const contacts = args.contacts === undefined ? 3 : Number(args.contacts)
+      if (!Number.isInteger(contacts) || contacts < 1 || contacts > 50) {
+        return yield* new UsageError({ message: "--contacts must be an integer between 1 and 50 with --conversations" })
+      }
+      return yield* DemoConversations.run({ contacts, settings: yield* settingsConfig, database: DatabaseLive })
+    }
     const contacts = args.contacts === undefined ? 1000 : Number(args.contacts)
     if (!Number.isInteger(contacts) || contacts < 1 || contacts > 100_000) {
       return yield* new UsageError({ message: "--contacts must be an integer between 1 and 100000" })

@@ -7,7 +7,8 @@
  *   agentline api-keys create --email E [--name N]     prints the new key alone on the last line
  *   agentline organizations set-concurrency --organization O --limit N
  *   agentline demo                        run a 1,000-contact campaign on the simulator (see README);
- *                                         --provider twilio runs it through the fake Twilio, callbacks and media included
+ *                                         --provider twilio runs it through the fake Twilio, callbacks and media included;
+ *                                         --conversations runs a few calls on the simulator whose callee talks with the agent
  *
  * Configuration comes from the environment (README, "Configuration").
  */
@@ -22,7 +23,8 @@ const usage = `Usage:
   agentline users create --email E --password P --organization O [--role admin|member]
   agentline api-keys create --email E [--name N]
   agentline organizations set-concurrency --organization O --limit N
-  agentline demo [--contacts N] [--provider simulator|twilio]`
+  agentline demo [--contacts N] [--provider simulator|twilio]
+  agentline demo --conversations [--contacts N]`
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -36,6 +38,7 @@ const { positionals, values } = parseArgs({
     limit: { type: "string" },
     contacts: { type: "string" },
     provider: { type: "string" },
+    conversations: { type: "boolean" },
     help: { type: "boolean", short: "h" }
   }
 })
@@ -62,7 +65,7 @@ const program: Effect.Effect<unknown, unknown> = (() => {
     case "organizations set-concurrency":
       return Commands.setConcurrency({ organization: str("organization"), limit: str("limit") })
     case "demo":
-      return Commands.demo({ contacts: str("contacts"), provider: str("provider") })
+      return Commands.demo({ contacts: str("contacts"), provider: str("provider"), conversations: values.conversations === true })
     default:
       return Effect.fail(new Commands.UsageError({ message: `Unknown command '${command}'.\n${usage}` }))
   }
