@@ -29,6 +29,7 @@ import type { SqlClient } from "@effect/sql"
 import { Config, Effect, Layer, Option, Redacted } from "effect"
 import { createServer } from "node:http"
 import * as Net from "node:net"
+import * as NodePath from "node:path"
 import * as Server from "./Server.js"
 import { ServerConfig, type ServerSettings } from "./ServerConfig.js"
 import * as VoiceServices from "./voice/VoiceServices.js"
@@ -187,9 +188,13 @@ const conversations = (contacts: number, publicUrl: string, dataDir: string) =>
         `${run.usage_info?.call_duration_seconds ?? "?"} s, city ${JSON.stringify(run.gathered_context?.city)}, ` +
         `disposition ${JSON.stringify(run.gathered_context?.call_disposition)}`)
       for (const turn of (run.logs as any)?.transcript ?? []) console.log(`  ${turn.role === "assistant" ? "agent " : "callee"}: ${turn.text}`)
-      console.log(`  transcript ${run.transcript_url !== null ? "and recordings stored" : "not stored"} with the run`)
+      const stored = yield* (yield* Runs).findById(run.id)
+      const artifacts = Option.isSome(stored) ? stored.value.artifacts : undefined
+      for (const [what, key] of [["transcript", artifacts?.transcript], ["recording", artifacts?.recording]] as const) {
+        console.log(`  ${what}: ${key === null || key === undefined ? "not stored" : NodePath.join(dataDir, "blobs", key)}`)
+      }
     }
     console.log(`\nThe callee said ${JSON.stringify(calleeLines)}; the "callee" lines above are what the agent heard.`)
-    console.log(`Runs, transcripts and recordings stay in ${dataDir}: \`npm start\` serves them at ` +
-      `GET /api/v1/workflow/${agent.id}/runs/{run_id} (with an API key of organization '${name}').`)
+    console.log(`The runs stay in ${dataDir}: \`npm start\` serves them, with download links for transcripts and ` +
+      `recordings, at GET /api/v1/workflow/${agent.id}/runs/{run_id} (with an API key of organization '${name}').`)
   })

@@ -29,7 +29,9 @@ describe("the conversations demo", () => {
       expect(run).toContain(`agent : Hello ${name}, this is Acme.`)
       expect(run).toMatch(/callee: \S+/)
       expect(run).toContain("agent : Which city do you live in?")
-      expect(run).toContain("transcript and recordings stored with the run")
+      const files = [...run.matchAll(/ {2}(transcript|recording): (\S+)/g)].slice(0, 2).map((m) => m[2]!)
+      expect(files.length).toBe(2)
+      for (const file of files) expect(NodeFs.statSync(file).size).toBeGreaterThan(100)
     }
   }, 150_000)
 })
