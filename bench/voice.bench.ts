@@ -108,7 +108,8 @@ const converse = (agent: VoiceAgent, runId: number, turns: number, stats: CallSt
       outgoing: undefined as never,
       mark: () => Effect.void,
       clear: Effect.void,
-      hangUp: Queue.offer(incoming, { _tag: "Dtmf", digit: "#" }).pipe(Effect.asVoid)
+      hangUp: Queue.offer(incoming, { _tag: "Dtmf", digit: "#" }).pipe(Effect.asVoid),
+      endAsVoicemail: () => Queue.offer(incoming, { _tag: "Dtmf", digit: "#" }).pipe(Effect.asVoid)
     }
     const handled = yield* Effect.fork(agent.handle(audio))
     const speech = tone(400, 8000)

@@ -78,6 +78,12 @@ const toolNames = (request: Received): ReadonlyArray<string> => (request.body.to
 export const scriptedReplies = (request: Received) => {
   const tools = toolNames(request)
   const lastRole = request.body.messages.at(-1)?.role
+  const system: string = request.body.messages[0]?.content ?? ""
+  // Answering machine detection (voicemail_detection): the only request that reads the callee's words.
+  if (system.includes("answering machine")) {
+    const heard: string = request.body.messages.at(-1)?.content ?? ""
+    return reply(/message|not available|reached/i.test(heard) ? "voicemail" : "human")
+  }
   if (tools.includes("qualify")) return reply("", [{ name: "qualify", arguments: {} }])
   if (tools.includes("extract_variables")) {
     return lastRole === "user"

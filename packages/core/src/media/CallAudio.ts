@@ -7,7 +7,10 @@
  * - `play` / `outgoing`: PCM at any rate, resampled and encoded to the stream's format by the server;
  * - `mark(name)`: be told (a `MarkReached`) when what was played so far has been heard;
  * - `clear`: drop what was sent but not yet played (the caller interrupted);
- * - `hangUp`: end the call.
+ * - `hangUp`: end the call;
+ * - `endAsVoicemail(reason)`: the runtime found an answering machine: the attempt ends `voicemail` (so
+ *   a campaign's voicemail retry rule applies, as with the provider's own detection), then the call is
+ *   hung up.
  *
  * The provider's media codec (`TelephonyProvider.media`) and `Pcm` do the translation; this server's
  * media route (`MediaStreams`) builds the handle and hands it to the `CallAudioHandler`.
@@ -37,6 +40,7 @@ export interface CallAudio {
   readonly mark: (name: string) => Effect.Effect<void>
   readonly clear: Effect.Effect<void>
   readonly hangUp: Effect.Effect<void>
+  readonly endAsVoicemail: (reason: string) => Effect.Effect<void>
 }
 
 /** What serves answered calls: the voice runtime. Returns when it is done with the call. */

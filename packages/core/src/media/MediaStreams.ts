@@ -128,6 +128,14 @@ export class MediaStreams extends Effect.Service<MediaStreams>()("@agentline/cor
             )
           }
         }).pipe(Effect.catchAll((e) => Effect.logWarning(`media: ${e.message}`)))
+      const connectedAt = yield* Clock.currentTimeMillis
+      const hangUp = Effect.gen(function*() {
+        if (providerCallId !== undefined) {
+          yield* call.route.calls.hangUp(providerCallId).pipe(Effect.catchAll((e) => Effect.logWarning(`media: hang-up: ${e.message}`)))
+        }
+        yield* Effect.flatMap(codec.encode({ _tag: "Stop" }), send).pipe(Effect.ignore)
+        yield* connection.close
+      })
       const command = (c: { readonly _tag: "Mark"; readonly name: string } | { readonly _tag: "Clear" }) =>
         Effect.flatMap(codec.encode(c), send).pipe(Effect.catchAll((e) => Effect.logWarning(`media: ${e.message}`)))
       const audio: CallAudio = {
@@ -143,13 +151,22 @@ export class MediaStreams extends Effect.Service<MediaStreams>()("@agentline/cor
         outgoing: Sink.forEach(play),
         mark: (name) => command({ _tag: "Mark", name }),
         clear: command({ _tag: "Clear" }),
-        hangUp: Effect.gen(function*() {
-          if (providerCallId !== undefined) {
-            yield* call.route.calls.hangUp(providerCallId).pipe(Effect.catchAll((e) => Effect.logWarning(`media: hang-up: ${e.message}`)))
-          }
-          yield* Effect.flatMap(codec.encode({ _tag: "Stop" }), send).pipe(Effect.ignore)
-          yield* connection.close
-        })
+        hangUp,
+        // The attempt ends first: the provider's own report of the hang-up (completed) then comes after a
+        // final state and changes nothing.
+        endAsVoicemail: (reason) =>
+          Effect.gen(function*() {
+            const at = yield* Clock.currentTimeMillis
+            yield* dispatcher.handleEvent(AttemptId.make(call.attempt.id), {
+              type: "ended",
+              providerCallId: providerCallId ?? call.attempt.providerCallId ?? "",
+              at,
+              outcome: "voicemail",
+              durationSeconds: Math.round((at - connectedAt) / 1000),
+              hangupCause: `answering machine detected by the agent (${reason})`
+            }, { durable: true }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("media: could not end the attempt as voicemail", cause)))
+            yield* hangUp
+          })
       }
       yield* handler.handle(audio).pipe(Effect.catchAllCause((cause) => Effect.logError("media: the call audio handler failed", cause)))
       yield* connection.close

@@ -2,7 +2,8 @@
  * The simulator speaks: a campaign on the simulator provider whose callee has lines holds real
  * conversations through the whole server — the simulated person connects to the media stream, says
  * its lines in its own synthesized voice (espeak-ng), takes turns with the agent, and hangs up after
- * the agent's last reply; each run carries its transcript and recordings. On SQLite and PostgreSQL.
+ * the agent's last reply; each run carries its transcript and recordings. With voicemail detection on,
+ * a callee that is an answering machine ends the attempt `voicemail`. On SQLite and PostgreSQL.
  */
 import { Uploads } from "@agentline/core/uploads/Uploads"
 import * as ChatLanguageModel from "@agentline/voice-openai/ChatLanguageModel"
@@ -21,6 +22,9 @@ import { freePort, liveApp } from "../contract/LiveServer.js"
 import { definition, respond } from "./ConversationScript.js"
 
 const CALLEE_LINES = ["Yes, I am interested.", "I live in Paris."]
+const GREETING = "Hi, you have reached Ada. I cannot take your call right now. Please leave a message after the tone and I will call you back."
+/** What the scripted recognizer reports for the calls of the running test. */
+let heard: ReadonlyArray<string> = CALLEE_LINES
 
 const voiceLayer = (dialect: "sqlite" | "pg") =>
   Layer.unwrapScoped(Effect.gen(function*() {
@@ -32,7 +36,7 @@ const voiceLayer = (dialect: "sqlite" | "pg") =>
     ).pipe(Layer.provide(OpenAiClient.layer({ apiKey: Redacted.make("sk-fake"), apiUrl: llm.url })), Layer.provide(FetchHttpClient.layer))
     const voiceServices = Layer.mergeAll(
       // The recognizer fake reports the callee's lines in order, one per utterance it finds in the audio.
-      ScriptedSpeechToText.layer(() => CALLEE_LINES),
+      ScriptedSpeechToText.layer(() => heard),
       LocalTextToSpeech.portLayer().pipe(Layer.provide(NodeContext.layer)),
       languageModel,
       Layer.succeed(SpeechServiceNames, { stt: "scripted", tts: "local" }),
@@ -47,6 +51,7 @@ for (const dialect of dialects) {
   layer(voiceLayer(dialect), { timeout: "150 seconds", excludeTestServices: true })(`the simulator speaks [${dialect}]`, (it) => {
     it.effect("a campaign on the simulator with callee lines: each contact's call is a conversation, with transcript and recordings", () =>
       Effect.gen(function*() {
+        heard = CALLEE_LINES
         const org = yield* seedOrganization()
         const simulator = yield* call("POST", "/api/v1/organizations/telephony-configs", {
           apiKey: org.apiKey,
@@ -59,7 +64,12 @@ for (const dialect of dialects) {
         expect(simulator.status, JSON.stringify(simulator.body)).toBe(200)
         const agent = yield* call("POST", "/api/v1/workflow/create/definition", {
           apiKey: org.apiKey,
-          body: { name: "Talking agent", workflow_definition: definition, workflow_configurations: { smart_turn_stop_secs: 0.5 } }
+          body: {
+            name: "Talking agent",
+            workflow_definition: definition,
+            // Detection on: a person's first words must not be taken for a machine.
+            workflow_configurations: { smart_turn_stop_secs: 0.5, voicemail_detection: { enabled: true, long_speech_timeout: 20 } }
+          }
         })
         expect(agent.status).toBe(200)
         const csv = "phone_number,first_name,product\n+14155550101,Ada,solar panels\n+14155550102,Grace,heat pumps\n"
@@ -116,5 +126,58 @@ for (const dialect of dialects) {
           expect(view.getUint32(40, true) / 2 / view.getUint32(24, true)).toBeGreaterThan(2)
         }
       }), 150_000)
+
+    const voicemailCall = (voicemailDetection: Record<string, unknown>) =>
+      Effect.gen(function*() {
+        heard = [GREETING]
+        const org = yield* seedOrganization()
+        const simulator = yield* call("POST", "/api/v1/organizations/telephony-configs", {
+          apiKey: org.apiKey,
+          body: { name: "machine", config: { provider: "simulator", ring_seconds: 0.2, callee_lines: [GREETING] }, is_default_outbound: true }
+        })
+        expect(simulator.status).toBe(200)
+        const agent = yield* call("POST", "/api/v1/workflow/create/definition", {
+          apiKey: org.apiKey,
+          body: {
+            name: "Detecting agent",
+            workflow_definition: definition,
+            workflow_configurations: { smart_turn_stop_secs: 0.8, voicemail_detection: { enabled: true, ...voicemailDetection } }
+          }
+        })
+        expect(agent.status).toBe(200)
+        const placed = yield* call("POST", `/api/v1/public/agent/workflow/${agent.body.workflow_uuid}`, {
+          apiKey: org.apiKey,
+          body: { phone_number: "+14155550111", initial_context: { first_name: "Ada", product: "solar panels" } }
+        })
+        expect(placed.status).toBe(200)
+        let run: any
+        const until = Date.now() + 60_000
+        do {
+          yield* Effect.promise(() => new Promise((r) => setTimeout(r, 200)))
+          run = (yield* call("GET", `/api/v1/workflow/${agent.body.id}/runs/${placed.body.workflow_run_id}`, { apiKey: org.apiKey })).body
+        } while ((run.is_completed !== true || run.gathered_context?.end_reason === undefined) && Date.now() < until)
+        return run
+      })
+
+    it.effect("voicemail detection by the agent's model: the greeting's words end the attempt voicemail", () =>
+      Effect.gen(function*() {
+        const run = yield* voicemailCall({ long_speech_timeout: 60 })
+        expect(run.gathered_context).toMatchObject({
+          outcome: "voicemail",
+          call_disposition: "voicemail",
+          voicemail_detected: true,
+          voicemail_detected_by: "language_model",
+          end_reason: "voicemail_detected"
+        })
+        // The agent never answered the machine: the greeting, then nothing more.
+        expect(run.logs.transcript.filter((t: any) => t.role === "assistant").map((t: any) => t.text)).toEqual(["Hello Ada, this is Acme."])
+        expect(run.logs.realtime_feedback_events.some((e: any) => e.type === "rtf-voicemail-detected")).toBe(true)
+      }), 90_000)
+
+    it.effect("voicemail detection by a long unbroken greeting, without asking the model", () =>
+      Effect.gen(function*() {
+        const run = yield* voicemailCall({ use_workflow_llm: false, long_speech_timeout: 2 })
+        expect(run.gathered_context).toMatchObject({ outcome: "voicemail", voicemail_detected_by: "long_speech", end_reason: "voicemail_detected" })
+      }), 90_000)
   })
 }

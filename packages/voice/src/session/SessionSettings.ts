@@ -8,7 +8,27 @@ export interface SessionSettings {
   readonly vad: VadSettings
   readonly idleMillis: number
   readonly maxCallMillis: number
+  /** Answering machine detection by the runtime (`voicemail_detection`), when enabled. */
+  readonly voicemail: VoicemailDetection | undefined
 }
+
+/**
+ * How the runtime tells an answering machine from a person, on the first thing the callee says: a
+ * greeting that goes on without a pause for `longSpeechMillis` is a machine's; otherwise, with
+ * `useLanguageModel`, the agent's model classifies the words (with `systemPrompt` when given).
+ */
+export interface VoicemailDetection {
+  readonly longSpeechMillis: number
+  readonly useLanguageModel: boolean
+  readonly systemPrompt: string
+}
+
+/** The reference's `long_speech_timeout` default. */
+export const DEFAULT_LONG_SPEECH_SECONDS = 8
+
+export const DEFAULT_VOICEMAIL_PROMPT = "You listen to the first words said when a phone call was answered and decide who " +
+  "answered: a person, or an answering machine or voicemail greeting (\"you have reached...\", \"leave a message after " +
+  "the tone\", \"is not available\"). Reply with one word: voicemail or human."
 
 /**
  * The reference's `smart_turn_stop_secs` default is 2.0 s because its turn analyzer decides first; our
@@ -29,6 +49,24 @@ export const sessionSettings = (configurations: Readonly<Record<string, unknown>
   return {
     vad: { ...defaultVadSettings, stopMillis: Math.round(stop * 1000) },
     idleMillis: Math.round((positive(c.max_user_idle_timeout) ?? DEFAULT_IDLE_SECONDS) * 1000),
-    maxCallMillis: Math.round(Math.min(positive(c.max_call_duration) ?? DEFAULT_MAX_CALL_SECONDS, MAX_CALL_SECONDS_CAP) * 1000)
+    maxCallMillis: Math.round(Math.min(positive(c.max_call_duration) ?? DEFAULT_MAX_CALL_SECONDS, MAX_CALL_SECONDS_CAP) * 1000),
+    voicemail: voicemailDetection(c.voicemail_detection)
   }
 }
+
+/** `voicemail_detection` as the runtime uses it; undefined unless `enabled` is true. */
+export const voicemailDetection = (value: unknown): VoicemailDetection | undefined => {
+  if (typeof value !== "object" || value === null) return undefined
+  const v = value as Record<string, unknown>
+  if (v.enabled !== true) return undefined
+  const prompt = typeof v.system_prompt === "string" && v.system_prompt.trim() !== "" ? v.system_prompt.trim() : DEFAULT_VOICEMAIL_PROMPT
+  return {
+    longSpeechMillis: Math.round((positive(v.long_speech_timeout) ?? DEFAULT_LONG_SPEECH_SECONDS) * 1000),
+    // The reference's default: the workflow's own model decides.
+    useLanguageModel: v.use_workflow_llm !== false,
+    systemPrompt: prompt
+  }
+}
+
+/** Whether the model's answer to the detection prompt says a machine answered. */
+export const saysVoicemail = (answer: string): boolean => /\b(voicemail|voice mail|answering machine|machine)\b/i.test(answer) && !/^\s*human\b/i.test(answer)

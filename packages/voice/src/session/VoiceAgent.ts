@@ -8,6 +8,8 @@
  *   tool calls move the conversation (`graph/Conversation.ts`);
  * - caller speech while the agent talks on a node with `allow_interrupt` clears the playback at once
  *   and cancels the reply in flight; the transcript keeps what was played;
+ * - with `voicemail_detection`, the callee's first words are checked for an answering machine (a long
+ *   unbroken greeting, or the agent's model says so): the attempt then ends `voicemail`;
  * - at the end the run gets its gathered context, transcript, recordings, usage and feedback events.
  *
  * Timers (`max_call_duration`, `max_user_idle_timeout`, pacing) run on the Clock, so tests drive
@@ -32,7 +34,7 @@ import { type CallUsage, costOf, Prices } from "./Costs.js"
 import { AgentLanguageModel, nodeToolkit, SpeechServiceNames } from "./LanguageModelTools.js"
 import { emptySentenceBuffer, flushText, pushText } from "./Sentences.js"
 import { makeSpeaker, newPlayback, type Playback, playedText, untilPlayed } from "./Speaker.js"
-import { type SessionSettings, sessionSettings } from "./SessionSettings.js"
+import { type SessionSettings, saysVoicemail, sessionSettings } from "./SessionSettings.js"
 import { initialVadState, stepVad } from "./Vad.js"
 
 type SessionEvent =
@@ -43,6 +45,8 @@ type SessionEvent =
   | { readonly _tag: "AgentDone" }
   | { readonly _tag: "CallerGone" }
   | { readonly _tag: "TimeUp"; readonly reason: string }
+  /** An answering machine answered: `reason` says how it was told. */
+  | { readonly _tag: "Voicemail"; readonly reason: "long_speech" | "language_model" }
 
 /** Tool-call rounds one caller turn may take (a model that keeps transitioning is stopped here). */
 const MAX_HOPS = 4
@@ -311,6 +315,27 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
           idle = Option.none()
         })
 
+        // Answering machine detection looks at the callee's first words only.
+        let detecting = settings.voicemail !== undefined
+        let longSpeech: Option.Option<Fiber.RuntimeFiber<unknown, unknown>> = Option.none()
+        let voicemailReason: string | undefined
+        /** Whether the agent's model hears an answering machine in `text` (usage counted as the agent's). */
+        const soundsLikeVoicemail = (text: string) =>
+          Effect.gen(function*() {
+            const detection = settings.voicemail
+            if (detection === undefined || !detection.useLanguageModel || Option.isNone(llm)) return false
+            const response = yield* llm.value.model.generateText({
+              prompt: [{ role: "system", content: detection.systemPrompt }, { role: "user", content: text }] as any
+            })
+            usage.inputTokens += response.usage.inputTokens ?? 0
+            usage.outputTokens += response.usage.outputTokens ?? 0
+            return saysVoicemail(response.text)
+          }).pipe(Effect.catchAllCause((cause) =>
+            Cause.isInterruptedOnly(cause)
+              ? Effect.failCause(cause)
+              : Effect.as(note([pipelineError(`voicemail detection failed: ${Cause.pretty(cause).split("\n")[0]}`, false)]), false)
+          ))
+
         /** The caller finished a turn and their words are in: the agent answers. */
         const respond = Effect.gen(function*() {
           if (callerSpeaking || heard.length === 0 || Option.isSome(agent) || state.ending !== undefined) return
@@ -320,7 +345,15 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
           history.push({ role: "user", content: [{ type: "text", text }] } as any)
           heard = []
           yield* stopIdleTimer
-          agent = Option.some(yield* Effect.fork(Effect.zipRight(speechSafe(agentTurn(callerStoppedAt)), Queue.offer(events, { _tag: "AgentDone" }))))
+          const checkFirst = detecting
+          detecting = false
+          const answer = Effect.gen(function*() {
+            if (checkFirst && (yield* soundsLikeVoicemail(text))) {
+              return yield* Queue.offer(events, { _tag: "Voicemail", reason: "language_model" })
+            }
+            yield* speechSafe(agentTurn(callerStoppedAt))
+          })
+          agent = Option.some(yield* Effect.fork(Effect.zipRight(answer, Queue.offer(events, { _tag: "AgentDone" }))))
         })
 
         while (endReason === undefined) {
@@ -330,6 +363,12 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
               callerSpeaking = true
               callerStartedAt = event.atMs
               yield* stopIdleTimer
+              if (detecting && settings.voicemail !== undefined && Option.isNone(longSpeech)) {
+                longSpeech = Option.some(yield* Effect.fork(Effect.zipRight(
+                  Effect.sleep(settings.voicemail.longSpeechMillis),
+                  Queue.offer(events, { _tag: "Voicemail", reason: "long_speech" })
+                )))
+              }
               if (Option.isSome(agent) && turn(graph, state).allowInterrupt && state.ending === undefined) {
                 // Barge-in: the provider drops what it holds first, then the reply in flight is cancelled.
                 const fiber = agent.value
@@ -353,6 +392,10 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
             case "SpeechStopped":
               callerSpeaking = false
               callerStoppedAt = event.atMs
+              if (Option.isSome(longSpeech)) {
+                yield* Fiber.interrupt(longSpeech.value)
+                longSpeech = Option.none()
+              }
               yield* respond
               break
             case "Heard":
@@ -371,13 +414,24 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
             case "TimeUp":
               endReason = event.reason
               break
+            case "Voicemail":
+              endReason = "voicemail_detected"
+              voicemailReason = event.reason
+              yield* note([{ type: "rtf-voicemail-detected", payload: { reason: event.reason } } as any])
+              break
           }
         }
+        if (Option.isSome(longSpeech)) yield* Fiber.interrupt(longSpeech.value)
 
         if (Option.isSome(agent)) yield* Fiber.interrupt(agent.value)
         yield* stopIdleTimer
-        if (state.ending === undefined) state = endConversation(state, endReason)
-        if (endReason !== "user_hangup") yield* audio.hangUp
+        if (voicemailReason !== undefined) {
+          state = { ...state, gatheredContext: { ...state.gatheredContext, voicemail_detected: true, voicemail_detected_by: voicemailReason } }
+        }
+        // A machine's call is dispositioned as the outcome it ends with, whatever the agent had said before.
+        if (state.ending === undefined) state = endConversation(state, endReason, voicemailReason !== undefined ? "voicemail" : undefined)
+        if (voicemailReason !== undefined) yield* audio.endAsVoicemail(voicemailReason)
+        else if (endReason !== "user_hangup") yield* audio.hangUp
         const durationMs = yield* callTime
         yield* save(audio, call.run, {
           state,

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "@effect/vitest"
+import { DEFAULT_VOICEMAIL_PROMPT, saysVoicemail, sessionSettings, voicemailDetection } from "../../src/session/SessionSettings.js"
+
+describe("voicemail_detection", () => {
+  it("is off unless enabled is true", () => {
+    expect(sessionSettings(null).voicemail).toBeUndefined()
+    expect(voicemailDetection(undefined)).toBeUndefined()
+    expect(voicemailDetection({})).toBeUndefined()
+    expect(voicemailDetection({ enabled: "true" })).toBeUndefined()
+    expect(voicemailDetection({ enabled: false, long_speech_timeout: 3 })).toBeUndefined()
+  })
+
+  it("takes the reference's keys and defaults", () => {
+    expect(voicemailDetection({ enabled: true })).toEqual({ longSpeechMillis: 8000, useLanguageModel: true, systemPrompt: DEFAULT_VOICEMAIL_PROMPT })
+    expect(voicemailDetection({ enabled: true, use_workflow_llm: false, long_speech_timeout: 2.5, system_prompt: "  Decide.  " }))
+      .toEqual({ longSpeechMillis: 2500, useLanguageModel: false, systemPrompt: "Decide." })
+    // Nulls and bad values are unset, as in the reference.
+    expect(voicemailDetection({ enabled: true, long_speech_timeout: -1, system_prompt: null, use_workflow_llm: null }))
+      .toEqual({ longSpeechMillis: 8000, useLanguageModel: true, systemPrompt: DEFAULT_VOICEMAIL_PROMPT })
+    expect(sessionSettings({ voicemail_detection: { enabled: true, long_speech_timeout: 4 } }).voicemail?.longSpeechMillis).toBe(4000)
+  })
+
+  it.each([
+    ["voicemail", true],
+    ["Voicemail.", true],
+    ["This is an answering machine", true],
+    ["human", false],
+    ["Human.", false],
+    ["human, not a machine", false],
+    ["", false],
+    ["I am not sure", false]
+  ])("the model's answer %j says voicemail: %s", (answer, expected) => {
+    expect(saysVoicemail(answer)).toBe(expected)
+  })
+})
