@@ -97,7 +97,7 @@ export const CallAudioLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config
     ? CallAudioHandler.layer(config.callAudioHandler)
     : Layer.effect(CallAudioHandler, Effect.map(VoiceAgent, (agent) => CallAudioHandler.of({ handle: agent.handle }))).pipe(
       Layer.provide(VoiceAgent.Default),
-      Layer.provide(config.voiceServices ?? VoiceServices.layerConfig)
+      Layer.provide(Layer.merge(config.voiceServices ?? VoiceServices.layerConfig, VoiceServices.overridesLayer))
     )))
 
 /**

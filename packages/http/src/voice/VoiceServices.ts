@@ -13,12 +13,12 @@ import * as ChatLanguageModel from "@agentline/voice-openai/ChatLanguageModel"
 import * as OpenAiSpeech from "@agentline/voice-openai/OpenAiSpeech"
 import { defaultPrices, mergePrices, PriceTable, Prices } from "@agentline/voice/session/Costs"
 import { AgentLanguageModel, SpeechServiceNames } from "@agentline/voice/session/LanguageModelTools"
+import { type OverriddenServices, VoiceServiceOverrides } from "@agentline/voice/session/ServiceOverrides"
 import { FetchHttpClient } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
-import { Config, ConfigError, Effect, Either, Layer, Option, ParseResult, Schema } from "effect"
+import { Config, ConfigError, Context, Effect, Either, Layer, Option, ParseResult, Schema } from "effect"
 import * as NodeFs from "node:fs"
 import { parseChoice, type Service, type VoiceChoice } from "./VoiceChoice.js"
-
 
 const choice = (service: Service, variable: string, fallback: string | undefined) =>
   Effect.gen(function*() {
@@ -104,3 +104,60 @@ export const layerConfig: Layer.Layer<
     Layer.succeed(Prices, prices)
   )
 }))
+
+/** A configuration error in words: each missing or invalid variable with what is wrong. */
+const describeConfigError = (error: ConfigError.ConfigError): string => {
+  switch (error._op) {
+    case "And":
+    case "Or":
+      return `${describeConfigError(error.left)}; ${describeConfigError(error.right)}`
+    default:
+      return `${error.path.join(".")}: ${error.message}`
+  }
+}
+
+/**
+ * Per-agent `model_overrides`, built from the same adapters and environment (API keys, base URLs) as
+ * the defaults. Each distinct choice is built once, in this layer's scope, and reused by later calls.
+ */
+export const overridesLayer: Layer.Layer<VoiceServiceOverrides> = Layer.scoped(
+  VoiceServiceOverrides,
+  Effect.gen(function*() {
+    const scope = yield* Effect.scope
+    const lock = yield* Effect.makeSemaphore(1)
+    const built = new Map<string, Context.Context<never>>()
+    const build = <I, S>(key: string, layer: Layer.Layer<I, ConfigError.ConfigError>, tag: Context.Tag<I, S>) =>
+      lock.withPermits(1)(Effect.gen(function*() {
+        const cached = built.get(key)
+        if (cached !== undefined) return Context.get(cached as Context.Context<I>, tag)
+        const context = yield* Layer.buildWithScope(layer, scope).pipe(
+          Effect.mapError((e) => `${key} cannot be used: ${describeConfigError(e)}`)
+        )
+        built.set(key, context as Context.Context<never>)
+        return Context.get(context, tag)
+      }))
+    const parse = (service: Service, value: string) =>
+      Either.match(parseChoice(service, value), {
+        onLeft: (e) => Effect.fail(`${service}: ${e.message}`),
+        onRight: (chosen) => Effect.succeed(chosen)
+      })
+    const resolve = (overrides: { readonly llm?: string; readonly stt?: string; readonly tts?: string }) =>
+      Effect.gen(function*() {
+        const result: { -readonly [K in keyof OverriddenServices]: OverriddenServices[K] } = {}
+        if (overrides.llm !== undefined) {
+          const chosen = yield* parse("llm", overrides.llm)
+          result.llm = yield* build(`llm:${keyOf(chosen)}`, languageModelLayer(Option.some(chosen)), AgentLanguageModel)
+        }
+        if (overrides.stt !== undefined) {
+          const chosen = yield* parse("stt", overrides.stt)
+          result.stt = { service: yield* build(`stt:${keyOf(chosen)}`, speechToTextLayer(chosen), SpeechToText), name: keyOf(chosen) }
+        }
+        if (overrides.tts !== undefined) {
+          const chosen = yield* parse("tts", overrides.tts)
+          result.tts = { service: yield* build(`tts:${keyOf(chosen)}`, textToSpeechLayer(chosen), TextToSpeech), name: keyOf(chosen) }
+        }
+        return result as OverriddenServices
+      })
+    return VoiceServiceOverrides.of({ resolve })
+  })
+)

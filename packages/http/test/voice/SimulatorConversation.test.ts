@@ -7,7 +7,7 @@
  */
 import { Uploads } from "@agentline/core/uploads/Uploads"
 import * as ChatLanguageModel from "@agentline/voice-openai/ChatLanguageModel"
-import { startFakeOpenAi } from "@agentline/voice-openai/testing/FakeOpenAi"
+import { type Received, startFakeOpenAi } from "@agentline/voice-openai/testing/FakeOpenAi"
 import * as LocalTextToSpeech from "@agentline/voice-local/LocalTextToSpeech"
 import { defaultPrices, Prices } from "@agentline/voice/session/Costs"
 import { AgentLanguageModel, SpeechServiceNames } from "@agentline/voice/session/LanguageModelTools"
@@ -25,11 +25,29 @@ const CALLEE_LINES = ["Yes, I am interested.", "I live in Paris."]
 const GREETING = "Hi, you have reached Ada. I cannot take your call right now. Please leave a message after the tone and I will call you back."
 /** What the scripted recognizer reports for the calls of the running test. */
 let heard: ReadonlyArray<string> = CALLEE_LINES
+/** The requests the fake OpenAI-compatible server received. */
+let llmRequests: ReadonlyArray<Received> = []
 
 const voiceLayer = (dialect: "sqlite" | "pg") =>
   Layer.unwrapScoped(Effect.gen(function*() {
     const port = yield* freePort
     const llm = yield* startFakeOpenAi([], respond)
+    llmRequests = llm.received
+    // An agent's model_overrides are built from the environment, as the defaults are in production.
+    const saved = { url: process.env.OPENAI_BASE_URL, key: process.env.OPENAI_API_KEY }
+    yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        process.env.OPENAI_BASE_URL = llm.url
+        process.env.OPENAI_API_KEY = "sk-fake"
+      }),
+      () =>
+        Effect.sync(() => {
+          for (const [name, value] of [["OPENAI_BASE_URL", saved.url], ["OPENAI_API_KEY", saved.key]] as const) {
+            if (value === undefined) delete process.env[name]
+            else process.env[name] = value
+          }
+        })
+    )
     const languageModel = Layer.effect(
       AgentLanguageModel,
       Effect.map(ChatLanguageModel.make({ model: "fake-model" }), (model) => Option.some({ name: "openai:fake-model", model }))
@@ -173,6 +191,51 @@ for (const dialect of dialects) {
         expect(run.logs.transcript.filter((t: any) => t.role === "assistant").map((t: any) => t.text)).toEqual(["Hello Ada, this is Acme."])
         expect(run.logs.realtime_feedback_events.some((e: any) => e.type === "rtf-voicemail-detected")).toBe(true)
       }), 90_000)
+
+    it.effect("model_overrides: the agent's calls use the model it names, counted under that name; a bad one falls back and says so", () =>
+      Effect.gen(function*() {
+        heard = CALLEE_LINES
+        const org = yield* seedOrganization()
+        expect((yield* call("POST", "/api/v1/organizations/telephony-configs", {
+          apiKey: org.apiKey,
+          body: { name: "sim", config: { provider: "simulator", ring_seconds: 0.2, callee_lines: CALLEE_LINES }, is_default_outbound: true }
+        })).status).toBe(200)
+        const runWith = (modelOverrides: Record<string, unknown>) =>
+          Effect.gen(function*() {
+            const agent = yield* call("POST", "/api/v1/workflow/create/definition", {
+              apiKey: org.apiKey,
+              body: {
+                name: `Overridden ${JSON.stringify(modelOverrides)}`,
+                workflow_definition: definition,
+                workflow_configurations: { smart_turn_stop_secs: 0.5, model_overrides: modelOverrides }
+              }
+            })
+            expect(agent.status).toBe(200)
+            const before = llmRequests.length
+            const placed = yield* call("POST", `/api/v1/public/agent/workflow/${agent.body.workflow_uuid}`, {
+              apiKey: org.apiKey,
+              body: { phone_number: "+14155550123", initial_context: { first_name: "Ada", product: "solar panels" } }
+            })
+            expect(placed.status).toBe(200)
+            let run: any
+            const until = Date.now() + 60_000
+            do {
+              yield* Effect.promise(() => new Promise((r) => setTimeout(r, 200)))
+              run = (yield* call("GET", `/api/v1/workflow/${agent.body.id}/runs/${placed.body.workflow_run_id}`, { apiKey: org.apiKey })).body
+            } while ((run.is_completed !== true || run.gathered_context?.end_reason === undefined) && Date.now() < until)
+            return { run, models: llmRequests.slice(before).map((r) => r.body.model) }
+          })
+
+        const overridden = yield* runWith({ llm: "openai:override-model", tts: "local" })
+        expect(overridden.run.gathered_context.city).toBe("Paris")
+        expect(new Set(overridden.models)).toEqual(new Set(["override-model"]))
+        expect(Object.keys(overridden.run.usage_info.llm)).toEqual(["openai:override-model"])
+
+        const broken = yield* runWith({ llm: "nope:model" })
+        expect(new Set(broken.models)).toEqual(new Set(["fake-model"]))
+        const errors = broken.run.logs.realtime_feedback_events.filter((e: any) => e.type === "rtf-pipeline-error")
+        expect(JSON.stringify(errors)).toContain("model_overrides: llm: AGENTLINE_LLM=nope:model: unknown provider")
+      }), 150_000)
 
     it.effect("voicemail detection by a long unbroken greeting, without asking the model", () =>
       Effect.gen(function*() {

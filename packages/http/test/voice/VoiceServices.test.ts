@@ -7,7 +7,8 @@ import { AgentLanguageModel, SpeechServiceNames } from "@agentline/voice/session
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
-import { layerConfig } from "../../src/voice/VoiceServices.js"
+import { layerConfig, overridesLayer } from "../../src/voice/VoiceServices.js"
+import { VoiceServiceOverrides } from "@agentline/voice/session/ServiceOverrides"
 
 const withEnv = (env: Record<string, string>) =>
   Layer.provide(layerConfig, Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
@@ -85,4 +86,32 @@ describe("VoiceServices.layerConfig", () => {
       const missing = yield* Effect.flip(Layer.build(withEnv({ AGENTLINE_PRICES: NodePath.join(dir, "none.json") })).pipe(Effect.scoped))
       expect(String(missing)).toContain("cannot read")
     }))
+})
+
+describe("VoiceServices.overridesLayer (model_overrides)", () => {
+  const overrides = Effect.flatMap(VoiceServiceOverrides, (o) => Effect.succeed(o))
+  const env = (vars: Record<string, string>) =>
+    Layer.provide(overridesLayer, Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(vars)))))
+
+  it.scoped("builds the chosen services once, with their names, and reuses them", () =>
+    Effect.gen(function*() {
+      const o = yield* overrides
+      const first = yield* o.resolve({ llm: "openai:gpt-4.1", tts: "local", stt: "local" })
+      expect(Option.map(first.llm!, (l) => l.name)).toEqual(Option.some("openai:gpt-4.1"))
+      expect(first.tts?.name).toBe("local")
+      expect(first.stt?.name).toBe("local")
+      const again = yield* o.resolve({ llm: "openai:gpt-4.1" })
+      expect(Option.getOrThrow(again.llm!).model).toBe(Option.getOrThrow(first.llm!).model)
+      // What is not overridden is left to the defaults.
+      expect(again.tts).toBeUndefined()
+    }).pipe(Effect.provide(env({ OPENAI_API_KEY: "sk-test" }))))
+
+  it.scoped("a choice that cannot be had fails with a message naming it (never the key)", () =>
+    Effect.gen(function*() {
+      const o = yield* overrides
+      expect(yield* Effect.flip(o.resolve({ stt: "whisper:large" }))).toContain("unknown provider \"whisper\"")
+      const missingKey = yield* Effect.flip(o.resolve({ tts: "elevenlabs:voice-1" }))
+      expect(missingKey).toContain("tts:elevenlabs:voice-1 cannot be used")
+      expect(missingKey).toContain("ELEVENLABS_API_KEY")
+    }).pipe(Effect.provide(env({}))))
 })

@@ -2,6 +2,7 @@
  * A call's turn-taking and time limits, from the agent's `workflow_configurations` (the reference's
  * keys; nulls and bad values mean "unset", as in the reference). Pure.
  */
+import { type ModelOverrides, modelOverrides } from "./ServiceOverrides.js"
 import { defaultVadSettings, type VadSettings } from "./Vad.js"
 
 export interface SessionSettings {
@@ -10,6 +11,8 @@ export interface SessionSettings {
   readonly maxCallMillis: number
   /** Answering machine detection by the runtime (`voicemail_detection`), when enabled. */
   readonly voicemail: VoicemailDetection | undefined
+  /** Services this agent uses instead of the defaults (`model_overrides`). */
+  readonly overrides: ModelOverrides
 }
 
 /**
@@ -50,7 +53,8 @@ export const sessionSettings = (configurations: Readonly<Record<string, unknown>
     vad: { ...defaultVadSettings, stopMillis: Math.round(stop * 1000) },
     idleMillis: Math.round((positive(c.max_user_idle_timeout) ?? DEFAULT_IDLE_SECONDS) * 1000),
     maxCallMillis: Math.round(Math.min(positive(c.max_call_duration) ?? DEFAULT_MAX_CALL_SECONDS, MAX_CALL_SECONDS_CAP) * 1000),
-    voicemail: voicemailDetection(c.voicemail_detection)
+    voicemail: voicemailDetection(c.voicemail_detection),
+    overrides: modelOverrides(c.model_overrides)
   }
 }
 

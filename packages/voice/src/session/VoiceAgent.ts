@@ -34,6 +34,7 @@ import { type CallUsage, costOf, Prices } from "./Costs.js"
 import { AgentLanguageModel, nodeToolkit, SpeechServiceNames } from "./LanguageModelTools.js"
 import { emptySentenceBuffer, flushText, pushText } from "./Sentences.js"
 import { makeSpeaker, newPlayback, type Playback, playedText, untilPlayed } from "./Speaker.js"
+import { hasOverrides, VoiceServiceOverrides } from "./ServiceOverrides.js"
 import { type SessionSettings, saysVoicemail, sessionSettings } from "./SessionSettings.js"
 import { initialVadState, stepVad } from "./Vad.js"
 
@@ -64,6 +65,29 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
     const blobs = yield* BlobStore
     const prices = yield* Prices
     const names = yield* SpeechServiceNames
+    const overrides = yield* Effect.serviceOption(VoiceServiceOverrides)
+    const defaults = { stt, tts, llm, names }
+
+    /** The services of a call: the defaults, with what the agent's `model_overrides` chose instead. */
+    const servicesFor = (settings: SessionSettings) =>
+      Effect.gen(function*() {
+        if (!hasOverrides(settings.overrides)) return { services: defaults, problem: undefined }
+        if (Option.isNone(overrides)) {
+          return { services: defaults, problem: "model_overrides cannot be used here (no service overrides in this server); the defaults are used" }
+        }
+        const chosen = yield* Effect.either(overrides.value.resolve(settings.overrides))
+        if (chosen._tag === "Left") return { services: defaults, problem: `model_overrides: ${chosen.left}; the defaults are used` }
+        const o = chosen.right
+        return {
+          services: {
+            stt: o.stt?.service ?? stt,
+            tts: o.tts?.service ?? tts,
+            llm: o.llm ?? llm,
+            names: { stt: o.stt?.name ?? names.stt, tts: o.tts?.name ?? names.tts }
+          },
+          problem: undefined
+        }
+      })
 
     /** The run's agent version as a graph, its configuration and the contact's variables. */
     const load = Effect.fn("VoiceAgent.load")(function*(audio: CallAudio) {
@@ -109,6 +133,9 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
     ) =>
       Effect.gen(function*() {
         const { graph, settings } = call
+        const chosen = yield* servicesFor(settings)
+        // This call's services shadow the defaults of the same names.
+        const { llm, names, stt, tts } = chosen.services
         const startedAt = yield* Clock.currentTimeMillis
         const callTime = Effect.map(Clock.currentTimeMillis, (now) => now - startedAt)
         const record = makeCallRecord(audio.sampleRate)
@@ -125,6 +152,10 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
         const started = startConversation(graph, call.initialContext)
         let state: ConversationState = started.state
         yield* note(started.events)
+        if (chosen.problem !== undefined) {
+          yield* Effect.logWarning(chosen.problem)
+          yield* note([pipelineError(chosen.problem, false)])
+        }
         const history: Array<Prompt.MessageEncoded> = []
 
         // The caller's audio: recorded, to the VAD, to the recognizer.

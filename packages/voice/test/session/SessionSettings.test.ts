@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { hasOverrides, modelOverrides } from "../../src/session/ServiceOverrides.js"
 import { DEFAULT_VOICEMAIL_PROMPT, saysVoicemail, sessionSettings, voicemailDetection } from "../../src/session/SessionSettings.js"
 
 describe("voicemail_detection", () => {
@@ -31,5 +32,18 @@ describe("voicemail_detection", () => {
     ["I am not sure", false]
   ])("the model's answer %j says voicemail: %s", (answer, expected) => {
     expect(saysVoicemail(answer)).toBe(expected)
+  })
+})
+
+describe("model_overrides", () => {
+  it("keeps non-blank strings for llm, stt and tts; anything else is unset", () => {
+    expect(sessionSettings(null).overrides).toEqual({})
+    expect(modelOverrides({ llm: " openai:gpt-4.1 ", stt: "deepgram:nova-3", tts: "local" }))
+      .toEqual({ llm: "openai:gpt-4.1", stt: "deepgram:nova-3", tts: "local" })
+    expect(modelOverrides({ llm: "", stt: null, tts: 3, realtime: "openai:gpt-realtime" })).toEqual({})
+    expect(modelOverrides(["openai:gpt-4.1"])).toEqual({})
+    expect(modelOverrides("openai:gpt-4.1")).toEqual({})
+    expect(hasOverrides(modelOverrides({ tts: "local" }))).toBe(true)
+    expect(hasOverrides({})).toBe(false)
   })
 })
