@@ -1,4 +1,4 @@
-import { Clock, Effect, Option } from "effect"
+import { Cache, Clock, Duration, Effect, Exit, Option } from "effect"
 import * as Permissions from "../organizations/Permissions.js"
 import type { Principal } from "@agentline/api/Authentication"
 import * as Passwords from "../users/Passwords.js"
@@ -11,6 +11,13 @@ import { iso } from "../Time.js"
 
 /** `last_used_at` is written at most this often per key, so authentication is not a write per request. */
 const TOUCH_INTERVAL_MILLIS = 60_000
+
+/**
+ * How long a verified key is trusted without asking the database again. Archiving a key evicts it from
+ * this process's cache at once; another process sharing the database refuses it within this time.
+ */
+export const KEY_CACHE_TTL = Duration.seconds(1)
+const KEY_CACHE_CAPACITY = 10_000
 
 export class ApiKeys extends Effect.Service<ApiKeys>()("@agentline/core/ApiKeys", {
   effect: Effect.gen(function*() {
@@ -53,17 +60,17 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("@agentline/core/ApiKeys"
         if (existing.value.created_by !== principal.userId) yield* Permissions.check(principal, "manageOthersApiKeys")
         const updated = yield* keys.setActive(principal.organizationId, id, active, iso(yield* Clock.currentTimeMillis))
         if (Option.isNone(updated)) return yield* new ApiKeyNotFound({ apiKeyId: id })
+        // An archived key stops working here at once (other processes: within KEY_CACHE_TTL).
+        yield* verified.invalidate(existing.value.key_hash)
         return {
           success: true,
           message: active ? "API key reactivated successfully" : "API key archived successfully"
         }
       })
 
-    /** Resolves a raw key to its principal: the key's organization, acting as the user who created it. */
-    const authenticate = Effect.fn("ApiKeys.authenticate")(function*(apiKey: string) {
+    /** The principal of a key's digest, from the database. */
+    const principalOf = (digest: string) => Effect.gen(function*() {
       const invalid = new InvalidApiKey()
-      if (!apiKey.startsWith(KEY_PREFIX)) return yield* invalid
-      const digest = Passwords.sha256(apiKey)
       const stored = yield* keys.findByHash(digest)
       if (Option.isNone(stored) || !Passwords.digestsEqual(stored.value.key_hash, digest) || !stored.value.is_active) {
         return yield* invalid
@@ -80,6 +87,20 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("@agentline/core/ApiKeys"
         role: owner.value.role,
         via: { _tag: "ApiKey", apiKeyId: stored.value.id }
       } satisfies Principal as Principal
+    })
+
+    // Verified keys are remembered briefly, so a busy client's requests do not each ask the database;
+    // refusals are not (a key created a moment ago must work at once).
+    const verified = yield* Cache.makeWith({
+      capacity: KEY_CACHE_CAPACITY,
+      lookup: principalOf,
+      timeToLive: (exit) => (Exit.isSuccess(exit) ? KEY_CACHE_TTL : Duration.zero)
+    })
+
+    /** Resolves a raw key to its principal: the key's organization, acting as the user who created it. */
+    const authenticate = Effect.fn("ApiKeys.authenticate")(function*(apiKey: string) {
+      if (!apiKey.startsWith(KEY_PREFIX)) return yield* new InvalidApiKey()
+      return yield* verified.get(Passwords.sha256(apiKey))
     })
 
     return { create, list, archive: setActive(false), reactivate: setActive(true), authenticate } as const
