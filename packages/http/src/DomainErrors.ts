@@ -34,6 +34,7 @@ import type {
   NothingToRedial
 } from "@agentline/core/campaigns/Errors"
 import type { CallNotPlaced, ConcurrencyLimitReached } from "@agentline/core/dispatcher/Errors"
+import type { DoNotCallEntryNotFound, InvalidDoNotCallNumbers, NumberOnDoNotCallList } from "@agentline/core/do-not-call/Errors"
 import type { OrganizationNotFound, PermissionDenied } from "@agentline/core/organizations/Errors"
 import type {
   InboundAgentArchived,
@@ -79,6 +80,9 @@ import { Effect } from "effect"
 
 /** Every error a core service can fail with. */
 export type DomainError =
+  | DoNotCallEntryNotFound
+  | InvalidDoNotCallNumbers
+  | NumberOnDoNotCallList
   | ApiKeyNotFound
   | ApiKeyOwnerMissing
   | InvalidApiKey
@@ -152,6 +156,10 @@ const payloadTooLarge = says(PayloadTooLarge)
 const tooManyRequests = says(TooManyRequests)
 
 const MAPPING = {
+  DoNotCallEntryNotFound: notFound,
+  InvalidDoNotCallNumbers: (e) =>
+    new ValidationError({ detail: e.issues.map((i) => ({ loc: i.loc, msg: i.reason, type: "value_error", input: i.input, ctx: {} })) }),
+  NumberOnDoNotCallList: conflict,
   ApiKeyNotFound: notFound,
   ApiKeyOwnerMissing: unauthorized,
   InvalidApiKey: unauthorized,

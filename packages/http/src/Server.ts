@@ -33,6 +33,8 @@ import * as NodePath from "node:path"
 import { createServer } from "node:http"
 import { AgentlineApi } from "@agentline/api/Api"
 import { ApiKeysLive } from "./api-keys/Http.js"
+import { DoNotCallLive } from "./do-not-call/Http.js"
+import { DoNotCall } from "@agentline/core/do-not-call/DoNotCall"
 import { AuthLive } from "./auth/Http.js"
 import * as Authentication from "./Authentication.js"
 import * as ErrorHandling from "./ErrorHandling.js"
@@ -115,7 +117,8 @@ export const ServicesLive = Layer.mergeAll(Campaigns.Default, Calls.Default, Med
     Workflows.Default,
     Runs.Default,
     TelephonyConfigs.Default,
-    Uploads.Default
+    Uploads.Default,
+    DoNotCall.Default
   )),
   Layer.provideMerge(Layer.mergeAll(MediaTokens.Default, CallAudioLive)),
   Layer.provideMerge(Layer.mergeAll(Repositories.layer, InfrastructureLive))
@@ -144,6 +147,7 @@ export const ApiLive = Layer.unwrapEffect(
     AuthLive,
     UsersLive,
     ApiKeysLive,
+    DoNotCallLive,
     OrganizationsLive,
     WorkflowsLive,
     PublicDownloadsLive,

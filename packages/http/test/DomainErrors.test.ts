@@ -17,6 +17,7 @@ import {
   NothingToRedial
 } from "@agentline/core/campaigns/Errors"
 import { CallNotPlaced, ConcurrencyLimitReached } from "@agentline/core/dispatcher/Errors"
+import { DoNotCallEntryNotFound, InvalidDoNotCallNumbers, NumberOnDoNotCallList } from "@agentline/core/do-not-call/Errors"
 import { OrganizationNotFound, PermissionDenied } from "@agentline/core/organizations/Errors"
 import {
   InboundAgentArchived,
@@ -98,6 +99,14 @@ const CASES = {
   ConcurrencyLimitReached: [new ConcurrencyLimitReached({ organizationId: 1 }), 429,
     "Concurrent call limit reached: the organization has as many calls in progress as it allows; retry when one ends"],
   OrganizationNotFound: [new OrganizationNotFound({ organizationId: 1 }), 404, "Organization not found"],
+  DoNotCallEntryNotFound: [new DoNotCallEntryNotFound({ phoneNumber: "+14155550100" }), 404, "+14155550100 is not on the do-not-call list"],
+  InvalidDoNotCallNumbers: [
+    new InvalidDoNotCallNumbers({ issues: [{ loc: ["body", "phone_numbers", 1], input: "x", reason: "not a phone number" }] }),
+    422,
+    [{ loc: ["body", "phone_numbers", 1], msg: "not a phone number", type: "value_error", input: "x", ctx: {} }]
+  ],
+  NumberOnDoNotCallList: [new NumberOnDoNotCallList({ phoneNumber: "+14155550100" }), 409,
+    "+14155550100 is on the organization's do-not-call list; it is not dialed (an administrator can remove it)"],
   PermissionDenied: [new PermissionDenied({ what: "Managing the organization's users", required: "admin", role: "member" }), 403,
     "Managing the organization's users needs the admin role (your role is member); ask an administrator of your organization"],
   InboundAgentArchived: [new InboundAgentArchived({ workflowId: 5 }), 409,

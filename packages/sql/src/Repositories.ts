@@ -6,6 +6,7 @@ import { Layer } from "effect"
 import * as SqlApiKeysRepo from "./api-keys/SqlApiKeysRepo.js"
 import * as SqlCampaignsRepo from "./campaigns/SqlCampaignsRepo.js"
 import * as SqlDispatchRepo from "./dispatcher/SqlDispatchRepo.js"
+import * as SqlDoNotCallRepo from "./do-not-call/SqlDoNotCallRepo.js"
 import * as SqlMediaTokensRepo from "./media/SqlMediaTokensRepo.js"
 import * as SqlOrganizationsRepo from "./organizations/SqlOrganizationsRepo.js"
 import * as SqlPhoneNumbersRepo from "./phone-numbers/SqlPhoneNumbersRepo.js"
@@ -28,5 +29,6 @@ export const layer = Layer.mergeAll(
   SqlCampaignsRepo.layer,
   SqlUploadsRepo.layer,
   SqlMediaTokensRepo.layer,
+  SqlDoNotCallRepo.layer,
   Transactor.layer
 )

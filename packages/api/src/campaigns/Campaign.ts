@@ -6,6 +6,8 @@
  * - `total_rows`: contacts imported from the CSV (known when create returns);
  * - `processed_rows`: contacts whose outcome is final;
  * - `failed_rows`: contacts that ended without being reached (retries used up, a failure, or interrupted);
+ * - `skipped_rows`: contacts never dialed because their number is on the do-not-call list (in
+ *   `processed_rows`, not in `failed_rows`);
  * - `executed_count`: call attempts placed, retries included;
  * - `total_queued_count`: attempts queued, retries included.
  */
@@ -36,6 +38,7 @@ export const Campaign = Schema.Struct({
   total_rows: Schema.NullOr(Schema.Int),
   processed_rows: Schema.Int,
   failed_rows: Schema.Int,
+  skipped_rows: Schema.Int,
   created_at: Schema.String,
   started_at: Schema.NullOr(Schema.String),
   completed_at: Schema.NullOr(Schema.String),

@@ -88,17 +88,17 @@ export class CampaignLoop extends Effect.Service<CampaignLoop>()("@agentline/cor
         Effect.catchAllCause(Effect.logError)
       )
 
-    /** One pass: claim what the limits allow and place those calls. Returns how many were claimed and due. */
+    /** One pass: claim what the limits allow and place those calls. Returns how many were claimed, skipped and due. */
     const dialDue = (campaign: DispatchCampaign, context: LoopContext) =>
       Effect.gen(function*() {
         const at = yield* Clock.currentTimeMillis
         const due = yield* repo.dueContacts({ campaignId: campaign.id, now: iso(at), limit: settings.claimBatch })
-        if (due.length === 0) return { claimed: 0, due: 0 }
+        if (due.length === 0) return { claimed: 0, skipped: 0, due: 0 }
         const { deferrals, ready } = partitionBySchedule(due, campaign.schedule, at)
         if (deferrals.length > 0) yield* repo.deferContacts(deferrals)
-        if (ready.length === 0) return { claimed: 0, due: 0 }
+        if (ready.length === 0) return { claimed: 0, skipped: 0, due: 0 }
         const route = context.route
-        const claimed = yield* repo.claim({
+        const { claimed, skipped } = yield* repo.claim({
           campaignId: campaign.id,
           organizationId: campaign.organizationId,
           contactIds: ready,
@@ -130,7 +130,7 @@ export class CampaignLoop extends Effect.Service<CampaignLoop>()("@agentline/cor
             Effect.onError(() => releaseAll(claimed.slice(index + 1)))
           )
         }, { discard: true }))
-        return { claimed: claimed.length, due: ready.length }
+        return { claimed: claimed.length, skipped, due: ready.length }
       })
 
     const waitForSignal = (queue: Queue.Queue<void>, untilMillis: number | null) =>
@@ -186,8 +186,9 @@ export class CampaignLoop extends Effect.Service<CampaignLoop>()("@agentline/cor
           const refreshed = yield* refreshContext(campaign, context)
           if (Either.isLeft(refreshed)) return
           context = refreshed.right
-          const { claimed, due } = yield* dialDue(campaign, context)
-          if (claimed > 0) {
+          const { claimed, due, skipped } = yield* dialDue(campaign, context)
+          // Contacts skipped for the do-not-call list are progress too: the next ones are due now.
+          if (claimed > 0 || skipped > 0) {
             yield* Effect.yieldNow()
             continue
           }

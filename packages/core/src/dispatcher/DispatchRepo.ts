@@ -107,7 +107,14 @@ export class DispatchRepo extends Context.Tag("@agentline/core/DispatchRepo")<
       readonly now: string
       /** When a claim still not handed to the provider is taken for lost (see `overdueAttempts`). */
       readonly reconcileAt: string
-    }) => Effect.Effect<ReadonlyArray<ClaimedContact>>
+    }) => Effect.Effect<{
+      readonly claimed: ReadonlyArray<ClaimedContact>
+      /**
+       * Contacts of this batch whose number is on the organization's do-not-call list: ended `skipped`
+       * (last outcome `do_not_call`) in the same transaction, never dialed.
+       */
+      readonly skipped: number
+    }>
     /** Reserves an organization slot for a single call; `None` when the organization is at its limit. */
     readonly claimSingle: (input: {
       readonly organizationId: OrganizationId

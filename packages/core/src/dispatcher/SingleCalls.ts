@@ -13,6 +13,8 @@ import { CallerIds } from "./CallerIds.js"
 import { claimDeadline } from "./Deadlines.js"
 import { DispatcherSettings } from "./DispatcherSettings.js"
 import { DispatchRepo } from "./DispatchRepo.js"
+import { DoNotCallRepo } from "../do-not-call/DoNotCallRepo.js"
+import { NumberOnDoNotCallList } from "../do-not-call/Errors.js"
 import { CallNotPlaced, ConcurrencyLimitReached } from "./Errors.js"
 
 export class SingleCalls extends Effect.Service<SingleCalls>()("@agentline/core/dispatcher/SingleCalls", {
@@ -22,6 +24,7 @@ export class SingleCalls extends Effect.Service<SingleCalls>()("@agentline/core/
     const attempts = yield* Attempts
     const callerIds = yield* CallerIds
     const settings = yield* DispatcherSettings
+    const doNotCall = yield* DoNotCallRepo
 
     const place = Effect.fn("Dispatcher.placeSingleCall")(function*(input: {
       readonly organizationId: OrganizationId
@@ -30,6 +33,10 @@ export class SingleCalls extends Effect.Service<SingleCalls>()("@agentline/core/
       readonly initialContext: Record<string, unknown>
       readonly telephonyConfigurationId: TelephonyConfigurationId | null
     }) {
+      // A number on the do-not-call list is refused before anything is claimed or recorded.
+      if (Option.isSome(yield* doNotCall.find(input.organizationId, input.to))) {
+        return yield* new NumberOnDoNotCallList({ phoneNumber: input.to })
+      }
       const route = yield* routing.resolve(input.organizationId, input.telephonyConfigurationId)
       const at = yield* Clock.currentTimeMillis
       // The claim and its run in one uninterruptible step: a client that goes away mid-request cannot

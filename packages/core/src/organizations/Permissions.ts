@@ -21,7 +21,8 @@ export const permissions = {
   manageOthersApiKeys: { role: "admin", what: "Archiving or reactivating another user's API key" },
   reactivateApiKeys: { role: "admin", what: "Reactivating an archived API key" },
   manageTelephony: { role: "admin", what: "Changing telephony configurations and phone numbers" },
-  manageLimits: { role: "admin", what: "Changing the organization's limits" }
+  manageLimits: { role: "admin", what: "Changing the organization's limits" },
+  manageDoNotCall: { role: "admin", what: "Removing a number from the do-not-call list" }
 } as const satisfies Record<string, { readonly role: Role; readonly what: string }>
 
 export type Permission = keyof typeof permissions

@@ -21,6 +21,7 @@ const CampaignRow: Schema.Schema<StoredCampaign, any> = Schema.Struct({
   total_rows: Schema.NullOr(Columns.Int),
   processed_rows: Columns.Int,
   failed_rows: Columns.Int,
+  skipped_rows: Columns.Int,
   created_at: Columns.Ts,
   started_at: Schema.NullOr(Columns.Ts),
   completed_at: Schema.NullOr(Columns.Ts),

@@ -104,12 +104,13 @@ export const layer = Layer.effect(
 
       claim: (input) =>
         sql.withTransaction(Effect.gen(function*() {
+          const none = { claimed: [], skipped: 0 }
           const limit = yield* lockOrganization(input.organizationId)
-          if (Option.isNone(limit)) return []
+          if (Option.isNone(limit)) return none
           const activeOrganization = yield* countActive({ organizationId: input.organizationId })
           const activeCampaign = yield* countActive({ campaignId: input.campaignId })
           const capacity = Math.min(input.campaignLimit - activeCampaign, limit.value - activeOrganization)
-          if (capacity <= 0 || input.contactIds.length === 0) return []
+          if (capacity <= 0 || input.contactIds.length === 0) return none
           const candidates = input.contactIds.slice(0, Math.max(capacity * 2, capacity + 16))
           const chosen = yield* (isPg
             ? sql`SELECT id, phone_number, initial_context, attempts FROM contacts
@@ -118,11 +119,25 @@ export const layer = Layer.effect(
                   WHERE ${sql.in("id", candidates)} AND state = 'queued' ORDER BY id LIMIT ${capacity}`).pipe(
               Effect.flatMap(decodeClaimable)
             )
-          if (chosen.length === 0) return []
+          if (chosen.length === 0) return none
+          // Numbers on the organization's do-not-call list end here, in the claim's transaction: a number
+          // listed a moment before the claim is never dialed.
+          const listed = new Set((yield* sql<{ phone_number: string }>`SELECT phone_number FROM do_not_call
+            WHERE organization_id = ${input.organizationId} AND ${sql.in("phone_number", chosen.map((c) => c.phone_number))}`)
+            .map((r) => r.phone_number))
+          const skipped = chosen.filter((c) => listed.has(c.phone_number))
+          if (skipped.length > 0) {
+            yield* sql`UPDATE contacts SET state = 'skipped', last_outcome = 'do_not_call', next_attempt_at = NULL, updated_at = ${input.now}
+                       WHERE ${sql.in("id", skipped.map((c) => c.id))}`
+            yield* sql`UPDATE campaigns SET processed_rows = processed_rows + ${skipped.length},
+                       skipped_rows = skipped_rows + ${skipped.length}, updated_at = ${input.now} WHERE id = ${input.campaignId}`
+          }
+          const dialed = chosen.filter((c) => !listed.has(c.phone_number))
+          if (dialed.length === 0) return { claimed: [], skipped: skipped.length }
           yield* sql`UPDATE contacts SET state = 'dialing', attempts = attempts + 1, updated_at = ${input.now}
-                     WHERE ${sql.in("id", chosen.map((c) => c.id))}`
+                     WHERE ${sql.in("id", dialed.map((c) => c.id))}`
           const inserted = yield* sql`INSERT INTO call_attempts ${
-            sql.insert(chosen.map((c) => ({
+            sql.insert(dialed.map((c) => ({
               organization_id: input.organizationId,
               campaign_id: input.campaignId,
               contact_id: c.id,
@@ -137,15 +152,18 @@ export const layer = Layer.effect(
             })))
           } RETURNING id, contact_id`.pipe(Effect.flatMap(decodeAttemptIds))
           const attemptOf = new Map(inserted.map((r) => [r.contact_id, r.id]))
-          yield* sql`UPDATE campaigns SET executed_count = executed_count + ${chosen.length}, updated_at = ${input.now}
+          yield* sql`UPDATE campaigns SET executed_count = executed_count + ${dialed.length}, updated_at = ${input.now}
                      WHERE id = ${input.campaignId}`
-          return chosen.map((c): ClaimedContact => ({
-            attemptId: attemptOf.get(c.id)!,
-            contactId: c.id,
-            phoneNumber: c.phone_number,
-            initialContext: c.initial_context,
-            attemptNumber: c.attempts + 1
-          }))
+          return {
+            claimed: dialed.map((c): ClaimedContact => ({
+              attemptId: attemptOf.get(c.id)!,
+              contactId: c.id,
+              phoneNumber: c.phone_number,
+              initialContext: c.initial_context,
+              attemptNumber: c.attempts + 1
+            })),
+            skipped: skipped.length
+          }
         })).pipe(Effect.orDie),
 
       claimSingle: (input) =>

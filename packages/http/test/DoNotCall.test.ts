@@ -1,0 +1,124 @@
+/**
+ * The do-not-call list (issue 15): managed through the API, numbers normalized like contacts'; a
+ * campaign never dials a listed contact (it ends `skipped`, counted), a single call to a listed number
+ * is refused with 409. On SQLite and PostgreSQL.
+ */
+import { Users } from "@agentline/core/users/Users"
+import { ApiKeys } from "@agentline/core/api-keys/ApiKeys"
+import { acting } from "@agentline/core/organizations/Principal"
+import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { advanceUntil, attemptsPerContact, Campaigns, csvOf, numbers, setupDialing, uploadCsv } from "./DispatchHarness.js"
+import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
+
+const DNC = "/api/v1/organizations/do-not-call"
+
+/** An API key of a member of the organization of `org`. */
+const memberKey = (org: Effect.Effect.Success<ReturnType<typeof seedOrganization>>) =>
+  Effect.gen(function*() {
+    const member = yield* (yield* Users).create({
+      email: `member@${org.name}.test`,
+      password: "member-password",
+      role: "member",
+      organization: { id: org.admin.organization_id },
+      mustChangePassword: false
+    })
+    return (yield* (yield* ApiKeys).create(acting(member), "member key")).api_key
+  }).pipe(Effect.orDie)
+
+for (const dialect of dialects) {
+  layer(TestApp(dialect), { timeout: "120 seconds" })(`Do-not-call list [${dialect}]`, (it) => {
+    it.effect("numbers are added normalized, listed, checked and removed; every bad number is a 422 item", () =>
+      Effect.gen(function*() {
+        const org = yield* seedOrganization()
+        const added = yield* call("POST", DNC, {
+          apiKey: org.apiKey,
+          body: { phone_numbers: ["+1 (415) 555-0100", "4155550101", "+14155550100"], reason: "asked on the phone", country_code: "US" }
+        })
+        expect(added.status).toBe(200)
+        expect(added.body).toEqual({ added: 2, already_listed: 0 })
+        const again = yield* call("POST", DNC, { apiKey: org.apiKey, body: { phone_numbers: ["+14155550101", "+14155550102"] } })
+        expect(again.body).toEqual({ added: 1, already_listed: 1 })
+
+        const bad = yield* call("POST", DNC, { apiKey: org.apiKey, body: { phone_numbers: ["+14155550103", "hello", "+12"] } })
+        expect(bad.status).toBe(422)
+        expect(bad.body.detail.map((d: any) => d.loc)).toEqual([["body", "phone_numbers", 1], ["body", "phone_numbers", 2]])
+        // Nothing of a refused request is listed.
+        expect((yield* call("GET", `${DNC}/check?phone_number=%2B14155550103`, { apiKey: org.apiKey })).body.listed).toBe(false)
+        expect((yield* call("POST", DNC, { apiKey: org.apiKey, body: { phone_numbers: [] } })).status).toBe(422)
+
+        const listed = yield* call("GET", `${DNC}?limit=2`, { apiKey: org.apiKey })
+        expect(listed.body).toMatchObject({ total_count: 3, page: 1, limit: 2, total_pages: 2 })
+        expect(listed.body.entries.length).toBe(2)
+        const checked = yield* call("GET", `${DNC}/check?phone_number=${encodeURIComponent("(415) 555-0100")}&country_code=US`, { apiKey: org.apiKey })
+        expect(checked.body).toMatchObject({
+          phone_number: "+14155550100",
+          listed: true,
+          entry: { phone_number: "+14155550100", reason: "asked on the phone", source: "api", run_id: null }
+        })
+
+        // Another organization has its own list.
+        const other = yield* seedOrganization()
+        expect((yield* call("GET", `${DNC}/check?phone_number=%2B14155550100`, { apiKey: other.apiKey })).body.listed).toBe(false)
+        expect((yield* call("GET", DNC, { apiKey: other.apiKey })).body.total_count).toBe(0)
+
+        // Removing takes an administrator; an unlisted number is 404.
+        const member = yield* memberKey(org)
+        expect((yield* call("POST", DNC, { apiKey: member, body: { phone_numbers: ["+14155550109"] } })).status).toBe(200)
+        expect((yield* call("DELETE", `${DNC}?phone_number=%2B14155550100`, { apiKey: member })).status).toBe(403)
+        expect((yield* call("DELETE", `${DNC}?phone_number=%2B14155550100`, { apiKey: org.apiKey })).status).toBe(200)
+        expect((yield* call("DELETE", `${DNC}?phone_number=%2B14155550100`, { apiKey: org.apiKey })).status).toBe(404)
+        expect((yield* call("GET", `${DNC}/check?phone_number=nope`, { apiKey: org.apiKey })).status).toBe(422)
+      }))
+
+    it.effect("a single call to a listed number is refused with 409 and leaves no run", () =>
+      Effect.gen(function*() {
+        const setup = yield* setupDialing()
+        const agent = yield* call("GET", `/api/v1/workflow/fetch/${setup.agent.id}`, { apiKey: setup.apiKey })
+        expect((yield* call("POST", DNC, { apiKey: setup.apiKey, body: { phone_numbers: ["+14155550177"] } })).status).toBe(200)
+        const refused = yield* call("POST", `/api/v1/public/agent/workflow/${agent.body.workflow_uuid}`, {
+          apiKey: setup.apiKey,
+          body: { phone_number: "+14155550177" }
+        })
+        expect(refused.status).toBe(409)
+        expect(refused.body.detail).toContain("do-not-call list")
+        const runs = yield* call("GET", `/api/v1/workflow/${setup.agent.id}/runs`, { apiKey: setup.apiKey })
+        expect(runs.body.total_count).toBe(0)
+        const allowed = yield* call("POST", `/api/v1/public/agent/workflow/${agent.body.workflow_uuid}`, {
+          apiKey: setup.apiKey,
+          body: { phone_number: "+14155550178" }
+        })
+        expect(allowed.status).toBe(200)
+      }))
+
+    it.effect("a campaign of 1,000 contacts with 100 on the list dials exactly 900; the 100 end skipped and counted", () =>
+      Effect.gen(function*() {
+        const setup = yield* setupDialing({ limit: 100, simulator: { ring_seconds: 0, talk_seconds: 1 } })
+        const phones = numbers(1000, "+1415444")
+        const listed = phones.filter((_, i) => i % 10 === 3)
+        // Listed in national form: matched however the CSV writes the number.
+        expect((yield* call("POST", DNC, {
+          apiKey: setup.apiKey,
+          body: { phone_numbers: listed.map((p) => p.slice(2)), country_code: "US" }
+        })).body).toEqual({ added: 100, already_listed: 0 })
+        const campaigns = yield* Campaigns
+        const created = yield* campaigns.create(setup.principal, {
+          name: "DNC", workflow_id: setup.agent.id, source_type: "csv", source_id: yield* uploadCsv(setup.principal, csvOf(phones)),
+          max_concurrency: 100
+        } as any).pipe(Effect.orDie)
+        yield* campaigns.start(setup.principal, created.id).pipe(Effect.orDie)
+        const done = yield* advanceUntil(setup.principal, created.id, ["completed"], { stepMillis: 1000 })
+        expect(done).toMatchObject({ processed_rows: 1000, skipped_rows: 100, failed_rows: 0, executed_count: 900 })
+        const sql = yield* SqlClient.SqlClient
+        const dialedNumbers = yield* sql<{ to_number: string }>`SELECT to_number FROM call_attempts WHERE campaign_id = ${created.id}`.pipe(Effect.orDie)
+        expect(dialedNumbers.length).toBe(900)
+        const blocked = new Set(listed)
+        expect(dialedNumbers.some((r) => blocked.has(r.to_number))).toBe(false)
+        const contacts = yield* attemptsPerContact(created.id)
+        const skipped = contacts.filter((c) => c.state === "skipped")
+        expect(skipped.length).toBe(100)
+        expect(skipped.every((c) => c.attempts === 0 && c.last_outcome === "do_not_call" && blocked.has(c.phone_number))).toBe(true)
+      }))
+  })
+}
