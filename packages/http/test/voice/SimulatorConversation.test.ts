@@ -237,6 +237,40 @@ for (const dialect of dialects) {
         expect(JSON.stringify(errors)).toContain("model_overrides: llm: AGENTLINE_LLM=nope:model: unknown provider")
       }), 150_000)
 
+    it.effect("a caller who asks not to be called again is put on the do-not-call list, with the run as its source", () =>
+      Effect.gen(function*() {
+        const optOut = ["Please do not call me again."]
+        heard = optOut
+        const org = yield* seedOrganization()
+        expect((yield* call("POST", "/api/v1/organizations/telephony-configs", {
+          apiKey: org.apiKey,
+          body: { name: "sim", config: { provider: "simulator", ring_seconds: 0.2, callee_lines: optOut }, is_default_outbound: true }
+        })).status).toBe(200)
+        const agent = yield* call("POST", "/api/v1/workflow/create/definition", {
+          apiKey: org.apiKey,
+          body: { name: "Opt-out", workflow_definition: definition, workflow_configurations: { smart_turn_stop_secs: 0.5 } }
+        })
+        const to = "+14155550144"
+        const placed = yield* call("POST", `/api/v1/public/agent/workflow/${agent.body.workflow_uuid}`, {
+          apiKey: org.apiKey,
+          body: { phone_number: to, initial_context: { first_name: "Ada", product: "solar panels" } }
+        })
+        expect(placed.status).toBe(200)
+        let run: any
+        const until = Date.now() + 60_000
+        do {
+          yield* Effect.promise(() => new Promise((r) => setTimeout(r, 200)))
+          run = (yield* call("GET", `/api/v1/workflow/${agent.body.id}/runs/${placed.body.workflow_run_id}`, { apiKey: org.apiKey })).body
+        } while ((run.is_completed !== true || run.gathered_context?.end_reason === undefined) && Date.now() < until)
+        expect(run.gathered_context.do_not_call_requested).toBe(true)
+        expect(run.logs.realtime_feedback_events.some((e: any) => e.type === "rtf-do-not-call")).toBe(true)
+        const checked = yield* call("GET", `/api/v1/organizations/do-not-call/check?phone_number=${encodeURIComponent(to)}`, { apiKey: org.apiKey })
+        expect(checked.body).toMatchObject({ listed: true, entry: { source: "run", run_id: placed.body.workflow_run_id } })
+        expect(checked.body.entry.reason).toContain("do not call me again")
+        const again = yield* call("POST", `/api/v1/public/agent/workflow/${agent.body.workflow_uuid}`, { apiKey: org.apiKey, body: { phone_number: to } })
+        expect(again.status).toBe(409)
+      }), 90_000)
+
     it.effect("voicemail detection by a long unbroken greeting, without asking the model", () =>
       Effect.gen(function*() {
         const run = yield* voicemailCall({ use_workflow_llm: false, long_speech_timeout: 2 })

@@ -13,7 +13,22 @@ export interface SessionSettings {
   readonly voicemail: VoicemailDetection | undefined
   /** Services this agent uses instead of the defaults (`model_overrides`). */
   readonly overrides: ModelOverrides
+  /** Phrases that mean "do not call me again" (`do_not_call_detection`); empty when turned off. */
+  readonly optOutPhrases: ReadonlyArray<string>
 }
+
+/** What callers say when they want no more calls; matched case- and punctuation-insensitively. */
+export const DEFAULT_OPT_OUT_PHRASES: ReadonlyArray<string> = [
+  "do not call",
+  "don't call",
+  "dont call",
+  "stop calling",
+  "never call",
+  "remove me from your list",
+  "take me off your list",
+  "remove my number",
+  "put me on your do not call list"
+]
 
 /**
  * How the runtime tells an answering machine from a person, on the first thing the callee says: a
@@ -54,7 +69,8 @@ export const sessionSettings = (configurations: Readonly<Record<string, unknown>
     idleMillis: Math.round((positive(c.max_user_idle_timeout) ?? DEFAULT_IDLE_SECONDS) * 1000),
     maxCallMillis: Math.round(Math.min(positive(c.max_call_duration) ?? DEFAULT_MAX_CALL_SECONDS, MAX_CALL_SECONDS_CAP) * 1000),
     voicemail: voicemailDetection(c.voicemail_detection),
-    overrides: modelOverrides(c.model_overrides)
+    overrides: modelOverrides(c.model_overrides),
+    optOutPhrases: optOutPhrases(c.do_not_call_detection)
   }
 }
 
@@ -74,3 +90,23 @@ export const voicemailDetection = (value: unknown): VoicemailDetection | undefin
 
 /** Whether the model's answer to the detection prompt says a machine answered. */
 export const saysVoicemail = (answer: string): boolean => /\b(voicemail|voice mail|answering machine|machine)\b/i.test(answer) && !/^\s*human\b/i.test(answer)
+
+/**
+ * `do_not_call_detection`: on unless `enabled` is false; `phrases` (non-blank strings) replace the
+ * defaults. A caller who says one is added to the organization's do-not-call list.
+ */
+export const optOutPhrases = (value: unknown): ReadonlyArray<string> => {
+  const v = typeof value === "object" && value !== null ? value as Record<string, unknown> : {}
+  if (v.enabled === false) return []
+  const own = Array.isArray(v.phrases) ? v.phrases.filter((p): p is string => typeof p === "string" && p.trim() !== "") : []
+  return own.length > 0 ? own.map(simplify) : DEFAULT_OPT_OUT_PHRASES.map(simplify)
+}
+
+/** Lower case, letters, digits, apostrophes and single spaces: how phrases and transcripts are compared. */
+const simplify = (text: string) => text.toLowerCase().replace(/[’‘]/g, "'").replace(/[^a-z0-9' ]+/g, " ").replace(/\s+/g, " ").trim()
+
+/** The phrase of `phrases` the caller said, if any (whole words). */
+export const optOutIn = (text: string, phrases: ReadonlyArray<string>): string | undefined => {
+  const said = ` ${simplify(text)} `
+  return phrases.find((phrase) => phrase !== "" && said.includes(` ${phrase} `))
+}

@@ -35,7 +35,9 @@ import { AgentLanguageModel, nodeToolkit, SpeechServiceNames } from "./LanguageM
 import { emptySentenceBuffer, flushText, pushText } from "./Sentences.js"
 import { makeSpeaker, newPlayback, type Playback, playedText, untilPlayed } from "./Speaker.js"
 import { hasOverrides, VoiceServiceOverrides } from "./ServiceOverrides.js"
-import { type SessionSettings, saysVoicemail, sessionSettings } from "./SessionSettings.js"
+import { optOutIn, type SessionSettings, saysVoicemail, sessionSettings } from "./SessionSettings.js"
+import { DoNotCallRepo } from "@agentline/core/do-not-call/DoNotCallRepo"
+import { normalizeForCampaign } from "@agentline/core/phone-numbers/PhoneAddress"
 import { initialVadState, stepVad } from "./Vad.js"
 
 type SessionEvent =
@@ -66,6 +68,7 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
     const prices = yield* Prices
     const names = yield* SpeechServiceNames
     const overrides = yield* Effect.serviceOption(VoiceServiceOverrides)
+    const doNotCall = yield* Effect.serviceOption(DoNotCallRepo)
     const defaults = { stt, tts, llm, names }
 
     /** The services of a call: the defaults, with what the agent's `model_overrides` chose instead. */
@@ -125,7 +128,7 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
     const converse = (
       audio: CallAudio,
       call: {
-        readonly run: { readonly id: number; readonly organization_id: number }
+        readonly run: { readonly id: number; readonly organization_id: number; readonly call_type?: string | null }
         readonly graph: ConversationGraph
         readonly settings: SessionSettings
         readonly initialContext: Record<string, unknown>
@@ -367,6 +370,33 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
               : Effect.as(note([pipelineError(`voicemail detection failed: ${Cause.pretty(cause).split("\n")[0]}`, false)]), false)
           ))
 
+        /**
+         * A caller who says they want no more calls is put on the organization's do-not-call list, with
+         * this run as the source (once per call); the conversation goes on for the agent to close it.
+         */
+        let optedOut = false
+        const optOut = (text: string) =>
+          Effect.gen(function*() {
+            if (optedOut || Option.isNone(doNotCall)) return
+            const phrase = optOutIn(text, settings.optOutPhrases)
+            if (phrase === undefined) return
+            optedOut = true
+            const context = call.initialContext
+            const number = String((call.run.call_type === "inbound" ? context.caller_number : context.called_number) ?? context.phone_number ?? "")
+            const normalized = normalizeForCampaign(number)
+            if (Either.isLeft(normalized)) {
+              return yield* note([pipelineError(`the caller asked not to be called ("${phrase}") but their number is unknown`, false)])
+            }
+            yield* doNotCall.value.add(call.run.organization_id, [{
+              phone_number: normalized.right,
+              reason: `asked during the call: "${text.slice(0, 200)}"`,
+              source: "run",
+              run_id: call.run.id
+            }], iso(yield* Clock.currentTimeMillis))
+            state = { ...state, gatheredContext: { ...state.gatheredContext, do_not_call_requested: true } }
+            yield* note([{ type: "rtf-do-not-call", payload: { phrase, phone_number: normalized.right } } as any])
+          })
+
         /** The caller finished a turn and their words are in: the agent answers. */
         const respond = Effect.gen(function*() {
           if (callerSpeaking || heard.length === 0 || Option.isSome(agent) || state.ending !== undefined) return
@@ -375,6 +405,7 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
           feedback.push(stamp({ type: "rtf-user-transcription", payload: { text, final: true } } as any, new Date(startedAt + (yield* callTime))))
           history.push({ role: "user", content: [{ type: "text", text }] } as any)
           heard = []
+          yield* optOut(text)
           yield* stopIdleTimer
           const checkFirst = detecting
           detecting = false

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { hasOverrides, modelOverrides } from "../../src/session/ServiceOverrides.js"
-import { DEFAULT_VOICEMAIL_PROMPT, saysVoicemail, sessionSettings, voicemailDetection } from "../../src/session/SessionSettings.js"
+import {
+  DEFAULT_OPT_OUT_PHRASES,
+  DEFAULT_VOICEMAIL_PROMPT,
+  optOutIn,
+  optOutPhrases,
+  saysVoicemail,
+  sessionSettings,
+  voicemailDetection
+} from "../../src/session/SessionSettings.js"
 
 describe("voicemail_detection", () => {
   it("is off unless enabled is true", () => {
@@ -45,5 +53,25 @@ describe("model_overrides", () => {
     expect(modelOverrides("openai:gpt-4.1")).toEqual({})
     expect(hasOverrides(modelOverrides({ tts: "local" }))).toBe(true)
     expect(hasOverrides({})).toBe(false)
+  })
+})
+
+describe("do_not_call_detection", () => {
+  it("is on by default with the default phrases; off when enabled is false; own phrases replace them", () => {
+    expect(sessionSettings(null).optOutPhrases).toEqual(DEFAULT_OPT_OUT_PHRASES)
+    expect(optOutPhrases({ enabled: false })).toEqual([])
+    expect(optOutPhrases({ phrases: ["Unsubscribe!", "", 3] })).toEqual(["unsubscribe"])
+  })
+
+  it.each([
+    ["Please do not call me again.", "do not call"],
+    ["DON'T CALL me", "don't call"],
+    ["Don’t call this number", "don't call"],
+    ["Can you take me off your list?", "take me off your list"],
+    ["stop   calling, thanks", "stop calling"],
+    ["I do not callously ignore people", undefined],
+    ["Yes, I am interested.", undefined]
+  ])("%j → %j", (text, phrase) => {
+    expect(optOutIn(text, DEFAULT_OPT_OUT_PHRASES)).toBe(phrase)
   })
 })
