@@ -15,6 +15,7 @@ import { Users } from "@agentline/core/users/Users"
 import { Workflows } from "@agentline/core/workflows/Workflows"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import * as Net from "node:net"
 
 export const GROUPS = [
   { prefix: "+1415555", share: 0.6, outcomes: ["completed"], label: "answers" },
@@ -97,10 +98,10 @@ const bar = (s: Snapshot, width = 30) => {
     `no answer ${o.no_answer ?? 0} | voicemail ${o.voicemail ?? 0} | failed ${o.failed ?? 0} | retries pending ${s.retriesPending}`
 }
 
-export const run = (options: { readonly contacts: number; readonly telephony?: Telephony }) =>
+/** A new organization named `<prefix>-<time>` with its administrator, allowed `limit` calls at once. */
+export const demoOrganization = (prefix: string, limit: number) =>
   Effect.gen(function*() {
-    const started = Date.now()
-    const name = `demo-${new Date().toISOString().replace(/[:.]/g, "-")}`
+    const name = `${prefix}-${new Date().toISOString().replace(/[:.]/g, "-")}`
     const admin = yield* (yield* Users).create({
       email: `demo@${name}.local`,
       password: "demo-password",
@@ -109,7 +110,23 @@ export const run = (options: { readonly contacts: number; readonly telephony?: T
       mustChangePassword: false
     })
     const principal = acting(admin)
-    yield* (yield* Organizations).setConcurrentCallLimit(principal.organizationId, 100)
+    yield* (yield* Organizations).setConcurrentCallLimit(principal.organizationId, limit)
+    return { name, principal }
+  })
+
+/** A loopback port nothing listens on now: where a demo serves the API for its fakes to call back. */
+export const freePort = Effect.async<number>((resume) => {
+  const probe = Net.createServer()
+  probe.listen(0, "127.0.0.1", () => {
+    const { port } = probe.address() as Net.AddressInfo
+    probe.close(() => resume(Effect.succeed(port)))
+  })
+})
+
+export const run = (options: { readonly contacts: number; readonly telephony?: Telephony }) =>
+  Effect.gen(function*() {
+    const started = Date.now()
+    const { name, principal } = yield* demoOrganization("demo", 100)
     const telephony = options.telephony ?? simulatorTelephony
     const configuration = yield* (yield* TelephonyConfigs).create(principal, {
       name: telephony.name,

@@ -11,12 +11,9 @@
  * so when it starts. What the agent heard is real either way: the transcript shows what the offline
  * recognizer made of the callee's synthesized voice.
  */
-import { Organizations } from "@agentline/core/organizations/Organizations"
-import { acting } from "@agentline/core/organizations/Principal"
 import { Campaigns } from "@agentline/core/campaigns/Campaigns"
 import { TelephonyConfigs } from "@agentline/core/telephony/TelephonyConfigs"
 import { Uploads } from "@agentline/core/uploads/Uploads"
-import { Users } from "@agentline/core/users/Users"
 import { Runs } from "@agentline/core/runs/Runs"
 import { Workflows } from "@agentline/core/workflows/Workflows"
 import * as ChatLanguageModel from "@agentline/voice-openai/ChatLanguageModel"
@@ -28,8 +25,8 @@ import { NodeHttpServer } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
 import { Config, Effect, Layer, Option, Redacted } from "effect"
 import { createServer } from "node:http"
-import * as Net from "node:net"
 import * as NodePath from "node:path"
+import * as Demo from "./Demo.js"
 import * as Server from "./Server.js"
 import { ServerConfig, type ServerSettings } from "./ServerConfig.js"
 import * as VoiceServices from "./voice/VoiceServices.js"
@@ -93,14 +90,6 @@ export const scriptedReplies = (request: Received) => {
   return reply("Thank you, goodbye.")
 }
 
-const freePort = Effect.async<number>((resume) => {
-  const probe = Net.createServer()
-  probe.listen(0, "127.0.0.1", () => {
-    const { port } = probe.address() as Net.AddressInfo
-    probe.close(() => resume(Effect.succeed(port)))
-  })
-})
-
 /** The configured speech and language services; the fake language model when none is configured. */
 const voiceServices = Effect.gen(function*() {
   const configured = yield* Config.option(Config.string("AGENTLINE_LLM"))
@@ -124,7 +113,7 @@ export const run = (options: {
   readonly database: Layer.Layer<SqlClient.SqlClient>
 }) =>
   Effect.gen(function*() {
-    const port = yield* freePort
+    const port = yield* Demo.freePort
     const publicUrl = `http://127.0.0.1:${port}`
     const services = yield* voiceServices
     const served = HttpApiBuilder.serve().pipe(
@@ -139,16 +128,7 @@ export const run = (options: {
 const conversations = (contacts: number, publicUrl: string, dataDir: string) =>
   Effect.gen(function*() {
     const started = Date.now()
-    const name = `demo-talk-${new Date().toISOString().replace(/[:.]/g, "-")}`
-    const admin = yield* (yield* Users).create({
-      email: `demo@${name}.local`,
-      password: "demo-password",
-      role: "admin",
-      organization: { name },
-      mustChangePassword: false
-    })
-    const principal = acting(admin)
-    yield* (yield* Organizations).setConcurrentCallLimit(principal.organizationId, 10)
+    const { name, principal } = yield* Demo.demoOrganization("demo-talk", 10)
     yield* (yield* TelephonyConfigs).create(principal, {
       name: "Talking simulator",
       is_default_outbound: true,

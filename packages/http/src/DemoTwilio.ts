@@ -15,7 +15,6 @@ import { HttpApiBuilder } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Stream } from "effect"
 import { createServer } from "node:http"
-import * as Net from "node:net"
 import * as Demo from "./Demo.js"
 import * as Server from "./Server.js"
 import { ServerConfig, type ServerSettings } from "./ServerConfig.js"
@@ -35,14 +34,6 @@ const behaviourOf: Record<string, FakeTwilio.Behaviour> = {
   voicemail: { answer: "machine" },
   failed: { answer: "failed" }
 }
-
-const freePort = Effect.async<number>((resume) => {
-  const probe = Net.createServer()
-  probe.listen(0, "127.0.0.1", () => {
-    const { port } = probe.address() as Net.AddressInfo
-    probe.close(() => resume(Effect.succeed(port)))
-  })
-})
 
 /** What the stand-in voice runtime saw: streams, audio heard and played, in seconds. */
 const media = { streams: 0, heardSeconds: 0, playedSeconds: 0 }
@@ -77,7 +68,7 @@ export const run = (options: {
     for (const { group, number } of Demo.contactsFor(options.contacts)) {
       fake.behave(number, group.outcomes.map((outcome) => behaviourOf[outcome]!))
     }
-    const port = yield* freePort
+    const port = yield* Demo.freePort
     const publicUrl = `http://127.0.0.1:${port}`
     console.log(`Fake Twilio at ${fake.url}; this server at ${publicUrl} (callbacks, answers and media streams come here).`)
     const served = HttpApiBuilder.serve().pipe(

@@ -1,10 +1,9 @@
 /** Cloudonix as a carrier under test: the adapter against the fake Cloudonix of `@agentline/telephony-cloudonix/testing`. */
-import * as Pcm from "@agentline/core/media/Pcm"
 import { Cloudonix } from "@agentline/telephony-cloudonix"
 import * as FakeCloudonix from "@agentline/telephony-cloudonix/testing/FakeCloudonix"
 import type { Behaviour } from "@agentline/telephony-twilio/testing/FakeCall"
-import * as FakeTwiml from "@agentline/telephony-twilio/testing/FakeTwiml"
 import type { CarrierUnderTest, FakeMediaLeg, Scenario } from "./Carrier.js"
+import { inboundSeen, mediaLeg } from "./TwilioCarrier.js"
 
 const domain = { name: "contract.cloudonix.net", apiKey: "XIcontract0123456789abcdef" }
 const APPLICATION = "agentline"
@@ -19,9 +18,6 @@ const behaviours: Record<Scenario, Behaviour> = {
   invalid: { answer: "invalid" },
   talking: { answer: "human", talkSeconds: 3000 }
 }
-
-const mulaw = { encoding: "mulaw", sampleRate: 8000 } as const
-const pcm = (audio: Uint8Array) => Pcm.decode({ format: mulaw, data: audio }).samples
 
 export const cloudonix: CarrierUnderTest = {
   provider: "cloudonix",
@@ -59,31 +55,10 @@ export const cloudonix: CarrierUnderTest = {
             ...(signature === "wrong" ? { apiKey: "not-the-api-key" } : {})
           })
           if (call === undefined) throw new Error(`the fake has no application URL for ${to}`)
-          const verbs = FakeTwiml.parse(call.answers[0] ?? "") ?? []
-          return {
-            providerCallId: call.sid,
-            status: call.webhookStatus ?? 0,
-            answer: verbs.some((v) => v._tag === "Stream")
-              ? "stream"
-              : verbs.some((v) => v._tag === "Reject" && v.reason === "busy")
-              ? "busy"
-              : "refused",
-            hangUp: () => call.end("completed")
-          }
+          return inboundSeen(call)
         },
         media: async (token): Promise<FakeMediaLeg> => {
-          const leg = await found(token).mediaConnected
-          return {
-            sampleRate: 8000,
-            url: leg.url,
-            speak: (samples) => leg.speak(Pcm.encode({ sampleRate: 8000, samples }, mulaw).data),
-            press: leg.press,
-            received: () => pcm(leg.received()),
-            heard: () => pcm(leg.played()),
-            marks: leg.marks,
-            clears: leg.clears,
-            isOpen: leg.isOpen
-          }
+          return mediaLeg(await found(token).mediaConnected)
         },
         ended: (token) => found(token).ended,
         resendCallbacks: (token, order) => found(token).resend(order),

@@ -3,7 +3,7 @@ import * as Pcm from "@agentline/core/media/Pcm"
 import { Twilio } from "@agentline/telephony-twilio"
 import * as FakeTwilio from "@agentline/telephony-twilio/testing/FakeTwilio"
 import * as FakeTwiml from "@agentline/telephony-twilio/testing/FakeTwiml"
-import type { CarrierUnderTest, FakeMediaLeg, Scenario } from "./Carrier.js"
+import type { CarrierUnderTest, FakeInbound, FakeMediaLeg, Scenario } from "./Carrier.js"
 
 const account = { sid: "AC00000000000000000000000000contract", token: "contract-auth-token" }
 
@@ -20,6 +20,34 @@ const behaviours: Record<Scenario, FakeTwilio.Behaviour> = {
 
 const mulaw = { encoding: "mulaw", sampleRate: 8000 } as const
 const pcm = (audio: Uint8Array) => Pcm.decode({ format: mulaw, data: audio }).samples
+
+/** An incoming call of a Twilio-dialect fake as the contract sees it: what its TwiML answer did. */
+export const inboundSeen = (call: FakeTwilio.FakeCall): FakeInbound => {
+  const verbs = FakeTwiml.parse(call.answers[0] ?? "") ?? []
+  return {
+    providerCallId: call.sid,
+    status: call.webhookStatus ?? 0,
+    answer: verbs.some((v) => v._tag === "Stream")
+      ? "stream"
+      : verbs.some((v) => v._tag === "Reject" && v.reason === "busy")
+      ? "busy"
+      : "refused",
+    hangUp: () => call.end("completed")
+  }
+}
+
+/** The far end of a Twilio Media Stream (µ-law 8 kHz) as PCM. */
+export const mediaLeg = (leg: FakeTwilio.MediaLeg): FakeMediaLeg => ({
+  sampleRate: 8000,
+  url: leg.url,
+  speak: (samples) => leg.speak(Pcm.encode({ sampleRate: 8000, samples }, mulaw).data),
+  press: leg.press,
+  received: () => pcm(leg.received()),
+  heard: () => pcm(leg.played()),
+  marks: leg.marks,
+  clears: leg.clears,
+  isOpen: leg.isOpen
+})
 
 export const twilio: CarrierUnderTest = {
   provider: "twilio",
@@ -51,31 +79,10 @@ export const twilio: CarrierUnderTest = {
             ...(signature === "wrong" ? { signingToken: "not-the-auth-token" } : {})
           })
           if (call === undefined) throw new Error(`the fake has no voice webhook for ${to}`)
-          const verbs = FakeTwiml.parse(call.answers[0] ?? "") ?? []
-          return {
-            providerCallId: call.sid,
-            status: call.webhookStatus ?? 0,
-            answer: verbs.some((v) => v._tag === "Stream")
-              ? "stream"
-              : verbs.some((v) => v._tag === "Reject" && v.reason === "busy")
-              ? "busy"
-              : "refused",
-            hangUp: () => call.end("completed")
-          }
+          return inboundSeen(call)
         },
         media: async (sid): Promise<FakeMediaLeg> => {
-          const leg = await found(sid).mediaConnected
-          return {
-            sampleRate: 8000,
-            url: leg.url,
-            speak: (samples) => leg.speak(Pcm.encode({ sampleRate: 8000, samples }, mulaw).data),
-            press: leg.press,
-            received: () => pcm(leg.received()),
-            heard: () => pcm(leg.played()),
-            marks: leg.marks,
-            clears: leg.clears,
-            isOpen: leg.isOpen
-          }
+          return mediaLeg(await found(sid).mediaConnected)
         },
         ended: (sid) => found(sid).ended,
         resendCallbacks: (sid, order) => found(sid).resend(order),

@@ -63,6 +63,18 @@ const voiceLayer = (dialect: "sqlite" | "pg") =>
     return liveApp(dialect, port, [], undefined, voiceServices)
   }))
 
+/** The run once the call is over and the runtime has written its results (real time, at most a minute). */
+const finishedRun = (apiKey: string, agentId: number, runId: number) =>
+  Effect.gen(function*() {
+    let run: any
+    const until = Date.now() + 60_000
+    do {
+      yield* Effect.promise(() => new Promise((r) => setTimeout(r, 200)))
+      run = (yield* call("GET", `/api/v1/workflow/${agentId}/runs/${runId}`, { apiKey })).body
+    } while ((run.is_completed !== true || run.gathered_context?.end_reason === undefined) && Date.now() < until)
+    return run
+  })
+
 const download = (url: string) => Effect.promise(() => fetch(url).then(async (r) => ({ status: r.status, body: new Uint8Array(await r.arrayBuffer()) })))
 
 for (const dialect of dialects) {
@@ -168,12 +180,7 @@ for (const dialect of dialects) {
           body: { phone_number: "+14155550111", initial_context: { first_name: "Ada", product: "solar panels" } }
         })
         expect(placed.status).toBe(200)
-        let run: any
-        const until = Date.now() + 60_000
-        do {
-          yield* Effect.promise(() => new Promise((r) => setTimeout(r, 200)))
-          run = (yield* call("GET", `/api/v1/workflow/${agent.body.id}/runs/${placed.body.workflow_run_id}`, { apiKey: org.apiKey })).body
-        } while ((run.is_completed !== true || run.gathered_context?.end_reason === undefined) && Date.now() < until)
+        const run = yield* finishedRun(org.apiKey, agent.body.id, placed.body.workflow_run_id)
         return run
       })
 
@@ -217,12 +224,7 @@ for (const dialect of dialects) {
               body: { phone_number: "+14155550123", initial_context: { first_name: "Ada", product: "solar panels" } }
             })
             expect(placed.status).toBe(200)
-            let run: any
-            const until = Date.now() + 60_000
-            do {
-              yield* Effect.promise(() => new Promise((r) => setTimeout(r, 200)))
-              run = (yield* call("GET", `/api/v1/workflow/${agent.body.id}/runs/${placed.body.workflow_run_id}`, { apiKey: org.apiKey })).body
-            } while ((run.is_completed !== true || run.gathered_context?.end_reason === undefined) && Date.now() < until)
+            const run = yield* finishedRun(org.apiKey, agent.body.id, placed.body.workflow_run_id)
             return { run, models: llmRequests.slice(before).map((r) => r.body.model) }
           })
 
@@ -256,12 +258,7 @@ for (const dialect of dialects) {
           body: { phone_number: to, initial_context: { first_name: "Ada", product: "solar panels" } }
         })
         expect(placed.status).toBe(200)
-        let run: any
-        const until = Date.now() + 60_000
-        do {
-          yield* Effect.promise(() => new Promise((r) => setTimeout(r, 200)))
-          run = (yield* call("GET", `/api/v1/workflow/${agent.body.id}/runs/${placed.body.workflow_run_id}`, { apiKey: org.apiKey })).body
-        } while ((run.is_completed !== true || run.gathered_context?.end_reason === undefined) && Date.now() < until)
+        const run = yield* finishedRun(org.apiKey, agent.body.id, placed.body.workflow_run_id)
         expect(run.gathered_context.do_not_call_requested).toBe(true)
         expect(run.logs.realtime_feedback_events.some((e: any) => e.type === "rtf-do-not-call")).toBe(true)
         const checked = yield* call("GET", `/api/v1/organizations/do-not-call/check?phone_number=${encodeURIComponent(to)}`, { apiKey: org.apiKey })
