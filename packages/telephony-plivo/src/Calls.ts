@@ -146,9 +146,11 @@ export const make = (rest: Rest): ProviderCalls<PlivoCompatibleConfig> => {
         if (ok(response.status)) return { _tag: "InProgress" } as const
         if (response.status !== 404) return yield* rest.refused("look up the call", response)
       }
-      if ((yield* liveCallOf(config, providerCallId)) !== undefined) return { _tag: "InProgress" } as const
       const record = yield* rest.send(config, { method: "GET", path: `Call/${id(providerCallId)}/`, what: "look up a call record" })
       if (record.status === 404) {
+        // Not a call uuid the carrier knows: perhaps the request uuid of a live call. Listing live calls
+        // costs a request per call, so it is the last resort, not the first.
+        if ((yield* liveCallOf(config, providerCallId)) !== undefined) return { _tag: "InProgress" } as const
         return {
           _tag: "Unknown",
           reason: `${dialect.displayName} has no queued, live or finished call ${providerCallId} (finished calls are kept by call uuid)`
