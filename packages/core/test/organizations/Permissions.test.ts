@@ -13,7 +13,7 @@ describe("permits", () => {
   })
 
   it("names every permission the docs list", () => {
-    expect([...all].sort()).toEqual(["manageLimits", "manageOthersApiKeys", "manageTelephony", "manageUsers", "reactivateApiKeys"])
+    expect([...all].sort()).toEqual(["manageDoNotCall", "manageLimits", "manageOthersApiKeys", "manageTelephony", "manageUsers", "reactivateApiKeys"])
   })
 })
 
