@@ -1,3 +1,4 @@
+import { defaultClientConditions, defaultServerConditions } from "vite"
 import { defineConfig } from "vitest/config"
 
 // `npm run test:faults` (AGENTLINE_TEST_FAULTS=1) runs the slow fault scenarios (`*.faults.ts`: real
@@ -5,6 +6,9 @@ import { defineConfig } from "vitest/config"
 const faults = process.env.AGENTLINE_TEST_FAULTS === "1"
 
 export default defineConfig({
+  // Tests run the workspace packages' TypeScript sources (their `source` export condition), not `dist/`.
+  resolve: { conditions: ["source", ...defaultClientConditions] },
+  ssr: { resolve: { conditions: ["source", ...defaultServerConditions], externalConditions: ["source"] } },
   test: {
     include: faults ? ["test/**/*.faults.ts"] : ["test/**/*.test.ts"],
     fakeTimers: { toFake: undefined },
