@@ -1,0 +1,62 @@
+/**
+ * The plain-backend example as a backend team would run it: outside the workspace, installing the
+ * packed tarballs of every @agentline package (compiled `dist/`, no TypeScript loader) next to Express,
+ * then starting the app and calling both its own route and the mounted API.
+ */
+import { execFile, spawn } from "node:child_process"
+import * as NodeFs from "node:fs"
+import * as NodeOs from "node:os"
+import * as NodePath from "node:path"
+import { promisify } from "node:util"
+import { afterAll, describe, expect, it } from "vitest"
+
+const run = promisify(execFile)
+const root = new URL("../../", import.meta.url).pathname
+const example = new URL("../plain-node-backend/", import.meta.url).pathname
+
+describe("plain Node backend from packed tarballs", () => {
+  const dir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "agentline-plain-backend-"))
+  let app: ReturnType<typeof spawn> | undefined
+  afterAll(() => {
+    app?.kill("SIGTERM")
+  })
+
+  it("installs the packages like any dependency and serves the API inside Express", async () => {
+    const tarballs = NodePath.join(dir, "tarballs")
+    NodeFs.mkdirSync(tarballs)
+    // `npm test` built dist/ first (`npm run check`); packing takes what each package's `files` names.
+    await run("npm", ["pack", "--workspaces", "--pack-destination", tarballs], { cwd: root, maxBuffer: 64 * 1024 * 1024 })
+    const packed = NodeFs.readdirSync(tarballs).filter((f) => f.endsWith(".tgz"))
+    expect(packed.length).toBeGreaterThanOrEqual(20)
+    const project = NodePath.join(dir, "app")
+    NodeFs.mkdirSync(project)
+    for (const file of ["package.json", "app.js"]) NodeFs.copyFileSync(NodePath.join(example, file), NodePath.join(project, file))
+    await run("npm", ["install", "--no-audit", "--no-fund", ...packed.map((f) => NodePath.join(tarballs, f))], {
+      cwd: project,
+      maxBuffer: 64 * 1024 * 1024
+    })
+    // Compiled JavaScript only: no TypeScript sources are loaded.
+    expect(NodeFs.existsSync(NodePath.join(project, "node_modules/@agentline/core/dist/phone-numbers/PhoneAddress.js"))).toBe(true)
+
+    const port = 30_000 + Math.floor(Math.random() * 20_000)
+    app = spawn(process.execPath, ["app.js"], {
+      cwd: project,
+      env: { ...process.env, PORT: String(port), DATA_DIR: NodePath.join(dir, "data"), AGENTLINE_SECRET_KEY: "example-secret" },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let output = ""
+    app.stdout!.on("data", (d) => (output += d))
+    app.stderr!.on("data", (d) => (output += d))
+    const deadline = Date.now() + 60_000
+    while (!output.includes("host listening") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+    expect(output).toContain("host listening")
+
+    const health = await fetch(`http://127.0.0.1:${port}/api/v1/health`)
+    expect(health.status).toBe(200)
+    expect(await health.json()).toMatchObject({ status: "ok" })
+    const normalized = await fetch(`http://127.0.0.1:${port}/normalize?number=(415)%20555-0100`)
+    expect(await normalized.json()).toEqual({ number: "+14155550100" })
+    const unauthenticated = await fetch(`http://127.0.0.1:${port}/api/v1/workflow/fetch`)
+    expect(unauthenticated.status).toBe(401)
+  }, 300_000)
+})
