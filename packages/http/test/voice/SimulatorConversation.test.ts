@@ -199,45 +199,48 @@ for (const dialect of dialects) {
         expect(run.logs.realtime_feedback_events.some((e: any) => e.type === "rtf-voicemail-detected")).toBe(true)
       }), 90_000)
 
-    it.effect("model_overrides: the agent's calls use the model it names, counted under that name; a bad one falls back and says so", () =>
-      Effect.gen(function*() {
-        heard = CALLEE_LINES
-        const org = yield* seedOrganization()
-        expect((yield* call("POST", "/api/v1/organizations/telephony-configs", {
-          apiKey: org.apiKey,
-          body: { name: "sim", config: { provider: "simulator", ring_seconds: 0.2, callee_lines: CALLEE_LINES }, is_default_outbound: true }
-        })).status).toBe(200)
-        const runWith = (modelOverrides: Record<string, unknown>) =>
-          Effect.gen(function*() {
-            const agent = yield* call("POST", "/api/v1/workflow/create/definition", {
-              apiKey: org.apiKey,
-              body: {
-                name: `Overridden ${JSON.stringify(modelOverrides)}`,
-                workflow_definition: definition,
-                workflow_configurations: { smart_turn_stop_secs: 0.5, model_overrides: modelOverrides }
-              }
+    // Runtime behaviour, the same on either database: run once.
+    if (dialect === "sqlite") {
+      it.effect("model_overrides: the agent's calls use the model it names, counted under that name; a bad one falls back and says so", () =>
+        Effect.gen(function*() {
+          heard = CALLEE_LINES
+          const org = yield* seedOrganization()
+          expect((yield* call("POST", "/api/v1/organizations/telephony-configs", {
+            apiKey: org.apiKey,
+            body: { name: "sim", config: { provider: "simulator", ring_seconds: 0.2, callee_lines: CALLEE_LINES }, is_default_outbound: true }
+          })).status).toBe(200)
+          const runWith = (modelOverrides: Record<string, unknown>) =>
+            Effect.gen(function*() {
+              const agent = yield* call("POST", "/api/v1/workflow/create/definition", {
+                apiKey: org.apiKey,
+                body: {
+                  name: `Overridden ${JSON.stringify(modelOverrides)}`,
+                  workflow_definition: definition,
+                  workflow_configurations: { smart_turn_stop_secs: 0.5, model_overrides: modelOverrides }
+                }
+              })
+              expect(agent.status).toBe(200)
+              const before = llmRequests.length
+              const placed = yield* call("POST", `/api/v1/public/agent/workflow/${agent.body.workflow_uuid}`, {
+                apiKey: org.apiKey,
+                body: { phone_number: "+14155550123", initial_context: { first_name: "Ada", product: "solar panels" } }
+              })
+              expect(placed.status).toBe(200)
+              const run = yield* finishedRun(org.apiKey, agent.body.id, placed.body.workflow_run_id)
+              return { run, models: llmRequests.slice(before).map((r) => r.body.model) }
             })
-            expect(agent.status).toBe(200)
-            const before = llmRequests.length
-            const placed = yield* call("POST", `/api/v1/public/agent/workflow/${agent.body.workflow_uuid}`, {
-              apiKey: org.apiKey,
-              body: { phone_number: "+14155550123", initial_context: { first_name: "Ada", product: "solar panels" } }
-            })
-            expect(placed.status).toBe(200)
-            const run = yield* finishedRun(org.apiKey, agent.body.id, placed.body.workflow_run_id)
-            return { run, models: llmRequests.slice(before).map((r) => r.body.model) }
-          })
 
-        const overridden = yield* runWith({ llm: "openai:override-model", tts: "local" })
-        expect(overridden.run.gathered_context.city).toBe("Paris")
-        expect(new Set(overridden.models)).toEqual(new Set(["override-model"]))
-        expect(Object.keys(overridden.run.usage_info.llm)).toEqual(["openai:override-model"])
+          const overridden = yield* runWith({ llm: "openai:override-model", tts: "local" })
+          expect(overridden.run.gathered_context.city).toBe("Paris")
+          expect(new Set(overridden.models)).toEqual(new Set(["override-model"]))
+          expect(Object.keys(overridden.run.usage_info.llm)).toEqual(["openai:override-model"])
 
-        const broken = yield* runWith({ llm: "nope:model" })
-        expect(new Set(broken.models)).toEqual(new Set(["fake-model"]))
-        const errors = broken.run.logs.realtime_feedback_events.filter((e: any) => e.type === "rtf-pipeline-error")
-        expect(JSON.stringify(errors)).toContain("model_overrides: llm: AGENTLINE_LLM=nope:model: unknown provider")
-      }), 150_000)
+          const broken = yield* runWith({ llm: "nope:model" })
+          expect(new Set(broken.models)).toEqual(new Set(["fake-model"]))
+          const errors = broken.run.logs.realtime_feedback_events.filter((e: any) => e.type === "rtf-pipeline-error")
+          expect(JSON.stringify(errors)).toContain("model_overrides: llm: AGENTLINE_LLM=nope:model: unknown provider")
+        }), 150_000)
+    }
 
     it.effect("a caller who asks not to be called again is put on the do-not-call list, with the run as its source", () =>
       Effect.gen(function*() {
@@ -268,10 +271,12 @@ for (const dialect of dialects) {
         expect(again.status).toBe(409)
       }), 90_000)
 
-    it.effect("voicemail detection by a long unbroken greeting, without asking the model", () =>
-      Effect.gen(function*() {
-        const run = yield* voicemailCall({ use_workflow_llm: false, long_speech_timeout: 2 })
-        expect(run.gathered_context).toMatchObject({ outcome: "voicemail", voicemail_detected_by: "long_speech", end_reason: "voicemail_detected" })
-      }), 90_000)
+    if (dialect === "sqlite") {
+      it.effect("voicemail detection by a long unbroken greeting, without asking the model", () =>
+        Effect.gen(function*() {
+          const run = yield* voicemailCall({ use_workflow_llm: false, long_speech_timeout: 2 })
+          expect(run.gathered_context).toMatchObject({ outcome: "voicemail", voicemail_detected_by: "long_speech", end_reason: "voicemail_detected" })
+        }), 90_000)
+    }
   })
 }
