@@ -9,7 +9,6 @@ import { Users } from "@agentline/core/users/Users"
 import { Database, Migrations } from "@agentline/sql"
 import { Data, Effect, Layer, Option, Schema } from "effect"
 import * as Demo from "./Demo.js"
-import * as DemoConversations from "./DemoConversations.js"
 import * as DemoTwilio from "./DemoTwilio.js"
 import * as Server from "./Server.js"
 import { ServerConfig, settingsConfig } from "./ServerConfig.js"
@@ -115,6 +114,8 @@ export const demo = (args: { contacts: string | undefined; provider: string | un
       if (!Number.isInteger(contacts) || contacts < 1 || contacts > 50) {
         return yield* new UsageError({ message: "--contacts must be an integer between 1 and 50 with --conversations" })
       }
+      // Loaded on demand: it brings the OpenAI adapter and its fake, which the server itself does not need.
+      const DemoConversations = yield* Effect.promise(() => import("./DemoConversations.js"))
       return yield* DemoConversations.run({ contacts, settings: yield* settingsConfig, database: DatabaseLive })
     }
     const contacts = args.contacts === undefined ? 1000 : Number(args.contacts)

@@ -9,8 +9,6 @@ import * as Deepgram from "@agentline/voice-deepgram/DeepgramSpeechToText"
 import * as ElevenLabs from "@agentline/voice-elevenlabs/ElevenLabsTextToSpeech"
 import * as LocalSpeechToText from "@agentline/voice-local/LocalSpeechToText"
 import * as LocalTextToSpeech from "@agentline/voice-local/LocalTextToSpeech"
-import * as ChatLanguageModel from "@agentline/voice-openai/ChatLanguageModel"
-import * as OpenAiSpeech from "@agentline/voice-openai/OpenAiSpeech"
 import { defaultPrices, mergePrices, PriceTable, Prices } from "@agentline/voice/session/Costs"
 import { AgentLanguageModel, SpeechServiceNames } from "@agentline/voice/session/LanguageModelTools"
 import { type OverriddenServices, VoiceServiceOverrides } from "@agentline/voice/session/ServiceOverrides"
@@ -30,7 +28,17 @@ const choice = (service: Service, variable: string, fallback: string | undefined
     return Option.some(parsed.right)
   })
 
-const openAiClient = ChatLanguageModel.clientLayerConfig.pipe(Layer.provide(FetchHttpClient.layer))
+/**
+ * The OpenAI adapters are loaded when a service needs them: `@effect/ai-openai` alone is ~75 MB of
+ * resident memory, which a server on the offline default never uses.
+ */
+const openAi = Effect.promise(() =>
+  Promise.all([import("@agentline/voice-openai/ChatLanguageModel"), import("@agentline/voice-openai/OpenAiSpeech")])
+).pipe(Effect.map(([ChatLanguageModel, OpenAiSpeech]) => ({
+  ChatLanguageModel,
+  OpenAiSpeech,
+  client: ChatLanguageModel.clientLayerConfig.pipe(Layer.provide(FetchHttpClient.layer))
+})))
 
 export const speechToTextLayer = (chosen: VoiceChoice): Layer.Layer<SpeechToText, ConfigError.ConfigError> => {
   switch (chosen.provider) {
@@ -48,7 +56,7 @@ export const textToSpeechLayer = (chosen: VoiceChoice): Layer.Layer<TextToSpeech
     case "cartesia":
       return Cartesia.layerConfig(chosen.name!)
     case "openai":
-      return OpenAiSpeech.speechLayer({ voice: chosen.name! }).pipe(Layer.provide(openAiClient))
+      return Layer.unwrapEffect(Effect.map(openAi, (o) => o.OpenAiSpeech.speechLayer({ voice: chosen.name! }).pipe(Layer.provide(o.client))))
     default:
       return LocalTextToSpeech.portLayer().pipe(Layer.provide(NodeContext.layer))
   }
@@ -58,12 +66,11 @@ export const languageModelLayer = (chosen: Option.Option<VoiceChoice>) =>
   Option.match(chosen, {
     onNone: () => Layer.succeed(AgentLanguageModel, Option.none()),
     onSome: (llm) =>
-      Layer.effect(
-        AgentLanguageModel,
-        Effect.map(ChatLanguageModel.make({ model: llm.name! }), (model) => Option.some({ name: `${llm.provider}:${llm.name}`, model }))
-      ).pipe(
-        Layer.provide(openAiClient)
-      )
+      Layer.unwrapEffect(Effect.map(openAi, (o) =>
+        Layer.effect(
+          AgentLanguageModel,
+          Effect.map(o.ChatLanguageModel.make({ model: llm.name! }), (model) => Option.some({ name: `${llm.provider}:${llm.name}`, model }))
+        ).pipe(Layer.provide(o.client))))
   })
 
 /** A choice as the key of `usage_info` and of the price table: `local`, `deepgram:nova-3`. */
