@@ -17,6 +17,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { ApiKeysApi } from "./api-keys/Api.js"
 import { CallsApi, TelephonyCallbacksApi } from "./calls/Api.js"
 import { CampaignsApi } from "./campaigns/Api.js"
+import { WebhooksApi } from "./webhooks/Api.js"
 import { DoNotCallApi } from "./do-not-call/Api.js"
 import { PhoneNumbersApi } from "./phone-numbers/Api.js"
 import { TelephonyConfigsApi } from "./telephony/Api.js"
@@ -41,6 +42,7 @@ export class AgentlineApi extends HttpApi.make("agentline")
   .add(CampaignsApi)
   .add(CallsApi)
   .add(DoNotCallApi)
+  .add(WebhooksApi)
   .add(TelephonyCallbacksApi)
   .add(UploadsApi)
   .add(UploadTargetApi)

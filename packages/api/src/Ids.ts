@@ -37,3 +37,9 @@ export type TelephonyConfigurationId = typeof TelephonyConfigurationId.Type
 
 export const PhoneNumberId = Schema.Int.pipe(Schema.brand("PhoneNumberId"))
 export type PhoneNumberId = typeof PhoneNumberId.Type
+
+export const WebhookEndpointId = Schema.Int.pipe(Schema.brand("WebhookEndpointId"))
+export type WebhookEndpointId = typeof WebhookEndpointId.Type
+
+export const WebhookDeliveryId = Schema.Int.pipe(Schema.brand("WebhookDeliveryId"))
+export type WebhookDeliveryId = typeof WebhookDeliveryId.Type

@@ -36,6 +36,7 @@ import type {
 import type { CallNotPlaced, ConcurrencyLimitReached } from "@agentline/core/dispatcher/Errors"
 import type { DoNotCallEntryNotFound, InvalidDoNotCallNumbers, NumberOnDoNotCallList } from "@agentline/core/do-not-call/Errors"
 import type { OrganizationNotFound, PermissionDenied } from "@agentline/core/organizations/Errors"
+import type { WebhookDeliveryNotFound, WebhookEndpointNotFound, WebhookTargetRefused } from "@agentline/core/webhooks/Errors"
 import type {
   InboundAgentArchived,
   InboundAgentNotFound,
@@ -83,6 +84,9 @@ export type DomainError =
   | DoNotCallEntryNotFound
   | InvalidDoNotCallNumbers
   | NumberOnDoNotCallList
+  | WebhookEndpointNotFound
+  | WebhookDeliveryNotFound
+  | WebhookTargetRefused
   | ApiKeyNotFound
   | ApiKeyOwnerMissing
   | InvalidApiKey
@@ -160,6 +164,9 @@ const MAPPING = {
   InvalidDoNotCallNumbers: (e) =>
     new ValidationError({ detail: e.issues.map((i) => ({ loc: i.loc, msg: i.reason, type: "value_error", input: i.input, ctx: {} })) }),
   NumberOnDoNotCallList: conflict,
+  WebhookEndpointNotFound: notFound,
+  WebhookDeliveryNotFound: notFound,
+  WebhookTargetRefused: (e) => ValidationError.single(["body", "url"], e.message, e.url),
   ApiKeyNotFound: notFound,
   ApiKeyOwnerMissing: unauthorized,
   InvalidApiKey: unauthorized,

@@ -34,6 +34,13 @@ import { createServer } from "node:http"
 import { AgentlineApi } from "@agentline/api/Api"
 import { ApiKeysLive } from "./api-keys/Http.js"
 import { DoNotCallLive } from "./do-not-call/Http.js"
+import { WebhooksLive } from "./webhooks/Http.js"
+import * as NodeWebhookTransport from "./webhooks/NodeWebhookTransport.js"
+import { CampaignTransitions } from "@agentline/core/campaigns/CampaignTransitions"
+import { WebhookDelivery } from "@agentline/core/webhooks/WebhookDelivery"
+import { WebhookOutbox } from "@agentline/core/webhooks/WebhookOutbox"
+import { Webhooks } from "@agentline/core/webhooks/Webhooks"
+import { WebhookSettings } from "@agentline/core/webhooks/WebhookSettings"
 import { DoNotCall } from "@agentline/core/do-not-call/DoNotCall"
 import { AuthLive } from "./auth/Http.js"
 import * as Authentication from "./Authentication.js"
@@ -78,6 +85,8 @@ export const InfrastructureLive = Layer.unwrapEffect(Effect.map(ServerConfig, (c
       maxBytes: config.maxUploadBytes
     }),
     Providers.registryLayer(config.telephonyProviders),
+    WebhookSettings.layer(config.webhooks),
+    NodeWebhookTransport.layer,
     DispatcherSettings.layer({
       ...(config.dispatcherLeaseSeconds !== undefined ? { leaseSeconds: config.dispatcherLeaseSeconds } : {}),
       ...(config.dispatcherAcquireIntervalMillis !== undefined ? { acquireIntervalMillis: config.dispatcherAcquireIntervalMillis } : {}),
@@ -106,7 +115,7 @@ export const CallAudioLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config
  * The domain services over the SQL repositories; needs a `SqlClient` (already migrated or not) and the
  * server configuration. Each line depends only on the lines below it.
  */
-export const ServicesLive = Layer.mergeAll(Campaigns.Default, Calls.Default, MediaStreams.Default).pipe(
+export const ServicesLive = Layer.mergeAll(Campaigns.Default, Calls.Default, MediaStreams.Default, WebhookDelivery.Default).pipe(
   Layer.provideMerge(Dispatcher.campaignDialer),
   Layer.provideMerge(Dispatcher.Default),
   Layer.provideMerge(Layer.mergeAll(PhoneNumbers.Default, TelephonyConfigs.routing)),
@@ -118,8 +127,11 @@ export const ServicesLive = Layer.mergeAll(Campaigns.Default, Calls.Default, Med
     Runs.Default,
     TelephonyConfigs.Default,
     Uploads.Default,
-    DoNotCall.Default
+    DoNotCall.Default,
+    Webhooks.Default,
+    CampaignTransitions.Default
   )),
+  Layer.provideMerge(WebhookOutbox.Default),
   Layer.provideMerge(Layer.mergeAll(MediaTokens.Default, CallAudioLive)),
   Layer.provideMerge(Layer.mergeAll(Repositories.layer, InfrastructureLive))
 )
@@ -148,6 +160,7 @@ export const ApiLive = Layer.unwrapEffect(
     UsersLive,
     ApiKeysLive,
     DoNotCallLive,
+    WebhooksLive,
     OrganizationsLive,
     WorkflowsLive,
     PublicDownloadsLive,

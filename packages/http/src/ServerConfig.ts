@@ -3,6 +3,7 @@ import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvi
 import type { SpeechToText, TextToSpeech } from "@agentline/core/voice/Speech"
 import type { AgentLanguageModel } from "@agentline/voice/session/LanguageModelTools"
 import * as LoginThrottle from "@agentline/core/users/LoginThrottle"
+import type { WebhookOptions } from "@agentline/core/webhooks/WebhookSettings"
 import { Config, type ConfigError, Context, Effect, Layer, Option, Redacted } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
@@ -57,6 +58,12 @@ export interface ServerSettings {
   /** Failed password attempts allowed per account / per client address in 15 minutes (docs/security.md). */
   readonly loginMaxFailuresPerAccount?: number
   readonly loginMaxFailuresPerAddress?: number
+  /**
+   * Event webhooks: whether endpoints may be private, loopback or link-local addresses
+   * (`AGENTLINE_WEBHOOK_ALLOW_PRIVATE`, default false), and, for tests and embedding, the delivery
+   * worker's timings (docs/webhooks.md).
+   */
+  readonly webhooks?: Partial<WebhookOptions>
 }
 
 /** Defaults of `maxUploadBytes` and `uploadUrlTtlSeconds`, shared by the environment and embedding. */
@@ -85,8 +92,10 @@ export const settingsConfig: Effect.Effect<ServerSettings, ConfigError.ConfigErr
     publicLinkTtlSeconds,
     publicUrl,
     trustedProxyHops,
-    uploadUrlTtlSeconds
+    uploadUrlTtlSeconds,
+    webhookAllowPrivate
   } = yield* Config.all({
+    webhookAllowPrivate: Config.boolean("AGENTLINE_WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
     maxUploadBytes: Config.integer("AGENTLINE_MAX_UPLOAD_BYTES").pipe(
       Config.validate({ message: "must be a positive number of bytes", validation: (n) => n > 0 }),
       Config.withDefault(DEFAULT_MAX_UPLOAD_BYTES)
@@ -146,7 +155,8 @@ export const settingsConfig: Effect.Effect<ServerSettings, ConfigError.ConfigErr
     uploadUrlTtlSeconds,
     trustedProxyHops,
     loginMaxFailuresPerAccount,
-    loginMaxFailuresPerAddress
+    loginMaxFailuresPerAddress,
+    webhooks: { allowPrivate: webhookAllowPrivate }
   }
 })
 

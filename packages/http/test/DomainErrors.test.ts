@@ -18,6 +18,7 @@ import {
 } from "@agentline/core/campaigns/Errors"
 import { CallNotPlaced, ConcurrencyLimitReached } from "@agentline/core/dispatcher/Errors"
 import { DoNotCallEntryNotFound, InvalidDoNotCallNumbers, NumberOnDoNotCallList } from "@agentline/core/do-not-call/Errors"
+import { WebhookDeliveryNotFound, WebhookEndpointNotFound, WebhookTargetRefused } from "@agentline/core/webhooks/Errors"
 import { OrganizationNotFound, PermissionDenied } from "@agentline/core/organizations/Errors"
 import {
   InboundAgentArchived,
@@ -104,6 +105,20 @@ const CASES = {
     new InvalidDoNotCallNumbers({ issues: [{ loc: ["body", "phone_numbers", 1], input: "x", reason: "not a phone number" }] }),
     422,
     [{ loc: ["body", "phone_numbers", 1], msg: "not a phone number", type: "value_error", input: "x", ctx: {} }]
+  ],
+  WebhookEndpointNotFound: [new WebhookEndpointNotFound({ endpointId: 7 }), 404, "Webhook endpoint 7 not found in this organization"],
+  WebhookDeliveryNotFound: [new WebhookDeliveryNotFound({ deliveryId: 9 }), 404, "Webhook delivery 9 not found for this endpoint"],
+  WebhookTargetRefused: [
+    new WebhookTargetRefused({ url: "http://10.0.0.1/", reason: "10.0.0.1 is a private, loopback or link-local address" }),
+    422,
+    [{
+      loc: ["body", "url"],
+      msg: "10.0.0.1 is a private, loopback or link-local address; webhooks go to public addresses only " +
+        "(the operator can allow private ones with AGENTLINE_WEBHOOK_ALLOW_PRIVATE=true)",
+      type: "value_error",
+      input: "http://10.0.0.1/",
+      ctx: {}
+    }]
   ],
   NumberOnDoNotCallList: [new NumberOnDoNotCallList({ phoneNumber: "+14155550100" }), 409,
     "+14155550100 is on the organization's do-not-call list; it is not dialed (an administrator can remove it)"],

@@ -16,6 +16,7 @@ import m0005 from "./migrations/0005_uploads_once.js"
 import m0006 from "./migrations/0006_attempt_durations.js"
 import m0007 from "./migrations/0007_media_stream_tokens.js"
 import m0008 from "./migrations/0008_do_not_call.js"
+import m0009 from "./migrations/0009_webhooks.js"
 
 /** Keys are `<id>_<name>`; ids only ever grow (the migrator never fills gaps). */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -26,7 +27,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0005_uploads_once": m0005,
   "0006_attempt_durations": m0006,
   "0007_media_stream_tokens": m0007,
-  "0008_do_not_call": m0008
+  "0008_do_not_call": m0008,
+  "0009_webhooks": m0009
 }
 
 const ADVISORY_LOCK_ID = 0x61676c6e // "agln"

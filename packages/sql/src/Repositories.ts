@@ -15,6 +15,7 @@ import * as SqlTelephonyConfigsRepo from "./telephony/SqlTelephonyConfigsRepo.js
 import * as Transactor from "./Transactor.js"
 import * as SqlUploadsRepo from "./uploads/SqlUploadsRepo.js"
 import * as SqlUsersRepo from "./users/SqlUsersRepo.js"
+import * as SqlWebhooksRepo from "./webhooks/SqlWebhooksRepo.js"
 import * as SqlWorkflowsRepo from "./workflows/SqlWorkflowsRepo.js"
 
 export const layer = Layer.mergeAll(
@@ -30,5 +31,6 @@ export const layer = Layer.mergeAll(
   SqlUploadsRepo.layer,
   SqlMediaTokensRepo.layer,
   SqlDoNotCallRepo.layer,
+  SqlWebhooksRepo.layer,
   Transactor.layer
 )

@@ -18,6 +18,7 @@ import { CampaignDialer } from "./CampaignDialer.js"
 import { logEntry } from "./CampaignLog.js"
 import { type StateChange, transition } from "./CampaignState.js"
 import { CampaignsRepo, type StoredCampaign } from "./CampaignsRepo.js"
+import { CampaignTransitions } from "./CampaignTransitions.js"
 import { CircuitBreakerConfig, RetryConfig, ScheduleConfig } from "@agentline/api/campaigns/CampaignSettings"
 import { checkContacts, insertContacts } from "./ContactImport.js"
 import {
@@ -43,6 +44,7 @@ const effectiveSchedule = (value: unknown) =>
 export class Campaigns extends Effect.Service<Campaigns>()("@agentline/core/Campaigns", {
   effect: Effect.gen(function*() {
     const repo = yield* CampaignsRepo
+    const transitions = yield* CampaignTransitions
     const workflows = yield* Workflows
     const routing = yield* OutboundRouting
     const uploads = yield* Uploads
@@ -102,7 +104,7 @@ export class Campaigns extends Effect.Service<Campaigns>()("@agentline/core/Camp
         const next = transition(current.state, action)
         if (Either.isLeft(next)) return yield* next.left
         const now = yield* Clock.currentTimeMillis
-        const moved = yield* repo.transition({
+        const moved = yield* transitions.apply({
           campaignId: current.id,
           organizationId: current.organization_id,
           action,

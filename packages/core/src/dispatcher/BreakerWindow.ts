@@ -6,7 +6,7 @@
 import type { CampaignId, RunId } from "@agentline/api/Ids"
 import { Clock, Effect } from "effect"
 import { logEntry } from "../campaigns/CampaignLog.js"
-import { CampaignsRepo } from "../campaigns/CampaignsRepo.js"
+import { CampaignTransitions } from "../campaigns/CampaignTransitions.js"
 import { type BreakerOutcome, breakerMessage, evaluateBreaker, isBreakerFailure } from "../campaigns/CircuitBreaker.js"
 import type { AttemptResult } from "./ContactOutcome.js"
 import type { LiveAttempt } from "./LiveAttempts.js"
@@ -14,7 +14,7 @@ import { Wakeups } from "./Wakeups.js"
 
 export class BreakerWindow extends Effect.Service<BreakerWindow>()("@agentline/core/dispatcher/BreakerWindow", {
   effect: Effect.gen(function*() {
-    const campaigns = yield* CampaignsRepo
+    const transitions = yield* CampaignTransitions
     const wakeups = yield* Wakeups
     const windows = new Map<CampaignId, ReadonlyArray<BreakerOutcome>>()
 
@@ -36,7 +36,7 @@ export class BreakerWindow extends Effect.Service<BreakerWindow>()("@agentline/c
         windows.set(campaignId, window)
         const result = evaluateBreaker(config, window, at)
         if (!result.trip) return
-        const tripped = yield* campaigns.transition({
+        const tripped = yield* transitions.apply({
           campaignId,
           action: "trip_breaker",
           log: logEntry(at, "warning", "circuit_breaker_tripped", breakerMessage(result, config), {

@@ -9,7 +9,7 @@ import { Clock, Effect, Either, Option, Queue } from "effect"
 import { isWithinSchedule, nextWindowStart } from "../campaigns/CallingWindow.js"
 import { logEntry } from "../campaigns/CampaignLog.js"
 import type { ScheduleConfig } from "@agentline/api/campaigns/CampaignSettings"
-import { CampaignsRepo } from "../campaigns/CampaignsRepo.js"
+import { CampaignTransitions } from "../campaigns/CampaignTransitions.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { OutboundRouting, type OutboundRoute } from "../telephony/OutboundRouting.js"
 import { iso } from "../Time.js"
@@ -72,7 +72,7 @@ interface LoopContext {
 export class CampaignLoop extends Effect.Service<CampaignLoop>()("@agentline/core/dispatcher/CampaignLoop", {
   effect: Effect.gen(function*() {
     const repo = yield* DispatchRepo
-    const campaigns = yield* CampaignsRepo
+    const transitions = yield* CampaignTransitions
     const routing = yield* OutboundRouting
     const workflows = yield* WorkflowsRepo
     const organizations = yield* OrganizationsRepo
@@ -157,7 +157,7 @@ export class CampaignLoop extends Effect.Service<CampaignLoop>()("@agentline/cor
         }
         const route = yield* routing.resolve(campaign.organizationId, campaign.telephonyConfigurationId).pipe(Effect.either)
         if (Either.isLeft(route)) {
-          yield* campaigns.transition({
+          yield* transitions.apply({
             campaignId: campaign.id,
             action: "fail",
             log: logEntry(at, "error", "telephony_unavailable", `Cannot dial: ${route.left.message}`)
@@ -198,7 +198,7 @@ export class CampaignLoop extends Effect.Service<CampaignLoop>()("@agentline/cor
             continue
           }
           const at = yield* Clock.currentTimeMillis
-          const completed = yield* campaigns.transition({
+          const completed = yield* transitions.apply({
             campaignId,
             action: "complete",
             log: logEntry(at, "info", "campaign_completed", "Every contact reached a final outcome")

@@ -5,8 +5,13 @@
  */
 import { type CampaignId, type OrganizationId, RunId, WorkflowId } from "@agentline/api/Ids"
 import { Effect, Option } from "effect"
+import { PublicUrls } from "../PublicUrls.js"
+import * as PublicLinksModule from "../runs/PublicLinks.js"
+import { PublicLinks } from "../runs/PublicLinks.js"
 import { RunsRepo } from "../runs/RunsRepo.js"
 import { iso } from "../Time.js"
+import { runEndedData, runStartedData } from "../webhooks/WebhookEvents.js"
+import { WebhookOutbox } from "../webhooks/WebhookOutbox.js"
 import { WorkflowsRepo } from "../workflows/WorkflowsRepo.js"
 import type { StoredWorkflow } from "../workflows/WorkflowsRepo.js"
 import { type AttemptResult, callTags, type ContactNext } from "./ContactOutcome.js"
@@ -26,6 +31,9 @@ export class RunRecorder extends Effect.Service<RunRecorder>()("@agentline/core/
   effect: Effect.gen(function*() {
     const runs = yield* RunsRepo
     const workflows = yield* WorkflowsRepo
+    const outbox = yield* WebhookOutbox
+    const links = yield* PublicLinks
+    const urls = yield* PublicUrls
     const knownDispositions = new Map<WorkflowId, Set<string>>()
 
     const open = (input: {
@@ -39,8 +47,8 @@ export class RunRecorder extends Effect.Service<RunRecorder>()("@agentline/core/
       /** Who called: us (`outbound`, the default) or the caller (`inbound`). */
       readonly callType?: "inbound" | "outbound"
     }) =>
-      Effect.map(
-        runs.insert({
+      Effect.gen(function*() {
+        const run = yield* runs.insert({
           organization_id: input.organizationId,
           workflow_id: input.workflow.id,
           campaign_id: input.campaignId,
@@ -52,16 +60,25 @@ export class RunRecorder extends Effect.Service<RunRecorder>()("@agentline/core/
           gathered_context: null,
           logs: null,
           now: iso(input.at)
-        }),
-        (run) => ({ id: RunId.make(run.id), name: run.name })
-      )
+        })
+        // In the caller's transaction: the event exists exactly when the run does.
+        yield* outbox.emit({
+          organizationId: input.organizationId,
+          type: "run.started",
+          orderingKey: `run:${run.id}`,
+          at: iso(input.at),
+          data: runStartedData(run)
+        })
+        return { id: RunId.make(run.id), name: run.name }
+      })
 
     /**
      * Writes the call's end into its run (inside the caller's transaction, with the attempt's end): the
      * outcome, and the status events not written yet appended to the log (the rest of `logs` is kept).
      */
     const close = (attempt: LiveAttempt, end: RunEnd) =>
-      runs.update(attempt.runId, {
+      Effect.gen(function*() {
+        const updated = yield* runs.update(attempt.runId, {
         is_completed: true,
         // Merged: the voice runtime writes the conversation's keys to the same run, before or after this.
         merge: {
@@ -86,6 +103,20 @@ export class RunRecorder extends Effect.Service<RunRecorder>()("@agentline/core/
         },
         statusCallbacks: end.events.map((e) => ({ ...e }))
       }, iso(end.at))
+        if (Option.isNone(updated)) return
+        const run = updated.value
+        const token = PublicLinksModule.sign(links, run.id, end.at)
+        yield* outbox.emit({
+          organizationId: run.organization_id,
+          type: "run.ended",
+          orderingKey: `run:${run.id}`,
+          at: iso(end.at),
+          data: runEndedData(run, {
+            run: urls.run({ workflowId: run.workflow_id, runId: run.id }),
+            artifact: (artifact) => run.artifacts[artifact] === null ? null : urls.runArtifact({ token, artifact })
+          })
+        })
+      })
 
     /** Adds the outcome to the agent's disposition codes the first time this process sees it. */
     const learnDisposition = (workflowId: WorkflowId, outcome: AttemptResult) =>

@@ -1,0 +1,231 @@
+/**
+ * The pure parts of event webhooks: the events' payloads, the retry schedule, which endpoints an event
+ * goes to, and which network addresses a webhook may never be sent to.
+ *
+ * Payloads follow the Standard Webhooks recommendation: `{type, timestamp, data}`.
+ */
+import type { WebhookEventType } from "@agentline/api/webhooks/Webhooks"
+import * as Net from "node:net"
+
+export interface EventEnvelope {
+  readonly type: WebhookEventType
+  readonly timestamp: string
+  readonly data: Record<string, unknown>
+}
+
+export const envelope = (type: WebhookEventType, at: string, data: Record<string, unknown>): EventEnvelope => ({
+  type,
+  timestamp: at,
+  data
+})
+
+/**
+ * Delays before each retry after a failed attempt, as Standard Webhooks senders use them: 5 s, 5 min,
+ * 30 min, 2 h, 5 h, 10 h, 10 h — about 27.6 hours from the first attempt to the last, so an endpoint
+ * that is down for a day still gets everything.
+ */
+export const DEFAULT_RETRY_DELAYS_MILLIS: ReadonlyArray<number> = [
+  5_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3_600_000,
+  5 * 3_600_000,
+  10 * 3_600_000,
+  10 * 3_600_000
+]
+
+/**
+ * When to try again after the `attemptCount`-th failed attempt (1 = the first), or `undefined` when
+ * the retries are spent and the delivery has failed.
+ */
+export const nextAttemptAt = (
+  delays: ReadonlyArray<number>,
+  attemptCount: number,
+  nowMillis: number
+): number | undefined => {
+  const delay = delays[attemptCount - 1]
+  return delay === undefined ? undefined : nowMillis + delay
+}
+
+/** Whether an HTTP status is a successful delivery (any 2xx, as the specification says). */
+export const isDelivered = (status: number | null): boolean => status !== null && status >= 200 && status < 300
+
+/** Whether an endpoint failing since `failingSince` has failed for long enough to be disabled. */
+export const shouldDisable = (failingSince: string, nowMillis: number, disableAfterMillis: number): boolean =>
+  nowMillis - Date.parse(failingSince) >= disableAfterMillis
+
+// ----------------------------------------------------------------------------------- network targets
+
+const blocked = (() => {
+  const list = new Net.BlockList()
+  // IPv4: "this network", private (RFC 1918), carrier-grade NAT, loopback, link-local (cloud metadata
+  // at 169.254.169.254), IETF protocol assignments, TEST-NETs, benchmarking, multicast and reserved.
+  for (
+    const [net, prefix] of [
+      ["0.0.0.0", 8],
+      ["10.0.0.0", 8],
+      ["100.64.0.0", 10],
+      ["127.0.0.0", 8],
+      ["169.254.0.0", 16],
+      ["172.16.0.0", 12],
+      ["192.0.0.0", 24],
+      ["192.0.2.0", 24],
+      ["192.168.0.0", 16],
+      ["198.18.0.0", 15],
+      ["198.51.100.0", 24],
+      ["203.0.113.0", 24],
+      ["224.0.0.0", 4],
+      ["240.0.0.0", 4]
+    ] as const
+  ) list.addSubnet(net, prefix, "ipv4")
+  // IPv6: unspecified, loopback, unique local, link-local, multicast, documentation, NAT64 (can reach
+  // private IPv4 through a gateway).
+  for (
+    const [net, prefix] of [
+      ["::", 128],
+      ["::1", 128],
+      ["fc00::", 7],
+      ["fe80::", 10],
+      ["ff00::", 8],
+      ["2001:db8::", 32],
+      ["64:ff9b::", 96]
+    ] as const
+  ) list.addSubnet(net, prefix, "ipv6")
+  return list
+})()
+
+/**
+ * Whether an IP address is one a tenant's webhook must not reach: private, loopback, link-local and
+ * other non-public ranges, IPv4-mapped IPv6 forms included. Something that is not an IP is not private
+ * (resolve names first).
+ */
+export const isPrivateAddress = (address: string): boolean => {
+  const bare = address.startsWith("[") && address.endsWith("]") ? address.slice(1, -1) : address
+  const kind = Net.isIP(bare)
+  if (kind === 4) return blocked.check(bare, "ipv4")
+  if (kind === 6) {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)
+    if (mapped !== null) return blocked.check(mapped[1]!, "ipv4")
+    return blocked.check(bare, "ipv6")
+  }
+  return false
+}
+
+/**
+ * Why a URL may not be a webhook target before any name is resolved (its scheme, or a host that is a
+ * private IP or `localhost`); `undefined` when it may be tried. Names are checked again when resolved.
+ */
+export const refusedTarget = (url: string, allowPrivate: boolean): string | undefined => {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return "the url is not an absolute URL"
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return "the url must be http or https"
+  if (allowPrivate) return undefined
+  const host = parsed.hostname.toLowerCase()
+  if (host === "localhost" || host.endsWith(".localhost")) return `${host} is a loopback name`
+  if (isPrivateAddress(host)) return `${host} is a private, loopback or link-local address`
+  return undefined
+}
+
+// -------------------------------------------------------------------------------------- event data
+
+/** What a run's events tell of it (the run as stored, without its artifacts' storage keys). */
+interface RunFacts {
+  readonly id: number
+  readonly workflow_id: number
+  readonly campaign_id: number | null
+  readonly name: string
+  readonly mode: string
+  readonly call_type: "inbound" | "outbound"
+  readonly initial_context: Record<string, unknown> | null
+  readonly gathered_context: Record<string, unknown> | null
+  readonly usage_info: Record<string, unknown> | null
+  readonly cost_info: Record<string, unknown> | null
+  readonly created_at: string
+}
+
+export const runStartedData = (run: RunFacts): Record<string, unknown> => ({
+  run_id: run.id,
+  workflow_id: run.workflow_id,
+  campaign_id: run.campaign_id,
+  name: run.name,
+  provider: run.mode,
+  call_type: run.call_type,
+  initial_context: run.initial_context ?? {},
+  created_at: run.created_at
+})
+
+/**
+ * A finished run: its outcome, duration and disposition up front, the gathered context whole, and
+ * links: `run` (the API, with an API key) and signed links to the transcript and recording the run
+ * has when it ends (valid for the server's public-link lifetime; the run's API view mints fresh ones).
+ */
+export const runEndedData = (
+  run: RunFacts,
+  links: { readonly run: string; readonly artifact: (artifact: "transcript" | "recording") => string | null }
+): Record<string, unknown> => {
+  const context = run.gathered_context ?? {}
+  const duration = run.usage_info?.call_duration_seconds
+  return {
+    ...runStartedData(run),
+    outcome: context.outcome ?? null,
+    duration_seconds: typeof duration === "number" ? duration : 0,
+    disposition: context.mapped_call_disposition ?? context.call_disposition ?? null,
+    gathered_context: context,
+    usage_info: run.usage_info ?? {},
+    cost_info: run.cost_info ?? {},
+    links: { run: links.run, transcript: links.artifact("transcript"), recording: links.artifact("recording") }
+  }
+}
+
+/** What a campaign's events tell of it. */
+interface CampaignFacts {
+  readonly id: number
+  readonly name: string
+  readonly workflow_id: number
+  readonly state: string
+  readonly total_rows: number | null
+  readonly processed_rows: number
+  readonly failed_rows: number
+  readonly skipped_rows: number
+  readonly executed_count: number
+  readonly started_at: string | null
+  readonly completed_at: string | null
+}
+
+const campaignCounters = (campaign: CampaignFacts) => ({
+  total_rows: campaign.total_rows,
+  processed_rows: campaign.processed_rows,
+  failed_rows: campaign.failed_rows,
+  skipped_rows: campaign.skipped_rows,
+  executed_count: campaign.executed_count
+})
+
+/** A change of state, with the log entry that explains it (a breaker trip's details included). */
+export const campaignStateChangedData = (
+  campaign: CampaignFacts,
+  change: { readonly action: string; readonly event: string; readonly message: string; readonly details: Record<string, unknown> }
+): Record<string, unknown> => ({
+  campaign_id: campaign.id,
+  name: campaign.name,
+  workflow_id: campaign.workflow_id,
+  state: campaign.state,
+  action: change.action,
+  event: change.event,
+  message: change.message,
+  details: change.details,
+  counters: campaignCounters(campaign)
+})
+
+export const campaignCompletedData = (campaign: CampaignFacts): Record<string, unknown> => ({
+  campaign_id: campaign.id,
+  name: campaign.name,
+  workflow_id: campaign.workflow_id,
+  state: campaign.state,
+  started_at: campaign.started_at,
+  completed_at: campaign.completed_at,
+  counters: campaignCounters(campaign)
+})

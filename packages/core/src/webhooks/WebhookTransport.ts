@@ -1,0 +1,26 @@
+/**
+ * The port that sends one webhook request. The server's adapter (`@agentline/http`) sends it over
+ * node:http(s), connecting only to addresses `isPrivateAddress` allows (unless `allowPrivate`), so a
+ * name that resolves to an internal address is refused at connection time, not just when saved.
+ */
+import { Context, type Effect } from "effect"
+
+export interface OutgoingWebhook {
+  readonly url: string
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+  readonly timeoutMillis: number
+  readonly allowPrivate: boolean
+}
+
+/** The receiver's answer: its status, or why there was none (`status: null`). Never fails. */
+export interface WebhookAnswer {
+  readonly status: number | null
+  readonly error: string | null
+  readonly latencyMillis: number
+}
+
+export class WebhookTransport extends Context.Tag("@agentline/core/WebhookTransport")<
+  WebhookTransport,
+  { readonly send: (request: OutgoingWebhook) => Effect.Effect<WebhookAnswer> }
+>() {}

@@ -1,0 +1,111 @@
+import type { WebhookDeliveryId, WebhookEndpointId, OrganizationId } from "@agentline/api/Ids"
+import type { WebhookAttempt, WebhookDelivery, WebhookEventType } from "@agentline/api/webhooks/Webhooks"
+import { Context, type Effect, type Option } from "effect"
+
+/** An endpoint as stored: its secret sealed (`SecretBox`). */
+export interface StoredEndpoint {
+  readonly id: WebhookEndpointId
+  readonly organization_id: OrganizationId
+  readonly url: string
+  readonly description: string | null
+  readonly event_types: ReadonlyArray<WebhookEventType>
+  readonly enabled: boolean
+  readonly sealed_secret: string
+  readonly disabled_reason: string | null
+  readonly failing_since: string | null
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+export interface EndpointPatch {
+  readonly url?: string
+  readonly description?: string | null
+  readonly event_types?: ReadonlyArray<WebhookEventType>
+  readonly enabled?: boolean
+  readonly disabled_reason?: string | null
+  readonly sealed_secret?: string
+}
+
+/** An event to deliver to every enabled endpoint of the organization subscribed to its type. */
+export interface OutboxEvent {
+  readonly organization_id: OrganizationId
+  readonly message_id: string
+  readonly event_type: WebhookEventType
+  /** Deliveries with the same key go to an endpoint one after the other, in the order written. */
+  readonly ordering_key: string
+  readonly payload: unknown
+  readonly now: string
+}
+
+/** A delivery claimed for one attempt, with where it goes. */
+export interface ClaimedDelivery {
+  readonly id: WebhookDeliveryId
+  readonly endpoint_id: WebhookEndpointId
+  readonly organization_id: OrganizationId
+  readonly url: string
+  readonly sealed_secret: string
+  readonly message_id: string
+  readonly event_type: WebhookEventType
+  readonly payload: unknown
+  readonly attempt_count: number
+  readonly created_at: string
+}
+
+/** What became of a delivery after an attempt. */
+export type AttemptOutcome =
+  | { readonly status: "delivered"; readonly at: string }
+  | { readonly status: "pending"; readonly next_attempt_at: string }
+  | { readonly status: "failed" }
+
+/** Storage port for webhook endpoints and their outbox of deliveries. */
+export class WebhooksRepo extends Context.Tag("@agentline/core/WebhooksRepo")<
+  WebhooksRepo,
+  {
+    readonly insertEndpoint: (input: {
+      readonly organization_id: OrganizationId
+      readonly url: string
+      readonly description: string | null
+      readonly event_types: ReadonlyArray<WebhookEventType>
+      readonly enabled: boolean
+      readonly sealed_secret: string
+      readonly now: string
+    }) => Effect.Effect<StoredEndpoint>
+    readonly listEndpoints: (organizationId: OrganizationId) => Effect.Effect<ReadonlyArray<StoredEndpoint>>
+    readonly findEndpoint: (organizationId: OrganizationId, id: WebhookEndpointId) => Effect.Effect<Option.Option<StoredEndpoint>>
+    readonly updateEndpoint: (
+      organizationId: OrganizationId,
+      id: WebhookEndpointId,
+      patch: EndpointPatch,
+      now: string
+    ) => Effect.Effect<Option.Option<StoredEndpoint>>
+    /** Deletes the endpoint with its deliveries; whether it existed. */
+    readonly deleteEndpoint: (organizationId: OrganizationId, id: WebhookEndpointId) => Effect.Effect<boolean>
+    /** Writes the event's deliveries (in the caller's transaction); how many endpoints it goes to. */
+    readonly enqueue: (event: OutboxEvent) => Effect.Effect<number>
+    /**
+     * Up to `limit` deliveries due at `now`, oldest first: pending, not claimed, of enabled endpoints,
+     * and first in line (no earlier pending delivery of the same endpoint and ordering key).
+     */
+    readonly due: (now: string, limit: number) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
+    /** Takes a due delivery for one attempt until `lockedUntil`; false when another worker took it first. */
+    readonly claim: (id: WebhookDeliveryId, now: string, lockedUntil: string) => Effect.Effect<boolean>
+    /** Appends the attempt to the delivery's log, sets its outcome and releases it. */
+    readonly recordAttempt: (id: WebhookDeliveryId, attempt: WebhookAttempt, outcome: AttemptOutcome) => Effect.Effect<void>
+    /** The endpoint answered: it is healthy again. */
+    readonly markHealthy: (id: WebhookEndpointId) => Effect.Effect<void>
+    /** The endpoint failed at `now`: since when it has been failing (the first failure since it last answered). */
+    readonly markFailing: (id: WebhookEndpointId, now: string) => Effect.Effect<string>
+    readonly deliveries: (
+      organizationId: OrganizationId,
+      endpointId: WebhookEndpointId,
+      page: { readonly offset: number; readonly limit: number }
+    ) => Effect.Effect<{ readonly deliveries: ReadonlyArray<WebhookDelivery>; readonly total: number }>
+    /** Puts a delivery back in line for now, whatever became of it; `None` when there is no such delivery. */
+    readonly resend: (
+      organizationId: OrganizationId,
+      endpointId: WebhookEndpointId,
+      id: WebhookDeliveryId,
+      now: string
+    ) => Effect.Effect<Option.Option<WebhookDelivery>>
+  }
+>() {}

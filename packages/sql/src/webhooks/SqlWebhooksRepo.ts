@@ -1,0 +1,202 @@
+import { OrganizationId, WebhookDeliveryId, WebhookEndpointId } from "@agentline/api/Ids"
+import { WebhookAttempt, WebhookEventType } from "@agentline/api/webhooks/Webhooks"
+import { WebhooksRepo } from "@agentline/core/webhooks/WebhooksRepo"
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Option, Schema } from "effect"
+import * as Columns from "../Columns.js"
+
+const EndpointRow = Schema.Struct({
+  id: Columns.Id(WebhookEndpointId),
+  organization_id: Columns.Id(OrganizationId),
+  url: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  event_types: Columns.Json(Schema.Array(WebhookEventType)),
+  enabled: Columns.Bool,
+  secret: Schema.String,
+  disabled_reason: Schema.NullOr(Schema.String),
+  failing_since: Schema.NullOr(Columns.Ts),
+  created_at: Columns.Ts,
+  updated_at: Columns.Ts
+})
+const endpointRows = Columns.decodeRows(EndpointRow)
+const toEndpoint = ({ secret, ...row }: typeof EndpointRow.Type) => ({ ...row, sealed_secret: secret })
+
+const DeliveryRow = Schema.Struct({
+  id: Columns.Id(WebhookDeliveryId),
+  endpoint_id: Columns.Id(WebhookEndpointId),
+  organization_id: Columns.Id(OrganizationId),
+  message_id: Schema.String,
+  event_type: WebhookEventType,
+  payload: Columns.Json(Schema.Unknown),
+  status: Schema.Literal("pending", "delivered", "failed"),
+  attempt_count: Columns.Int,
+  attempts: Columns.Json(Schema.Array(WebhookAttempt)),
+  next_attempt_at: Schema.NullOr(Columns.Ts),
+  created_at: Columns.Ts,
+  delivered_at: Schema.NullOr(Columns.Ts)
+})
+const deliveryRows = Columns.decodeRows(DeliveryRow)
+const toDelivery = ({ endpoint_id: _, organization_id: __, ...row }: typeof DeliveryRow.Type) => row
+
+const DueRow = Schema.Struct({ ...DeliveryRow.fields, url: Schema.String, secret: Schema.String })
+const dueRows = Columns.decodeRows(DueRow)
+const AttemptsRow = Schema.Struct({ attempts: Columns.Json(Schema.Array(WebhookAttempt)) })
+const attemptsRow = Columns.decodeFirst(AttemptsRow)
+const FailingRow = Schema.Struct({ failing_since: Columns.Ts })
+const failingRow = Columns.decodeSingle(FailingRow)
+const CountRow = Schema.Struct({ n: Columns.Int })
+const count = Columns.decodeSingle(CountRow)
+
+export const layer = Layer.effect(
+  WebhooksRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const findEndpoint = (organizationId: number, id: number) =>
+      sql`SELECT * FROM webhook_endpoints WHERE id = ${id} AND organization_id = ${organizationId}`.pipe(
+        Effect.flatMap(endpointRows),
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toEndpoint))
+      )
+
+    const findDelivery = (organizationId: number, endpointId: number, id: number) =>
+      sql`SELECT * FROM webhook_deliveries WHERE id = ${id} AND endpoint_id = ${endpointId} AND organization_id = ${organizationId}`.pipe(
+        Effect.flatMap(deliveryRows),
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toDelivery))
+      )
+
+    return WebhooksRepo.of({
+      insertEndpoint: (input) =>
+        sql`INSERT INTO webhook_endpoints (organization_id, url, description, event_types, enabled, secret, created_at, updated_at)
+            VALUES (${input.organization_id}, ${input.url}, ${input.description}, ${Columns.jsonParam(input.event_types)},
+                    ${Columns.boolParam(input.enabled)}, ${input.sealed_secret}, ${input.now}, ${input.now})
+            RETURNING *`.pipe(Effect.flatMap(endpointRows), Effect.map((rows) => toEndpoint(rows[0]!)), Effect.orDie),
+      listEndpoints: (organizationId) =>
+        sql`SELECT * FROM webhook_endpoints WHERE organization_id = ${organizationId} ORDER BY id`.pipe(
+          Effect.flatMap(endpointRows),
+          Effect.map((rows) => rows.map(toEndpoint)),
+          Effect.orDie
+        ),
+      findEndpoint: (organizationId, id) => findEndpoint(organizationId, id).pipe(Effect.orDie),
+      updateEndpoint: (organizationId, id, patch, now) =>
+        Effect.gen(function*() {
+          const set: Record<string, unknown> = { updated_at: now }
+          if (patch.url !== undefined) set.url = patch.url
+          if (patch.description !== undefined) set.description = patch.description
+          if (patch.event_types !== undefined) set.event_types = Columns.jsonParam(patch.event_types)
+          if (patch.enabled !== undefined) set.enabled = Columns.boolParam(patch.enabled)
+          if (patch.disabled_reason !== undefined) set.disabled_reason = patch.disabled_reason
+          if (patch.sealed_secret !== undefined) set.secret = patch.sealed_secret
+          // Enabled again: its failures so far no longer count towards disabling it.
+          if (patch.enabled === true) set.failing_since = null
+          const rows = yield* sql`UPDATE webhook_endpoints SET ${sql.update(set)}
+            WHERE id = ${id} AND organization_id = ${organizationId} RETURNING *`.pipe(Effect.flatMap(endpointRows))
+          return Option.map(Option.fromNullable(rows[0]), toEndpoint)
+        }).pipe(Effect.orDie),
+      deleteEndpoint: (organizationId, id) =>
+        sql.withTransaction(Effect.gen(function*() {
+          yield* sql`DELETE FROM webhook_deliveries WHERE endpoint_id = ${id} AND organization_id = ${organizationId}`
+          const deleted = yield* sql`DELETE FROM webhook_endpoints WHERE id = ${id} AND organization_id = ${organizationId} RETURNING id`
+          return deleted.length > 0
+        })).pipe(Effect.orDie),
+      enqueue: (event) =>
+        Effect.gen(function*() {
+          const endpoints = (yield* sql`SELECT * FROM webhook_endpoints
+            WHERE organization_id = ${event.organization_id} AND enabled = ${Columns.boolParam(true)}`.pipe(Effect.flatMap(endpointRows)))
+            .filter((e) => e.event_types.includes(event.event_type))
+          if (endpoints.length === 0) return 0
+          const payload = Columns.jsonParam(event.payload)
+          yield* sql`INSERT INTO webhook_deliveries ${
+            sql.insert(endpoints.map((e) => ({
+              organization_id: event.organization_id,
+              endpoint_id: e.id,
+              message_id: event.message_id,
+              event_type: event.event_type,
+              ordering_key: event.ordering_key,
+              payload,
+              status: "pending",
+              attempt_count: 0,
+              attempts: "[]",
+              next_attempt_at: event.now,
+              created_at: event.now
+            })))
+          }`
+          return endpoints.length
+        }).pipe(Effect.orDie),
+      due: (now, limit) =>
+        sql`SELECT d.*, e.url, e.secret FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+            WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}
+              AND (d.locked_until IS NULL OR d.locked_until <= ${now})
+              AND e.enabled = ${Columns.boolParam(true)}
+              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.endpoint_id = d.endpoint_id
+                              AND p.ordering_key = d.ordering_key AND p.status = 'pending' AND p.id < d.id)
+            ORDER BY d.id LIMIT ${limit}`.pipe(
+          Effect.flatMap(dueRows),
+          Effect.map((rows) =>
+            rows.map((r) => ({
+              id: r.id,
+              endpoint_id: r.endpoint_id,
+              organization_id: r.organization_id,
+              url: r.url,
+              sealed_secret: r.secret,
+              message_id: r.message_id,
+              event_type: r.event_type,
+              payload: r.payload,
+              attempt_count: r.attempt_count,
+              created_at: r.created_at
+            }))
+          ),
+          Effect.orDie
+        ),
+      claim: (id, now, lockedUntil) =>
+        sql`UPDATE webhook_deliveries SET locked_until = ${lockedUntil}
+            WHERE id = ${id} AND status = 'pending' AND (locked_until IS NULL OR locked_until <= ${now}) RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+      recordAttempt: (id, attempt, outcome) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const current = yield* sql`SELECT attempts FROM webhook_deliveries WHERE id = ${id}`.pipe(Effect.flatMap(attemptsRow))
+          if (Option.isNone(current)) return
+          const attempts = Columns.jsonParam([...current.value.attempts, attempt])
+          yield* sql`UPDATE webhook_deliveries SET ${
+            sql.update({
+              attempts,
+              attempt_count: current.value.attempts.length + 1,
+              status: outcome.status,
+              next_attempt_at: outcome.status === "pending" ? outcome.next_attempt_at : null,
+              delivered_at: outcome.status === "delivered" ? outcome.at : null,
+              locked_until: null
+            })
+          } WHERE id = ${id}`
+        })).pipe(Effect.orDie),
+      markHealthy: (id) => sql`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      markFailing: (id, now) =>
+        sql`UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ${now}) WHERE id = ${id} RETURNING failing_since`.pipe(
+          Effect.flatMap((rows) => rows.length === 0 ? Effect.succeed({ failing_since: now }) : failingRow(rows)),
+          Effect.map((row) => row.failing_since),
+          Effect.orDie
+        ),
+      deliveries: (organizationId, endpointId, { limit, offset }) =>
+        Effect.all({
+          deliveries: sql`SELECT * FROM webhook_deliveries WHERE endpoint_id = ${endpointId} AND organization_id = ${organizationId}
+                          ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}`.pipe(
+            Effect.flatMap(deliveryRows),
+            Effect.map((rows) => rows.map(toDelivery))
+          ),
+          total: sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM webhook_deliveries
+                     WHERE endpoint_id = ${endpointId} AND organization_id = ${organizationId}`.pipe(
+            Effect.flatMap(count),
+            Effect.map((r) => r.n)
+          )
+        }).pipe(Effect.orDie),
+      resend: (organizationId, endpointId, id, now) =>
+        Effect.gen(function*() {
+          const updated = yield* sql`UPDATE webhook_deliveries
+            SET status = 'pending', next_attempt_at = ${now}, locked_until = NULL, delivered_at = NULL
+            WHERE id = ${id} AND endpoint_id = ${endpointId} AND organization_id = ${organizationId} RETURNING id`
+          if (updated.length === 0) return Option.none()
+          return yield* findDelivery(organizationId, endpointId, id)
+        }).pipe(Effect.orDie)
+    })
+  })
+)
