@@ -118,7 +118,7 @@ export const CallAudioLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config
 export const ServicesLive = Layer.mergeAll(Campaigns.Default, Calls.Default, MediaStreams.Default, WebhookDelivery.Default).pipe(
   Layer.provideMerge(Dispatcher.campaignDialer),
   Layer.provideMerge(Dispatcher.Default),
-  Layer.provideMerge(Layer.mergeAll(PhoneNumbers.Default, TelephonyConfigs.routing)),
+  Layer.provideMerge(Layer.mergeAll(PhoneNumbers.Default, TelephonyConfigs.routing, DoNotCall.Default)),
   Layer.provideMerge(Layer.mergeAll(
     Users.Default,
     ApiKeys.Default,
@@ -127,7 +127,6 @@ export const ServicesLive = Layer.mergeAll(Campaigns.Default, Calls.Default, Med
     Runs.Default,
     TelephonyConfigs.Default,
     Uploads.Default,
-    DoNotCall.Default,
     Webhooks.Default,
     CampaignTransitions.Default
   )),

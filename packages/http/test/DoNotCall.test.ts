@@ -72,6 +72,34 @@ for (const dialect of dialects) {
         expect((yield* call("GET", `${DNC}/check?phone_number=nope`, { apiKey: org.apiKey })).status).toBe(422)
       }))
 
+    it.effect("a CSV is imported whole: numbers normalized, repeats listed once; a file with a bad number is refused naming its rows", () =>
+      Effect.gen(function*() {
+        const org = yield* seedOrganization()
+        const good = yield* uploadCsv(org.principal, "name,phone_number\nAda,+14155550300\nBob,+1 415 555 0301\nAda again,+14155550300\n")
+        const imported = yield* call("POST", `${DNC}/import`, { apiKey: org.apiKey, body: { file_key: good, reason: "CRM opt-outs" } })
+        expect(imported.status).toBe(200)
+        // The repeat in the file counts once.
+        expect(imported.body).toEqual({ added: 2, already_listed: 0 })
+        const checked = yield* call("GET", `${DNC}/check?phone_number=%2B14155550301`, { apiKey: org.apiKey })
+        expect(checked.body.entry).toMatchObject({ reason: "CRM opt-outs", source: "api" })
+        // Imported again: nothing new.
+        expect((yield* call("POST", `${DNC}/import`, { apiKey: org.apiKey, body: { file_key: good } })).body).toEqual({ added: 0, already_listed: 2 })
+
+        const bad = yield* uploadCsv(org.principal, "phone_number\n+14155550302\nnot-a-number\n\n+14155550303\n,\n")
+        const refused = yield* call("POST", `${DNC}/import`, { apiKey: org.apiKey, body: { file_key: bad } })
+        expect(refused.status).toBe(400)
+        expect(refused.body.detail).toContain("Invalid phone numbers in rows: 3")
+        expect((yield* call("GET", `${DNC}/check?phone_number=%2B14155550302`, { apiKey: org.apiKey })).body.listed).toBe(false)
+        const noColumn = yield* uploadCsv(org.principal, "number\n+14155550304\n")
+        expect((yield* call("POST", `${DNC}/import`, { apiKey: org.apiKey, body: { file_key: noColumn } })).body.detail).toContain("'phone_number' column")
+        // Another organization's upload is not readable here.
+        const other = yield* seedOrganization()
+        const foreign = yield* call("POST", `${DNC}/import`, { apiKey: other.apiKey, body: { file_key: good } })
+        expect(foreign.status).toBe(400)
+        expect(foreign.body.detail).toContain(good)
+        expect((yield* call("POST", `${DNC}/import`, { apiKey: org.apiKey, body: {} })).status).toBe(422)
+      }))
+
     it.effect("a single call to a listed number is refused with 409 and leaves no run", () =>
       Effect.gen(function*() {
         const setup = yield* setupDialing()

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Authentication } from "../Authentication.js"
 import { PageParams, Success } from "../Params.js"
-import { AddDoNotCallRequest, AddDoNotCallResponse, DoNotCallCheck, DoNotCallPage, PhoneNumberQuery } from "./DoNotCall.js"
+import { AddDoNotCallRequest, AddDoNotCallResponse, ImportDoNotCallRequest, DoNotCallCheck, DoNotCallPage, PhoneNumberQuery } from "./DoNotCall.js"
 
 /**
  * The organization's do-not-call list. Any user may list, check and add numbers; removing one (calling
@@ -10,6 +10,9 @@ import { AddDoNotCallRequest, AddDoNotCallResponse, DoNotCallCheck, DoNotCallPag
 export class DoNotCallApi extends HttpApiGroup.make("doNotCall")
   .add(HttpApiEndpoint.get("list", "/organizations/do-not-call").setUrlParams(PageParams).addSuccess(DoNotCallPage))
   .add(HttpApiEndpoint.post("add", "/organizations/do-not-call").setPayload(AddDoNotCallRequest).addSuccess(AddDoNotCallResponse))
+  .add(
+    HttpApiEndpoint.post("import", "/organizations/do-not-call/import").setPayload(ImportDoNotCallRequest).addSuccess(AddDoNotCallResponse)
+  )
   .add(HttpApiEndpoint.get("check", "/organizations/do-not-call/check").setUrlParams(PhoneNumberQuery).addSuccess(DoNotCallCheck))
   .add(HttpApiEndpoint.del("remove", "/organizations/do-not-call").setUrlParams(PhoneNumberQuery).addSuccess(Success))
   .middleware(Authentication)

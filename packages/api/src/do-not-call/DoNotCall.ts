@@ -41,6 +41,13 @@ export const AddDoNotCallResponse = Schema.Struct({
   already_listed: Schema.Int
 })
 
+/** A CSV uploaded through `/campaign/source/upload-url` (its `file_key`), with a `phone_number` column. */
+export const ImportDoNotCallRequest = Schema.Struct({
+  file_key: Schema.String.pipe(Schema.minLength(1, { message: () => "file_key is required: upload the CSV first" })),
+  reason: Schema.optionalWith(Schema.NullOr(Schema.String.pipe(Schema.maxLength(500))), { default: () => null })
+})
+export type ImportDoNotCallRequest = typeof ImportDoNotCallRequest.Type
+
 export const DoNotCallCheck = Schema.Struct({
   phone_number: Schema.String,
   listed: Schema.Boolean,

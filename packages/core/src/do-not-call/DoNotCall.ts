@@ -4,9 +4,11 @@
  * writes it. The dispatcher consults the list when it claims contacts (listed ones end `skipped`) and
  * single calls are refused; the voice runtime adds callers who ask not to be called again (`fromRun`).
  */
-import type { AddDoNotCallRequest } from "@agentline/api/do-not-call/DoNotCall"
+import type { AddDoNotCallRequest, ImportDoNotCallRequest } from "@agentline/api/do-not-call/DoNotCall"
 import type { Principal } from "@agentline/api/Authentication"
-import { Clock, Effect, Either, Option } from "effect"
+import { Clock, Effect, Either, Option, Stream } from "effect"
+import { CsvInvalid, describeProblems, makeProblems, readContacts } from "../campaigns/CsvImport.js"
+import { Uploads } from "../uploads/Uploads.js"
 import * as Permissions from "../organizations/Permissions.js"
 import { normalizeForCampaign } from "../phone-numbers/PhoneAddress.js"
 import { iso } from "../Time.js"
@@ -30,9 +32,13 @@ export const normalizeAll = (
   return issues.length > 0 ? Either.left(new InvalidDoNotCallNumbers({ issues })) : Either.right([...new Set(normalized)])
 }
 
+/** The most numbers one import takes. */
+export const MAX_IMPORT_ROWS = 1_000_000
+
 export class DoNotCall extends Effect.Service<DoNotCall>()("@agentline/core/DoNotCall", {
   effect: Effect.gen(function*() {
     const repo = yield* DoNotCallRepo
+    const uploads = yield* Uploads
 
     const add = Effect.fn("DoNotCall.add")(function*(principal: Principal, request: AddDoNotCallRequest) {
       const numbers = yield* normalizeAll(request.phone_numbers, request.country_code, (i) => ["body", "phone_numbers", i])
@@ -82,6 +88,34 @@ export class DoNotCall extends Effect.Service<DoNotCall>()("@agentline/core/DoNo
       return added > 0
     })
 
-    return { add, check, remove, list, isListed, fromRun } as const
+    /**
+     * Lists every number of an uploaded CSV (a `phone_number` column, read and normalized as campaign
+     * files are, other columns ignored). All or nothing: a file with an unreadable number is refused
+     * whole, naming its rows; numbers repeated in the file are listed once.
+     */
+    const importCsv = Effect.fn("DoNotCall.importCsv")(function*(principal: Principal, request: ImportDoNotCallRequest) {
+      const reason = request.reason === null || request.reason.trim() === "" ? null : request.reason.trim()
+      const read = (problems: ReturnType<typeof makeProblems>) =>
+        Effect.map(uploads.open(principal, request.file_key), (bytes) =>
+          readContacts(bytes, { requiredVariables: [], problems, maxRows: MAX_IMPORT_ROWS, batchSize: 500 }))
+      const checked = makeProblems()
+      const rows = yield* Stream.runFold(yield* read(checked), 0, (n, batch) => n + batch.length)
+      // Repeats are harmless on a do-not-call list (a campaign refuses them; this does not).
+      const problem = describeProblems({ ...checked, duplicates: makeProblems().duplicates })
+      if (problem !== undefined) return yield* new CsvInvalid({ message: problem })
+      if (rows === 0) return yield* new CsvInvalid({ message: "The file has a header row but no numbers" })
+      const now = iso(yield* Clock.currentTimeMillis)
+      let added = 0
+      yield* Stream.runForEach(yield* read(makeProblems()), (batch) =>
+        Effect.map(
+          repo.add(principal.organizationId, batch.map((row) => ({ phone_number: row.phone_number, reason, source: "api" as const, run_id: null })), now),
+          (n) => {
+            added += n
+          }
+        ))
+      return { added, already_listed: rows - added }
+    })
+
+    return { add, check, remove, list, isListed, fromRun, importCsv } as const
   })
 }) {}
