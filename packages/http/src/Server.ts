@@ -39,6 +39,7 @@ import * as NodeWebhookTransport from "./webhooks/NodeWebhookTransport.js"
 import { CampaignTransitions } from "@agentline/core/campaigns/CampaignTransitions"
 import { WebhookDelivery } from "@agentline/core/webhooks/WebhookDelivery"
 import { WebhookOutbox } from "@agentline/core/webhooks/WebhookOutbox"
+import { PostCall } from "@agentline/core/webhooks/PostCall"
 import { Webhooks } from "@agentline/core/webhooks/Webhooks"
 import { WebhookSettings } from "@agentline/core/webhooks/WebhookSettings"
 import { DoNotCall } from "@agentline/core/do-not-call/DoNotCall"
@@ -130,6 +131,7 @@ export const ServicesLive = Layer.mergeAll(Campaigns.Default, Calls.Default, Med
     Webhooks.Default,
     CampaignTransitions.Default
   )),
+  Layer.provideMerge(PostCall.Default),
   Layer.provideMerge(WebhookOutbox.Default),
   Layer.provideMerge(Layer.mergeAll(MediaTokens.Default, CallAudioLive)),
   Layer.provideMerge(Layer.mergeAll(Repositories.layer, InfrastructureLive))

@@ -5,12 +5,10 @@
  */
 import { type CampaignId, type OrganizationId, RunId, WorkflowId } from "@agentline/api/Ids"
 import { Effect, Option } from "effect"
-import { PublicUrls } from "../PublicUrls.js"
-import * as PublicLinksModule from "../runs/PublicLinks.js"
-import { PublicLinks } from "../runs/PublicLinks.js"
 import { RunsRepo } from "../runs/RunsRepo.js"
 import { iso } from "../Time.js"
-import { runEndedData, runStartedData } from "../webhooks/WebhookEvents.js"
+import { PostCall } from "../webhooks/PostCall.js"
+import { runStartedData } from "../webhooks/WebhookEvents.js"
 import { WebhookOutbox } from "../webhooks/WebhookOutbox.js"
 import { WorkflowsRepo } from "../workflows/WorkflowsRepo.js"
 import type { StoredWorkflow } from "../workflows/WorkflowsRepo.js"
@@ -32,8 +30,7 @@ export class RunRecorder extends Effect.Service<RunRecorder>()("@agentline/core/
     const runs = yield* RunsRepo
     const workflows = yield* WorkflowsRepo
     const outbox = yield* WebhookOutbox
-    const links = yield* PublicLinks
-    const urls = yield* PublicUrls
+    const postCall = yield* PostCall
     const knownDispositions = new Map<WorkflowId, Set<string>>()
 
     const open = (input: {
@@ -103,19 +100,8 @@ export class RunRecorder extends Effect.Service<RunRecorder>()("@agentline/core/
         },
         statusCallbacks: end.events.map((e) => ({ ...e }))
       }, iso(end.at))
-        if (Option.isNone(updated)) return
-        const run = updated.value
-        const token = PublicLinksModule.sign(links, run.id, end.at)
-        yield* outbox.emit({
-          organizationId: run.organization_id,
-          type: "run.ended",
-          orderingKey: `run:${run.id}`,
-          at: iso(end.at),
-          data: runEndedData(run, {
-            run: urls.run({ workflowId: run.workflow_id, runId: run.id }),
-            artifact: (artifact) => run.artifacts[artifact] === null ? null : urls.runArtifact({ token, artifact })
-          })
-        })
+        // run.ended and the agent's webhook nodes, now if the media session (if any) is over already.
+        if (Option.isSome(updated)) yield* postCall.complete(attempt.runId)
       })
 
     /** Adds the outcome to the agent's disposition codes the first time this process sees it. */

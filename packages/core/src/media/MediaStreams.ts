@@ -16,6 +16,7 @@ import { DispatchRepo, type StoredAttempt } from "../dispatcher/DispatchRepo.js"
 import type { MediaEvent, WebSocketFrame } from "../telephony/Media.js"
 import { type OutboundRoute, OutboundRouting } from "../telephony/OutboundRouting.js"
 import { type CallAudio, type CallAudioEvent, CallAudioHandler } from "./CallAudio.js"
+import { PostCall } from "../webhooks/PostCall.js"
 import { MediaTokens } from "./MediaTokens.js"
 import * as Pcm from "./Pcm.js"
 
@@ -46,6 +47,7 @@ export class MediaStreams extends Effect.Service<MediaStreams>()("@agentline/cor
     const routing = yield* OutboundRouting
     const dispatcher = yield* Dispatcher
     const handler = yield* CallAudioHandler
+    const postCall = yield* PostCall
     const settlers = yield* FiberSet.make()
 
     /** The call a token opens; none for a wrong, reused or expired token, or a call that is gone. */
@@ -168,7 +170,12 @@ export class MediaStreams extends Effect.Service<MediaStreams>()("@agentline/cor
             yield* hangUp
           })
       }
-      yield* handler.handle(audio).pipe(Effect.catchAllCause((cause) => Effect.logError("media: the call audio handler failed", cause)))
+      // The run's post-call work (run.ended, webhook nodes) waits for what the handler writes.
+      yield* postCall.mediaStarted(audio.runId)
+      yield* handler.handle(audio).pipe(
+        Effect.catchAllCause((cause) => Effect.logError("media: the call audio handler failed", cause)),
+        Effect.ensuring(postCall.mediaEnded(audio.runId).pipe(Effect.catchAllCause((cause) => Effect.logError("media: post-call work failed", cause))))
+      )
       yield* connection.close
       if (providerCallId !== undefined) yield* FiberSet.run(settlers, settle(call, providerCallId))
     }, Effect.scoped)

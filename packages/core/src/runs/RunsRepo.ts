@@ -62,5 +62,14 @@ export class RunsRepo extends Context.Tag("@agentline/core/RunsRepo")<
      * rest of `logs` alone (callbacks of a call may arrive at several processes at once; none is lost).
      */
     readonly appendStatusCallbacks: (id: number, entries: ReadonlyArray<Record<string, unknown>>) => Effect.Effect<void>
+    /** Records that the run's media session (the call's audio, the voice runtime) started or ended. */
+    readonly markMedia: (id: number, edge: "started" | "ended", now: string) => Effect.Effect<void>
+    /**
+     * Takes the run's post-call work, once: the run is completed and its media session, if one started,
+     * has ended (`force`: whatever became of the session). `None` when not yet, or already taken.
+     */
+    readonly claimPostCall: (id: number, now: string, force: boolean) => Effect.Effect<Option.Option<StoredRun>>
+    /** Completed runs whose post-call work is not taken, last written before `before`: sessions that never ended. */
+    readonly awaitingPostCall: (before: string, limit: number) => Effect.Effect<ReadonlyArray<number>>
   }
 >() {}

@@ -15,7 +15,13 @@ import { iso } from "../Time.js"
 import { isDelivered, nextAttemptAt, shouldDisable } from "./WebhookEvents.js"
 import { WebhookSettings } from "./WebhookSettings.js"
 import { WebhookTransport } from "./WebhookTransport.js"
-import { type ClaimedDelivery, WebhooksRepo } from "./WebhooksRepo.js"
+import type { WebhookAttempt } from "@agentline/api/webhooks/Webhooks"
+import { RunsRepo } from "../runs/RunsRepo.js"
+import { PostCall } from "./PostCall.js"
+import { type AttemptOutcome, type ClaimedDelivery, WebhooksRepo } from "./WebhooksRepo.js"
+
+/** How long after a run's last write its post-call work stops waiting for a media session's end. */
+const POST_CALL_GIVE_UP_MILLIS = 10 * 60_000
 
 export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentline/core/WebhookDelivery", {
   scoped: Effect.gen(function*() {
@@ -23,43 +29,86 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
     const transport = yield* WebhookTransport
     const settings = yield* WebhookSettings
     const box = yield* SecretBox
-    const inFlight = new Map<number, number>()
+    const runs = yield* RunsRepo
+    const postCall = yield* PostCall
+    const inFlight = new Map<string, number>()
     let total = 0
     const fibers = yield* FiberSet.make()
+
+    /** The request of a delivery: an event signed per Standard Webhooks, or a workflow node's own request. */
+    const requestOf = (delivery: ClaimedDelivery, startedAt: number) => {
+      const body = delivery.payload === null ? null : JSON.stringify(delivery.payload)
+      const identity = {
+        "user-agent": "Agentline-Webhooks/1",
+        "webhook-id": delivery.message_id,
+        "webhook-timestamp": String(Math.floor(startedAt / 1000))
+      }
+      if (delivery.target !== null) {
+        return {
+          method: delivery.target.method,
+          url: delivery.target.url,
+          headers: { ...(body !== null ? { "content-type": "application/json" } : {}), ...identity, ...delivery.target.headers },
+          body
+        }
+      }
+      const signer = new Webhook(box.decrypt(delivery.sealed_secret ?? ""))
+      return {
+        method: "POST" as const,
+        url: delivery.url,
+        headers: {
+          "content-type": "application/json",
+          ...identity,
+          "webhook-signature": signer.sign(delivery.message_id, new Date(startedAt), body ?? "")
+        },
+        body
+      }
+    }
+
+    /** A workflow node's request is reported in its run's logs, one key per node (its latest state). */
+    const reportToRun = (delivery: ClaimedDelivery, attempt: WebhookAttempt, outcome: AttemptOutcome, at: number) =>
+      delivery.target === null || delivery.run_id === null ? Effect.void : runs.update(delivery.run_id, {
+        merge: {
+          logs: {
+            [`webhook_node:${delivery.target.node_id}`]: {
+              node_name: delivery.target.node_name,
+              method: delivery.target.method,
+              url: delivery.target.url,
+              status: outcome.status,
+              attempt_count: delivery.attempt_count + 1,
+              last_attempt: attempt,
+              next_attempt_at: outcome.status === "pending" ? outcome.next_attempt_at : null
+            }
+          }
+        }
+      }, iso(at)).pipe(Effect.asVoid)
 
     /** One attempt of one claimed delivery, and what follows from its answer. */
     const attempt = Effect.fn("WebhookDelivery.attempt")(function*(delivery: ClaimedDelivery) {
       const startedAt = yield* Clock.currentTimeMillis
-      const body = JSON.stringify(delivery.payload)
-      const signer = new Webhook(box.decrypt(delivery.sealed_secret))
-      const timestamp = new Date(startedAt)
       const answer = yield* transport.send({
-        url: delivery.url,
-        headers: {
-          "content-type": "application/json",
-          "user-agent": "Agentline-Webhooks/1",
-          "webhook-id": delivery.message_id,
-          "webhook-timestamp": String(Math.floor(startedAt / 1000)),
-          "webhook-signature": signer.sign(delivery.message_id, timestamp, body)
-        },
-        body,
+        ...requestOf(delivery, startedAt),
         timeoutMillis: settings.timeoutMillis,
         allowPrivate: settings.allowPrivate
       })
       const at = yield* Clock.currentTimeMillis
       const record = { at: iso(startedAt), status_code: answer.status, latency_ms: Math.round(answer.latencyMillis), error: answer.error }
       if (isDelivered(answer.status)) {
-        yield* repo.recordAttempt(delivery.id, record, { status: "delivered", at: iso(at) })
-        yield* repo.markHealthy(delivery.endpoint_id)
+        const outcome = { status: "delivered" as const, at: iso(at) }
+        yield* repo.recordAttempt(delivery.id, record, outcome)
+        yield* reportToRun(delivery, record, outcome, at)
+        if (delivery.endpoint_id !== null) yield* repo.markHealthy(delivery.endpoint_id)
         return
       }
       const next = nextAttemptAt(settings.retryDelaysMillis, delivery.attempt_count + 1, at)
-      yield* repo.recordAttempt(delivery.id, record, next === undefined ? { status: "failed" } : { status: "pending", next_attempt_at: iso(next) })
+      const outcome: AttemptOutcome = next === undefined ? { status: "failed" } : { status: "pending", next_attempt_at: iso(next) }
+      yield* repo.recordAttempt(delivery.id, record, outcome)
+      yield* reportToRun(delivery, record, outcome, at)
       if (next === undefined) {
         yield* Effect.logWarning("webhook delivery failed for good: every retry failed").pipe(
-          Effect.annotateLogs({ endpoint_id: delivery.endpoint_id, message_id: delivery.message_id, event_type: delivery.event_type })
+          Effect.annotateLogs({ endpoint_id: delivery.endpoint_id, run_id: delivery.run_id, message_id: delivery.message_id, event_type: delivery.event_type })
         )
       }
+      if (delivery.endpoint_id === null) return
       const failingSince = yield* repo.markFailing(delivery.endpoint_id, iso(at))
       if (shouldDisable(failingSince, at, settings.disableAfterMillis)) {
         const reason = `disabled by the server: every delivery has failed since ${failingSince} (last: ${answer.error ?? `HTTP ${answer.status}`})`
@@ -70,12 +119,22 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
       }
     })
 
-    const release = (endpointId: number) =>
+    /** Where in-flight attempts are counted: per endpoint, and per host for workflow nodes' requests. */
+    const slotOf = (delivery: ClaimedDelivery): string => {
+      if (delivery.endpoint_id !== null) return `endpoint:${delivery.endpoint_id}`
+      try {
+        return `host:${new URL(delivery.url).host}`
+      } catch {
+        return "host:"
+      }
+    }
+
+    const release = (slot: string) =>
       Effect.sync(() => {
         total--
-        const left = (inFlight.get(endpointId) ?? 1) - 1
-        if (left === 0) inFlight.delete(endpointId)
-        else inFlight.set(endpointId, left)
+        const left = (inFlight.get(slot) ?? 1) - 1
+        if (left === 0) inFlight.delete(slot)
+        else inFlight.set(slot, left)
       })
 
     /** Claims what is due and fits in the free slots, and starts its attempts. */
@@ -87,19 +146,37 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
       const lockedUntil = iso(now + settings.timeoutMillis + 30_000)
       for (const delivery of due) {
         if (total >= settings.maxInFlight) break
-        if ((inFlight.get(delivery.endpoint_id) ?? 0) >= settings.maxInFlightPerEndpoint) continue
+        const slot = slotOf(delivery)
+        if ((inFlight.get(slot) ?? 0) >= settings.maxInFlightPerEndpoint) continue
         if (!(yield* repo.claim(delivery.id, iso(now), lockedUntil))) continue
         total++
-        inFlight.set(delivery.endpoint_id, (inFlight.get(delivery.endpoint_id) ?? 0) + 1)
+        inFlight.set(slot, (inFlight.get(slot) ?? 0) + 1)
         yield* FiberSet.run(
           fibers,
           attempt(delivery).pipe(
             Effect.catchAllCause((cause) => Effect.logError("webhook attempt crashed; the delivery is tried again when its claim expires", cause)),
-            Effect.ensuring(release(delivery.endpoint_id))
+            Effect.ensuring(release(slot))
           )
         )
       }
     })
+
+    /**
+     * Runs whose call ended long ago but whose media session never said it ended (a crashed process):
+     * their post-call work is done without waiting any longer.
+     */
+    const sweep = Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      for (const runId of yield* runs.awaitingPostCall(iso(now - POST_CALL_GIVE_UP_MILLIS), 100)) {
+        yield* postCall.complete(runId, { force: true })
+      }
+    })
+
+    yield* sweep.pipe(
+      Effect.catchAllCause((cause) => Effect.logError("post-call sweep failed; trying again", cause)),
+      Effect.repeat(Schedule.spaced("1 minute")),
+      Effect.forkScoped
+    )
 
     yield* tick.pipe(
       Effect.catchAllCause((cause) => Effect.logError("webhook outbox poll failed; trying again", cause)),

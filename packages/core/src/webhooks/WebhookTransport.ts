@@ -6,9 +6,12 @@
 import { Context, type Effect } from "effect"
 
 export interface OutgoingWebhook {
+  /** POST for event webhooks; a workflow node says its own. */
+  readonly method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
   readonly url: string
   readonly headers: Readonly<Record<string, string>>
-  readonly body: string
+  /** Null: no body (a node's GET or DELETE). */
+  readonly body: string | null
   readonly timeoutMillis: number
   readonly allowPrivate: boolean
 }

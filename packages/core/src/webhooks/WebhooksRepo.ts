@@ -37,15 +37,41 @@ export interface OutboxEvent {
   readonly now: string
 }
 
+/** Where a workflow `webhook` node's request goes, as its node said. */
+export interface DirectTarget {
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
+  readonly url: string
+  readonly headers: Readonly<Record<string, string>>
+  /** The node, for the run's logs. */
+  readonly node_id: string
+  readonly node_name: string
+}
+
+/** A workflow `webhook` node's request for one run: no endpoint, no signature, reported in the run's logs. */
+export interface DirectRequest {
+  readonly organization_id: OrganizationId
+  readonly run_id: number
+  readonly message_id: string
+  readonly ordering_key: string
+  readonly target: DirectTarget
+  /** The rendered body (JSON), or null for a request without one (GET, DELETE). */
+  readonly payload: unknown
+  readonly now: string
+}
+
 /** A delivery claimed for one attempt, with where it goes. */
 export interface ClaimedDelivery {
   readonly id: WebhookDeliveryId
-  readonly endpoint_id: WebhookEndpointId
+  /** Null for a workflow node's request (`target`). */
+  readonly endpoint_id: WebhookEndpointId | null
+  readonly run_id: number | null
+  readonly target: DirectTarget | null
   readonly organization_id: OrganizationId
   readonly url: string
-  readonly sealed_secret: string
+  /** Null for a workflow node's request: it is not signed. */
+  readonly sealed_secret: string | null
   readonly message_id: string
-  readonly event_type: WebhookEventType
+  readonly event_type: string
   readonly payload: unknown
   readonly attempt_count: number
   readonly created_at: string
@@ -82,6 +108,8 @@ export class WebhooksRepo extends Context.Tag("@agentline/core/WebhooksRepo")<
     readonly deleteEndpoint: (organizationId: OrganizationId, id: WebhookEndpointId) => Effect.Effect<boolean>
     /** Writes the event's deliveries (in the caller's transaction); how many endpoints it goes to. */
     readonly enqueue: (event: OutboxEvent) => Effect.Effect<number>
+    /** Writes a workflow node's request (in the caller's transaction). */
+    readonly enqueueDirect: (request: DirectRequest) => Effect.Effect<void>
     /**
      * Up to `limit` deliveries due at `now`, oldest first: pending, not claimed, of enabled endpoints,
      * and first in line (no earlier pending delivery of the same endpoint and ordering key).

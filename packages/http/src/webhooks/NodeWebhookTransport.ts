@@ -48,10 +48,10 @@ export const send = (request: OutgoingWebhook): Effect.Effect<WebhookAnswer> =>
       answer(null, `${url.hostname} is a private address; refused`)
       return
     }
-    const body = Buffer.from(request.body, "utf8")
+    const body = request.body === null ? undefined : Buffer.from(request.body, "utf8")
     const options: Http.RequestOptions = {
-      method: "POST",
-      headers: { ...request.headers, "content-length": String(body.length) },
+      method: request.method ?? "POST",
+      headers: { ...request.headers, ...(body !== undefined ? { "content-length": String(body.length) } : {}) },
       timeout: request.timeoutMillis,
       ...(request.allowPrivate ? {} : { lookup: guardedLookup })
     }

@@ -41,7 +41,8 @@ export const liveApp = (
   port: number,
   providers: ReadonlyArray<TelephonyProvider>,
   callAudioHandler?: CallAudioHandlerShape,
-  voiceServices?: ServerSettings["voiceServices"]
+  voiceServices?: ServerSettings["voiceServices"],
+  settings: Partial<ServerSettings> = {}
 ) =>
   HttpApiBuilder.serve().pipe(
     Layer.provideMerge(Server.HttpAppLive),
@@ -66,7 +67,8 @@ export const liveApp = (
       dispatcherRecheckMillis: 200,
       telephonyProviders: providers,
       ...(callAudioHandler !== undefined ? { callAudioHandler } : {}),
-      ...(voiceServices !== undefined ? { voiceServices } : {})
+      ...(voiceServices !== undefined ? { voiceServices } : {}),
+      ...settings
     })),
     Layer.provideMerge(Testing.layerEmptyDatabase(dialect)),
     Layer.provide(recordingLogger)

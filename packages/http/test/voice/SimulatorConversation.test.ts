@@ -20,6 +20,7 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { call, dialects, seedOrganization } from "../Harness.js"
 import { freePort, liveApp } from "../contract/LiveServer.js"
 import { definition, respond } from "./ConversationScript.js"
+import { startReceiver } from "../WebhookReceiver.js"
 
 const CALLEE_LINES = ["Yes, I am interested.", "I live in Paris."]
 const GREETING = "Hi, you have reached Ada. I cannot take your call right now. Please leave a message after the tone and I will call you back."
@@ -60,7 +61,8 @@ const voiceLayer = (dialect: "sqlite" | "pg") =>
       Layer.succeed(SpeechServiceNames, { stt: "scripted", tts: "local" }),
       Layer.succeed(Prices, defaultPrices)
     )
-    return liveApp(dialect, port, [], undefined, voiceServices)
+    // Webhooks to the test's receiver on 127.0.0.1.
+    return liveApp(dialect, port, [], undefined, voiceServices, { webhooks: { allowPrivate: true, pollMillis: 100 } })
   }))
 
 /** The run once the call is over and the runtime has written its results (real time, at most a minute). */
@@ -156,6 +158,73 @@ for (const dialect of dialects) {
           expect(view.getUint32(40, true) / 2 / view.getUint32(24, true)).toBeGreaterThan(2)
         }
       }), 150_000)
+
+    it.effect("after the conversation: run.ended and the agent's webhook node carry what it gathered, with its transcript", () =>
+      Effect.gen(function*() {
+        heard = CALLEE_LINES
+        const receiver = yield* Effect.acquireRelease(Effect.promise(() => startReceiver()), (r) => Effect.promise(() => r.close()))
+        const org = yield* seedOrganization()
+        yield* call("POST", "/api/v1/organizations/telephony-configs", {
+          apiKey: org.apiKey,
+          body: { name: "talking", config: { provider: "simulator", ring_seconds: 0.2, callee_lines: CALLEE_LINES }, is_default_outbound: true }
+        })
+        const hook = {
+          id: "crm",
+          type: "webhook",
+          position: { x: 300, y: 0 },
+          data: {
+            name: "CRM",
+            enabled: true,
+            http_method: "PUT",
+            endpoint_url: `${receiver.url}/node?run={{workflow_run_id}}`,
+            custom_headers: [{ key: "Authorization", value: "Bearer crm-token" }],
+            payload_template: {
+              run: "{{workflow_run_id}}",
+              city: "{{gathered_context.city}}",
+              gathered: "{{gathered_context}}",
+              transcript: "{{transcript_url}}",
+              note: "{{initial_context.first_name}} lives in {{gathered_context.city | somewhere}}"
+            }
+          }
+        }
+        const agent = yield* call("POST", "/api/v1/workflow/create/definition", {
+          apiKey: org.apiKey,
+          body: {
+            name: "Hooked agent",
+            workflow_definition: { ...definition, nodes: [...definition.nodes, hook] },
+            workflow_configurations: { smart_turn_stop_secs: 0.5 }
+          }
+        })
+        expect(agent.status, JSON.stringify(agent.body)).toBe(200)
+        const endpoint = yield* call("POST", "/api/v1/organizations/webhooks", {
+          apiKey: org.apiKey,
+          body: { url: `${receiver.url}/events`, event_types: ["run.ended"] }
+        })
+        expect(endpoint.status).toBe(200)
+        const placed = yield* call("POST", `/api/v1/public/agent/workflow/${agent.body.workflow_uuid}`, {
+          apiKey: org.apiKey,
+          body: { phone_number: "+14155550131", initial_context: { first_name: "Ada", product: "solar panels" } }
+        })
+        expect(placed.status).toBe(200)
+        const runId = placed.body.workflow_run_id
+        const until = Date.now() + 90_000
+        while (receiver.received().length < 2 && Date.now() < until) yield* Effect.promise(() => new Promise((r) => setTimeout(r, 200)))
+        const ended = receiver.received().find((r) => r.json.type === "run.ended")
+        const node = receiver.received().find((r) => r.json.type === undefined)
+        // Both carry the conversation's results: they waited for the voice runtime, not just the hang-up.
+        expect(ended?.json.data).toMatchObject({ run_id: runId, outcome: "completed", disposition: "interested", gathered_context: { city: "Paris" } })
+        expect(ended?.json.data.links.transcript).toMatch(/\/public\/download\/workflow\/.+\/transcript$/)
+        expect(node?.headers).toMatchObject({ authorization: "Bearer crm-token", "content-type": "application/json" })
+        expect(node?.json).toMatchObject({ run: runId, city: "Paris", gathered: { city: "Paris", call_disposition: "interested" }, note: "Ada lives in Paris" })
+        expect(node?.json.transcript).toBe(ended?.json.data.links.transcript === null ? "" : node?.json.transcript)
+        expect((yield* download(node!.json.transcript)).status).toBe(200)
+        // The node's result is in the run's logs.
+        let run: any
+        do {
+          run = (yield* call("GET", `/api/v1/workflow/${agent.body.id}/runs/${runId}`, { apiKey: org.apiKey })).body
+        } while (run.logs["webhook_node:crm"]?.status !== "delivered" && Date.now() < until)
+        expect(run.logs["webhook_node:crm"]).toMatchObject({ node_name: "CRM", method: "PUT", status: "delivered", last_attempt: { status_code: 200 } })
+      }).pipe(Effect.scoped), 120_000)
 
     const voicemailCall = (voicemailDetection: Record<string, unknown>) =>
       Effect.gen(function*() {

@@ -28,7 +28,9 @@ export default Effect.gen(function*() {
     `CREATE TABLE webhook_deliveries (
       id {id},
       organization_id INTEGER NOT NULL,
-      endpoint_id INTEGER NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+      endpoint_id INTEGER REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+      run_id INTEGER,
+      target {json},
       message_id TEXT NOT NULL,
       event_type TEXT NOT NULL,
       ordering_key TEXT NOT NULL,
@@ -43,6 +45,14 @@ export default Effect.gen(function*() {
     )`,
     `CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at)`,
     `CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, id)`,
-    `CREATE INDEX webhook_deliveries_order ON webhook_deliveries (endpoint_id, ordering_key, id)`
+    `CREATE INDEX webhook_deliveries_order ON webhook_deliveries (endpoint_id, ordering_key, id)`,
+    // Post-call work (run.ended, the workflow's webhook nodes) runs once the call has ended AND its media
+    // session (the voice runtime's transcript, recordings, extraction) has finished, whichever is last.
+    `ALTER TABLE workflow_runs ADD COLUMN media_started_at {ts}`,
+    `ALTER TABLE workflow_runs ADD COLUMN media_ended_at {ts}`,
+    `ALTER TABLE workflow_runs ADD COLUMN post_call_at {ts}`,
+    // Runs that ended before this migration had no post-call work to do: never report them now.
+    `UPDATE workflow_runs SET post_call_at = updated_at WHERE is_completed = {true}`,
+    `CREATE INDEX workflow_runs_post_call ON workflow_runs (updated_at) WHERE post_call_at IS NULL`
   )
 })

@@ -128,7 +128,25 @@ export const layer = Layer.effect(
       appendStatusCallbacks: (id, entries) =>
         entries.length === 0
           ? Effect.void
-          : sql`UPDATE workflow_runs SET logs = ${appendedLogs(entries)} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
+          : sql`UPDATE workflow_runs SET logs = ${appendedLogs(entries)} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      markMedia: (id, edge, now) =>
+        (edge === "started"
+          ? sql`UPDATE workflow_runs SET media_started_at = COALESCE(media_started_at, ${now}) WHERE id = ${id}`
+          : sql`UPDATE workflow_runs SET media_ended_at = ${now} WHERE id = ${id}`).pipe(Effect.asVoid, Effect.orDie),
+      claimPostCall: (id, now, force) =>
+        (force
+          ? sql`UPDATE workflow_runs SET post_call_at = ${now}
+                WHERE id = ${id} AND post_call_at IS NULL AND is_completed = ${Columns.boolParam(true)} RETURNING *`
+          : sql`UPDATE workflow_runs SET post_call_at = ${now}
+                WHERE id = ${id} AND post_call_at IS NULL AND is_completed = ${Columns.boolParam(true)}
+                  AND (media_started_at IS NULL OR media_ended_at IS NOT NULL) RETURNING *`).pipe(Effect.flatMap(first), Effect.orDie),
+      awaitingPostCall: (before, limit) =>
+        sql`SELECT id FROM workflow_runs WHERE post_call_at IS NULL AND is_completed = ${Columns.boolParam(true)} AND updated_at < ${before}
+            ORDER BY id LIMIT ${limit}`.pipe(
+          Effect.flatMap(Columns.decodeRows(Columns.IdRow)),
+          Effect.map((rows) => rows.map((r) => r.id)),
+          Effect.orDie
+        )
     })
   })
 )

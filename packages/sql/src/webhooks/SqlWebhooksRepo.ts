@@ -38,7 +38,22 @@ const DeliveryRow = Schema.Struct({
 const deliveryRows = Columns.decodeRows(DeliveryRow)
 const toDelivery = ({ endpoint_id: _, organization_id: __, ...row }: typeof DeliveryRow.Type) => row
 
-const DueRow = Schema.Struct({ ...DeliveryRow.fields, url: Schema.String, secret: Schema.String })
+const DirectTarget = Schema.Struct({
+  method: Schema.Literal("GET", "POST", "PUT", "PATCH", "DELETE"),
+  url: Schema.String,
+  headers: Schema.Record({ key: Schema.String, value: Schema.String }),
+  node_id: Schema.String,
+  node_name: Schema.String
+})
+const DueRow = Schema.Struct({
+  ...DeliveryRow.fields,
+  endpoint_id: Schema.NullOr(Columns.Id(WebhookEndpointId)),
+  event_type: Schema.String,
+  run_id: Schema.NullOr(Columns.Int),
+  target: Schema.NullOr(Columns.Json(DirectTarget)),
+  url: Schema.NullOr(Schema.String),
+  secret: Schema.NullOr(Schema.String)
+})
 const dueRows = Columns.decodeRows(DueRow)
 const AttemptsRow = Schema.Struct({ attempts: Columns.Json(Schema.Array(WebhookAttempt)) })
 const attemptsRow = Columns.decodeFirst(AttemptsRow)
@@ -122,11 +137,29 @@ export const layer = Layer.effect(
           }`
           return endpoints.length
         }).pipe(Effect.orDie),
+      enqueueDirect: (request) =>
+        sql`INSERT INTO webhook_deliveries ${
+          sql.insert({
+            organization_id: request.organization_id,
+            endpoint_id: null,
+            run_id: request.run_id,
+            target: Columns.jsonParam(request.target),
+            message_id: request.message_id,
+            event_type: "workflow.webhook_node",
+            ordering_key: request.ordering_key,
+            payload: Columns.jsonParam(request.payload ?? null) ?? "null",
+            status: "pending",
+            attempt_count: 0,
+            attempts: "[]",
+            next_attempt_at: request.now,
+            created_at: request.now
+          })
+        }`.pipe(Effect.asVoid, Effect.orDie),
       due: (now, limit) =>
-        sql`SELECT d.*, e.url, e.secret FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        sql`SELECT d.*, e.url, e.secret FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
             WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}
               AND (d.locked_until IS NULL OR d.locked_until <= ${now})
-              AND e.enabled = ${Columns.boolParam(true)}
+              AND (d.endpoint_id IS NULL OR e.enabled = ${Columns.boolParam(true)})
               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.endpoint_id = d.endpoint_id
                               AND p.ordering_key = d.ordering_key AND p.status = 'pending' AND p.id < d.id)
             ORDER BY d.id LIMIT ${limit}`.pipe(
@@ -135,8 +168,10 @@ export const layer = Layer.effect(
             rows.map((r) => ({
               id: r.id,
               endpoint_id: r.endpoint_id,
+              run_id: r.run_id,
+              target: r.target,
               organization_id: r.organization_id,
-              url: r.url,
+              url: r.target?.url ?? r.url ?? "",
               sealed_secret: r.secret,
               message_id: r.message_id,
               event_type: r.event_type,
