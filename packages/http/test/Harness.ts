@@ -42,6 +42,8 @@ export const TestApp = (dialect: Database.Dialect, settings: Partial<ServerSetti
       dispatcherSweepIntervalMillis: 60_000,
       // Simulated calls end on the TestClock, which stands still while a test's layer closes.
       dispatcherDrainSeconds: 0,
+      // The webhook worker polls on the same clock: rarely, unless a test asks (Webhooks.test.ts).
+      webhooks: { pollMillis: 60_000, sweepMillis: 3_600_000 },
       ...settings
     })),
     Layer.provideMerge(Testing.layerEmptyDatabase(dialect))

@@ -34,12 +34,24 @@ export class PostCall extends Effect.Service<PostCall>()("@agentline/core/PostCa
     const links = yield* PublicLinks
     const urls = yield* PublicUrls
 
+    // Versions are immutable: a definition's webhook nodes are read once per process (most have none).
+    const nodesOf = new Map<number, unknown>()
+
     /** The agent version's webhook nodes for this run, rendered. */
     const nodeRequests = (run: StoredRun, context: Record<string, unknown>) =>
       Effect.gen(function*() {
-        const versions = yield* workflows.versions(run.organization_id, run.workflow_id)
-        const version = versions.find((v) => v.id === run.definition_id) ?? versions.at(-1)
-        return version === undefined ? [] : webhookNodeRequests(version.workflow_definition, context)
+        let nodes = run.definition_id === null ? undefined : nodesOf.get(run.definition_id)
+        if (nodes === undefined) {
+          const versions = yield* workflows.versions(run.organization_id, run.workflow_id)
+          const version = versions.find((v) => v.id === run.definition_id) ?? versions.at(-1)
+          const all = version?.workflow_definition.nodes
+          nodes = Array.isArray(all) ? all.filter((n) => typeof n === "object" && n !== null && (n as { type?: unknown }).type === "webhook") : []
+          if (run.definition_id !== null) {
+            if (nodesOf.size >= 1000) nodesOf.clear()
+            nodesOf.set(run.definition_id, nodes)
+          }
+        }
+        return (nodes as ReadonlyArray<unknown>).length === 0 ? [] : webhookNodeRequests({ nodes }, context)
       })
 
     const work = (run: StoredRun, at: number) =>

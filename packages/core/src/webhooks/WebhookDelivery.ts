@@ -174,7 +174,7 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
 
     yield* sweep.pipe(
       Effect.catchAllCause((cause) => Effect.logError("post-call sweep failed; trying again", cause)),
-      Effect.repeat(Schedule.spaced("1 minute")),
+      Effect.repeat(Schedule.spaced(`${settings.sweepMillis} millis`)),
       Effect.forkScoped
     )
 

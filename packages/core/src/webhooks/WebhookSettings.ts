@@ -12,6 +12,8 @@ export interface WebhookOptions {
   readonly disableAfterMillis: number
   /** How often the outbox is looked at for due deliveries. */
   readonly pollMillis: number
+  /** How often runs whose post-call work waits for a media session that never ended are looked for. */
+  readonly sweepMillis: number
   /** Attempts in flight at once, in all; and to one endpoint, so one slow receiver cannot hold them all. */
   readonly maxInFlight: number
   readonly maxInFlightPerEndpoint: number
@@ -25,6 +27,7 @@ export class WebhookSettings extends Context.Tag("@agentline/core/WebhookSetting
       timeoutMillis: options.timeoutMillis ?? 10_000,
       disableAfterMillis: options.disableAfterMillis ?? 5 * 24 * 3_600_000,
       pollMillis: options.pollMillis ?? 1000,
+      sweepMillis: options.sweepMillis ?? 60_000,
       maxInFlight: options.maxInFlight ?? 64,
       maxInFlightPerEndpoint: options.maxInFlightPerEndpoint ?? 4
     })
