@@ -31,7 +31,7 @@ import {
   type WebhookRequest,
   type WebhookResponse
 } from "@agentline/core/telephony/TelephonyProvider"
-import { Clock, Effect, Either, Schedule, Schema } from "effect"
+import { Clock, Effect, Either, Option, Schedule, Schema } from "effect"
 import * as Callbacks from "./Callbacks.js"
 import * as Rest from "./Rest.js"
 import * as VoicebotStream from "./VoicebotStream.js"
@@ -40,18 +40,32 @@ import * as WebhookAuth from "./WebhookAuth.js"
 /** Exotel's regional API hosts: Singapore (the default cluster) and Mumbai. */
 export const apiBaseUrls = ["https://api.exotel.com", "https://api.in.exotel.com"] as const
 
-const ApiBaseUrl = Schema.Trim.pipe(
-  Schema.filter((value) => (apiBaseUrls as ReadonlyArray<string>).includes(value), {
-    message: () =>
-      `api_base_url must be one of Exotel's regional API hosts: ${apiBaseUrls.join(" (Singapore) or ")} (Mumbai), without a path`
-  })
+/** A pasted host, trimmed and without a trailing slash. */
+const normalizedHost = (value: string) => value.trim().replace(/\/+$/, "")
+const isRegionalHost = (value: string) => (apiBaseUrls as ReadonlyArray<string>).includes(normalizedHost(value))
+const regionMessage = () =>
+  `api_base_url must be one of Exotel's regional API hosts: ${apiBaseUrls[0]} (Singapore) or ${apiBaseUrls[1]} (Mumbai)`
+
+/** One of the two hosts (the OpenAPI document lists them as an enum). */
+const ApiBaseUrl = Schema.String.pipe(Schema.filter(isRegionalHost, { message: regionMessage, jsonSchema: { enum: [...apiBaseUrls] } }))
+
+/**
+ * What a request may send: a host, or null for "not set". Checked as one value so that a wrong host
+ * gets one clear message (not one per member of a union); any other host is refused — the adapter
+ * sends the account's API key and token there.
+ */
+const ApiBaseUrlInput = Schema.NullOr(Schema.String).pipe(
+  Schema.filter((value) => value === null || isRegionalHost(value), { message: regionMessage })
 )
 
 export const ExotelConfig = providerConfig({
   account_sid: requiredText("account_sid"),
   api_key: requiredText("api_key"),
   api_token: requiredText("api_token"),
-  api_base_url: Schema.optionalWith(ApiBaseUrl, { exact: true, nullable: true })
+  api_base_url: Schema.optionalToOptional(ApiBaseUrlInput, ApiBaseUrl, {
+    decode: (value) => Option.map(Option.filter(value, (v): v is string => v !== null), normalizedHost),
+    encode: (value) => value
+  })
 })
 export type ExotelConfig = typeof ExotelConfig.Type
 
