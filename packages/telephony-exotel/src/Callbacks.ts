@@ -8,7 +8,8 @@
  * `ConversationDuration` (seconds talked). The same fields come back from the call details API
  * (`GET /v1/Accounts/{sid}/Calls/{CallSid}.json`: `Status`, `Duration`), which `get` reads.
  *
- * Exotel posts its callbacks as form fields; a JSON body is read too (its documentation shows both).
+ * Exotel posts its callbacks as form fields; JSON and multipart bodies are read too (its documentation
+ * shows JSON payloads, and its examples send multipart forms).
  */
 import type { CallEvent, CallOutcome, CallStatus } from "@agentline/core/telephony/TelephonyProvider"
 
@@ -51,7 +52,26 @@ export const paramsOf = (body: string): Map<string, string> => {
     }
     return params
   }
+  if (trimmed.startsWith("--")) return multipart(body)
   for (const [name, value] of new URLSearchParams(trimmed)) if (!params.has(name)) params.set(name, value)
+  return params
+}
+
+/**
+ * A `multipart/form-data` body's text fields (the delimiter is its first line). Exotel's own examples
+ * send multipart forms; should its callbacks come so, they read like any form.
+ */
+const multipart = (body: string): Map<string, string> => {
+  const params = new Map<string, string>()
+  const delimiter = body.slice(0, body.search(/\r?\n/)).trim()
+  if (delimiter.length < 3) return params
+  for (const part of body.split(delimiter).slice(1)) {
+    const headerEnd = part.search(/\r?\n\r?\n/)
+    if (headerEnd < 0) continue
+    const name = /content-disposition:[^\r\n]*\bname="([^"]*)"/i.exec(part.slice(0, headerEnd))?.[1]
+    const value = part.slice(headerEnd).replace(/^\r?\n\r?\n/, "").replace(/\r?\n$/, "")
+    if (name !== undefined && !params.has(name)) params.set(name, value)
+  }
   return params
 }
 

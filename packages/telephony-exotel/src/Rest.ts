@@ -22,7 +22,10 @@ import { Config, Duration, Effect, Either, Option } from "effect"
 
 export const DEFAULT_API_URL = "https://api.exotel.com"
 
-export const apiUrlConfig = Config.option(Config.string("AGENTLINE_EXOTEL_API_URL"))
+/** An empty variable is no override. */
+export const apiUrlConfig = Config.option(Config.string("AGENTLINE_EXOTEL_API_URL")).pipe(
+  Config.map(Option.filter((url) => url.trim() !== ""))
+)
 
 const REQUEST_TIMEOUT = Duration.seconds(15)
 

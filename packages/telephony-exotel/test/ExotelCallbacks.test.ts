@@ -42,6 +42,26 @@ describe("exotel status callbacks", () => {
     expect(parse(json)).toEqual(parse(json))
   })
 
+  it("reads a multipart/form-data body like a form", () => {
+    const body = [
+      "--XyZ",
+      "Content-Disposition: form-data; name=\"CallSid\"",
+      "",
+      "c5",
+      "--XyZ",
+      "Content-Disposition: form-data; name=\"Status\"",
+      "",
+      "completed",
+      "--XyZ",
+      "Content-Disposition: form-data; name=\"ConversationDuration\"",
+      "",
+      "9",
+      "--XyZ--",
+      ""
+    ].join("\r\n")
+    expect(parse(body)).toMatchObject({ events: [{ type: "ended", providerCallId: "c5", outcome: "completed", durationSeconds: 9 }] })
+  })
+
   it("refuses what is not a callback, and statuses it does not know", () => {
     expect(parse("Status=completed")).toMatchObject({ _tag: "Invalid" })
     expect(parse("CallSid=c4")).toMatchObject({ _tag: "Invalid" })
