@@ -1,15 +1,71 @@
-/** Exotel: configuration. The inbound routing key's account id is the account SID. */
+/**
+ * Exotel: configuration and the calling adapter.
+ *
+ * - calls: "Connect Voice AI" — `POST /v1/Accounts/{sid}/Calls/connect.json` dials the callee (`From`)
+ *   with an ExoPhone as caller id (`CallerId`) and connects the answered call straight to our media
+ *   WebSocket (`StreamUrl`, `StreamType=bidirectional`): no flow, no answer webhook. The call details
+ *   API tells how a call went; hang-up: see `Rest.ts`.
+ * - webhooks: Exotel signs nothing, so the URLs we give it carry a token (`WebhookAuth.ts`). Status
+ *   callbacks (`StatusCallback`, for the `answered` and `terminal` events) are form posts with
+ *   `CallSid`, `Status`, `EventType`, `ConversationDuration` (`Callbacks.ts`).
+ * - inbound: a number reaches a URL only through an App Bazaar flow, built by hand: its Voicebot
+ *   applet's URL is our inbound route (with Basic credentials), which Exotel asks for the WebSocket
+ *   URL of each call (it answers `{"url": "wss://..."}`). Exotel has no API that sets an applet's URL,
+ *   so `provider_sync` reports `ok: false` with the exact URL to paste. A refused call gets no URL:
+ *   Exotel then goes on to the flow's next applet (there is no busy signal to give).
+ * - media: the Voicebot protocol (`VoicebotStream.ts`): JSON frames, base64 16-bit PCM at 8 kHz.
+ *
+ * The inbound routing key's account id is the account SID. Exotel documents no answering machine
+ * detection for these calls: there is none here.
+ */
 import { present, providerConfig, requiredText, secretField } from "@agentline/core/telephony/ProviderConfig"
-import type { ProviderField, TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
-import { Schema } from "effect"
+import {
+  type CallInstruction,
+  type CallStatus,
+  type InboundCall,
+  type PlaceCall,
+  type ProviderField,
+  type ProviderSync,
+  TelephonyError,
+  type TelephonyProvider,
+  type WebhookRequest,
+  type WebhookResponse
+} from "@agentline/core/telephony/TelephonyProvider"
+import { Clock, Effect, Either, Option, Schedule, Schema } from "effect"
+import * as Callbacks from "./Callbacks.js"
+import * as Rest from "./Rest.js"
+import * as VoicebotStream from "./VoicebotStream.js"
+import * as WebhookAuth from "./WebhookAuth.js"
 
+/** Exotel's regional API hosts: Singapore (the default cluster) and Mumbai. */
 export const apiBaseUrls = ["https://api.exotel.com", "https://api.in.exotel.com"] as const
+
+/** A pasted host, trimmed and without a trailing slash. */
+const normalizedHost = (value: string) => value.trim().replace(/\/+$/, "")
+const isRegionalHost = (value: string) => (apiBaseUrls as ReadonlyArray<string>).includes(normalizedHost(value))
+const regionMessage = () =>
+  `api_base_url must be one of Exotel's regional API hosts: ${apiBaseUrls[0]} (Singapore) or ${apiBaseUrls[1]} (Mumbai)`
+
+/** One of the two hosts (the OpenAPI document lists them as an enum). */
+const ApiBaseUrl = Schema.String.pipe(Schema.filter(isRegionalHost, { message: regionMessage, jsonSchema: { enum: [...apiBaseUrls] } }))
+
+/**
+ * What a request may send: a host, or null for "not set". Checked as one value so that a wrong host
+ * gets one clear message (not one per member of a union); any other host is refused — the adapter
+ * sends the account's API key and token there.
+ */
+const ApiBaseUrlInput = Schema.NullOr(Schema.String).pipe(
+  Schema.filter((value) => value === null || isRegionalHost(value), { message: regionMessage })
+)
 
 export const ExotelConfig = providerConfig({
   account_sid: requiredText("account_sid"),
   api_key: requiredText("api_key"),
   api_token: requiredText("api_token"),
-  api_base_url: Schema.optionalWith(Schema.Literal(...apiBaseUrls), { exact: true, nullable: true })
+  api_base_url: Schema.optionalToOptional(ApiBaseUrlInput, ApiBaseUrl, {
+    decode: (value) => Option.map(Option.filter(value, (v): v is string => v !== null), normalizedHost),
+    encode: (value) => value
+  })
 })
 export type ExotelConfig = typeof ExotelConfig.Type
 
@@ -31,10 +87,178 @@ export const fields: ReadonlyArray<ProviderField> = [
   }
 ]
 
-export const provider: TelephonyProvider<ExotelConfig> = {
-  name: "exotel",
-  displayName: "Exotel",
-  configSchema: ExotelConfig,
-  fields,
-  accountId: (config) => present(config.account_sid)
+const refused = (message: string) => new TelephonyError({ provider: "exotel", message, retryable: false })
+
+const lookupRetries = Schedule.exponential("250 millis").pipe(Schedule.intersect(Schedule.recurs(3)))
+
+/** Exotel passes at most three custom parameters, as the stream URL's query (256 characters at most). */
+export const streamUrl = (url: string, parameters: Readonly<Record<string, string>>): string => {
+  const parsed = new URL(url)
+  for (const [name, value] of Object.entries(parameters).slice(0, 3)) parsed.searchParams.set(name, value)
+  return parsed.toString()
 }
+
+/**
+ * The answer to the Voicebot applet's request for a stream URL: `{"url": "wss://..."}` to connect the
+ * call. Exotel has nothing to say a reason or give a busy signal with, and no way to keep a call open
+ * without a stream: every other instruction answers no URL, and the flow goes on to its next applet.
+ */
+export const answer = (instruction: CallInstruction): WebhookResponse => ({
+  status: 200,
+  contentType: "application/json",
+  body: JSON.stringify(instruction._tag === "ConnectMediaStream" ? { url: streamUrl(instruction.url, instruction.parameters) } : {})
+})
+
+/** A request's parameters: the query, then the body's (form or JSON) for names the query lacks. */
+export const requestParams = (request: WebhookRequest): Map<string, string> => {
+  const params = new Map<string, string>()
+  try {
+    for (const [k, v] of new URL(request.url).searchParams) if (!params.has(k)) params.set(k, v)
+  } catch {
+    // An unreadable URL has no parameters.
+  }
+  for (const [k, v] of Callbacks.paramsOf(new TextDecoder().decode(request.rawBody))) if (!params.has(k)) params.set(k, v)
+  return params
+}
+
+/** The Voicebot applet's request as an incoming call (unverified: the number's configuration verifies it). */
+export const inboundCall = (request: WebhookRequest): Either.Either<InboundCall, string> => {
+  const params = requestParams(request)
+  const basic = WebhookAuth.basicCredentials(request)
+  const accountId = present(basic?.user) ?? present(params.get("AccountSid"))
+  const to = present(params.get("CallTo")) ?? present(params.get("To"))
+  const from = params.get("CallFrom") ?? params.get("From") ?? ""
+  const providerCallId = present(params.get("CallSid"))
+  if (accountId === undefined || to === undefined || providerCallId === undefined) {
+    return Either.left(
+      "not an Exotel call for this server: CallSid, CallTo and the account (the Basic user name of the applet's URL) are required"
+    )
+  }
+  return Either.right({ accountId, to: Callbacks.e164(to), from: from === "" ? from : Callbacks.e164(from), providerCallId })
+}
+
+/** Where the flow's Voicebot applet must point for this configuration: what `provider_sync` tells. */
+export const inboundSetup = (config: ExotelConfig, address: string, webhookUrl: string | null): ProviderSync =>
+  webhookUrl === null
+    ? {
+      ok: false,
+      message: `Exotel has no API to take ${address} off a flow: in App Bazaar, move it to another flow; ` +
+        `until then its calls are refused politely by this server`
+    }
+    : {
+      ok: false,
+      message: `Exotel has no API to point a number at a URL: in App Bazaar, give ${address} a flow whose Voicebot applet URL is ` +
+        `${WebhookAuth.inboundFlowUrl(config, webhookUrl)} (the route ${webhookUrl} with HTTP Basic credentials; ` +
+        `one flow serves every number of this configuration)`
+    }
+
+export type ExotelProvider = TelephonyProvider<ExotelConfig> & {
+  readonly calls: NonNullable<TelephonyProvider<ExotelConfig>["calls"]>
+  readonly webhooks: NonNullable<TelephonyProvider<ExotelConfig>["webhooks"]>
+}
+
+/** The adapter; `apiUrl` overrides `AGENTLINE_EXOTEL_API_URL` and the configured region (tests). */
+export const make = (options: { readonly apiUrl?: string | undefined } = {}): ExotelProvider => {
+  const rest = Rest.make(options)
+
+  const place = (input: PlaceCall<ExotelConfig>) =>
+    Effect.gen(function*() {
+      if (input.from === undefined) {
+        return yield* refused("Exotel needs a caller id: add an ExoPhone of this Exotel account to the configuration")
+      }
+      if (input.whenAnswered._tag !== "ConnectMediaStream") {
+        return yield* refused("Exotel connects an answered call to a media stream, and this server offers none (no media route)")
+      }
+      const placed = yield* rest.send({
+        credentials: input.config,
+        method: "POST",
+        path: "/Calls/connect.json",
+        form: [
+          ["From", input.to],
+          ["CallerId", input.from],
+          ["StreamUrl", streamUrl(input.whenAnswered.url, input.whenAnswered.parameters)],
+          ["StreamType", "bidirectional"],
+          ["StatusCallback", WebhookAuth.withToken(input.config, input.callbackUrl)],
+          ["StatusCallbackEvents[0]", "answered"],
+          ["StatusCallbackEvents[1]", "terminal"],
+          ["CustomField", `agentline-attempt-${input.attemptId}`]
+        ],
+        what: "place the call"
+      })
+      if (Either.isLeft(placed)) return yield* Rest.failure(placed.left, "place the call")
+      const sid = Rest.text(Rest.member(Rest.member(placed.right, "Call"), "Sid"))
+      if (sid === undefined) return yield* refused("Exotel's answer to place the call had no Call.Sid")
+      return { providerCallId: sid }
+    })
+
+  const details = (config: ExotelConfig, callSid: string) =>
+    rest.send({ credentials: config, method: "GET", path: `/Calls/${encodeURIComponent(callSid)}.json`, what: "look the call up" })
+
+  const statusOf = (body: unknown): CallStatus | undefined => {
+    const call = Rest.member(body, "Call")
+    const status = Rest.text(Rest.member(call, "Status"))
+    if (status === undefined) return undefined
+    const talked = Rest.text(Rest.member(Rest.member(call, "Details"), "ConversationDuration")) ?? Rest.text(Rest.member(call, "Duration"))
+    return Callbacks.callStatus(status, talked)
+  }
+
+  /** Transient failures are tried again here: `get` has no error channel, and Unknown means "never re-dial". */
+  const get = ({ config, providerCallId }: { readonly config: ExotelConfig; readonly providerCallId: string }) =>
+    details(config, providerCallId).pipe(
+      Effect.flatMap((found) =>
+        Either.isLeft(found) && Rest.failure(found.left, "look the call up").retryable
+          ? Effect.fail(Rest.failure(found.left, "look the call up"))
+          : Effect.succeed(found)
+      ),
+      Effect.retry({ schedule: lookupRetries, while: (e) => e.retryable }),
+      Effect.map((found): CallStatus => {
+        if (Either.isLeft(found)) return { _tag: "Unknown", reason: Rest.failure(found.left, "look the call up").message }
+        return statusOf(found.right) ?? { _tag: "Unknown", reason: "Exotel's call details had no Status" }
+      }),
+      Effect.catchAll((e) => Effect.succeed<CallStatus>({ _tag: "Unknown", reason: e.message }))
+    )
+
+  /** A call already over is left alone (the goal is reached); one ringing or talking is hung up. */
+  const hangUp = ({ config, providerCallId }: { readonly config: ExotelConfig; readonly providerCallId: string }) =>
+    Effect.gen(function*() {
+      const found = yield* details(config, providerCallId)
+      if (Either.isLeft(found)) return yield* Rest.failure(found.left, "hang up the call")
+      if (statusOf(found.right)?._tag === "Ended") return
+      const deleted = yield* rest.send({
+        credentials: config,
+        method: "DELETE",
+        path: `/Calls/${encodeURIComponent(providerCallId)}.json`,
+        what: "hang up the call"
+      })
+      if (Either.isLeft(deleted)) return yield* Rest.failure(deleted.left, "hang up the call")
+    })
+
+  const parseStatus = ({ request }: { readonly request: WebhookRequest }) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const parsed = Callbacks.parseStatus(Callbacks.paramsOf(new TextDecoder().decode(request.rawBody)), now)
+      return parsed._tag === "Events" ? Effect.succeed(parsed.events) : Effect.fail(refused(parsed.reason))
+    })
+
+  const parseInbound = ({ request }: { readonly request: WebhookRequest }) =>
+    Effect.suspend(() => Either.match(inboundCall(request), { onLeft: (reason) => Effect.fail(refused(reason)), onRight: Effect.succeed }))
+
+  return {
+    name: "exotel",
+    displayName: "Exotel",
+    configSchema: ExotelConfig,
+    fields,
+    accountId: (config) => present(config.account_sid),
+    calls: { place, hangUp, get },
+    webhooks: {
+      verify: ({ config, request }) => Effect.sync(() => WebhookAuth.isAuthentic(config, request)),
+      parseStatus,
+      parseInbound,
+      answer: ({ instruction }) => answer(instruction)
+    },
+    media: VoicebotStream.media,
+    inbound: { configure: ({ address, config, webhookUrl }) => Effect.sync(() => inboundSetup(config, address, webhookUrl)) }
+  }
+}
+
+/** The adapter the server registers: Exotel's API in the configured region (or `AGENTLINE_EXOTEL_API_URL`). */
+export const provider: ExotelProvider = make()

@@ -7,7 +7,8 @@
  * - `POST /api/v1/telephony/answer/:provider/:attempt_id`: what to do once a call of ours is answered;
  * - `POST /api/v1/telephony/inbound/:provider`: a provider's voice webhook for an incoming call (the
  *   URL `provider_sync` points numbers at); always a document the caller can hear, 401 for a request
- *   that does not verify;
+ *   that does not verify. `GET` too: Exotel's applets ask their URL with a GET, the call's details in
+ *   the query;
  * - `GET /api/v1/telephony/media/:provider/:token` (WebSocket): an answered call's audio, opened by a
  *   single-use media token; a wrong, reused or expired token is refused (403) before the upgrade.
  *
@@ -110,6 +111,7 @@ export const layer = HttpApiBuilder.Router.use((router) =>
     const context = yield* Effect.context<CallAnswers | InboundCalls | MediaStreams | ServerConfig>()
     yield* router.post("/api/v1/telephony/answer/:provider/:attempt_id", Effect.provide(answerRoute, context))
     yield* router.post("/api/v1/telephony/inbound/:provider", Effect.provide(inboundRoute, context))
+    yield* router.get("/api/v1/telephony/inbound/:provider", Effect.provide(inboundRoute, context))
     yield* router.get("/api/v1/telephony/media/:provider/:token", Effect.provide(mediaRoute, context))
   })
 ).pipe(Layer.provide([CallAnswers.Default, InboundCalls.Default]))

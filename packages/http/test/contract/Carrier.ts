@@ -91,5 +91,16 @@ export interface CarrierUnderTest {
    * no such flag and the voicemail scenario is not part of its contract.
    */
   readonly machineDetection?: boolean
+  /**
+   * Whether `provider_sync` can point a number at the server by API (default true). Exotel's cannot: a
+   * number reaches a URL through a flow built by hand. Binding then reports `ok: false` with the URL to
+   * paste, and the contract pastes it (`fake.route`) as the operator would.
+   */
+  readonly inboundByApi?: boolean
+  /**
+   * Whether the provider can give a caller a busy signal (default true). Exotel's Voicebot applet has
+   * none: over the organization's limit an incoming call is refused like any other.
+   */
+  readonly busySignal?: boolean
   readonly start: () => Promise<Started>
 }

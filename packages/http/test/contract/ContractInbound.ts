@@ -24,7 +24,7 @@ const runOfCall = (providerCallId: string) =>
 export const inboundTests = (it: ContractIt, fakeTag: typeof Fake) => {
   /** An organization with a number bound to its agent; the provider was pointed at this server. */
   const boundNumber = Effect.gen(function*() {
-    const { fake } = yield* fakeTag
+    const { carrier, fake, publicUrl } = yield* fakeTag
     const setup = yield* setupCarrier()
     const address = freshNumber("+1415999")
     fake.own(address)
@@ -33,6 +33,8 @@ export const inboundTests = (it: ContractIt, fakeTag: typeof Fake) => {
       body: { address, inbound_workflow_id: setup.agent.id }
     })
     expect(number.status).toBe(200)
+    // Without an API for it, the operator does by hand what provider_sync told.
+    if (carrier.inboundByApi === false) fake.route(address, `${publicUrl}/api/v1/telephony/inbound/${carrier.provider}`)
     return { setup, address, number: number.body }
   })
 
@@ -41,9 +43,25 @@ export const inboundTests = (it: ContractIt, fakeTag: typeof Fake) => {
       const { carrier, fake, publicUrl } = yield* fakeTag
       const { address, number, setup } = yield* boundNumber
       const inboundUrl = `${publicUrl}/api/v1/telephony/inbound/${carrier.provider}`
+      const path = `/api/v1/organizations/telephony-configs/${setup.configurationId}/phone-numbers/${number.id}`
+      if (carrier.inboundByApi === false) {
+        // A warning that names the exact URL to set by hand; the number is bound all the same.
+        expect(number.provider_sync.ok).toBe(false)
+        expect(number.provider_sync.message).toContain(inboundUrl)
+        expect(number.inbound_workflow_id).toBe(setup.agent.id)
+        expect(fake.voiceUrl(address)).toBe(inboundUrl)
+        const unbound = yield* call("PUT", path, { apiKey: setup.apiKey, body: { inbound_workflow_id: null } })
+        expect(unbound.body.provider_sync.ok).toBe(false)
+        expect(unbound.body.inbound_workflow_id).toBe(null)
+        fake.route(address, null)
+        const rebound = yield* call("PUT", path, { apiKey: setup.apiKey, body: { inbound_workflow_id: setup.agent.id } })
+        expect(rebound.status).toBe(200)
+        expect(rebound.body.provider_sync).toMatchObject({ ok: false })
+        expect(rebound.body.inbound_workflow_id).toBe(setup.agent.id)
+        return
+      }
       expect(number.provider_sync.ok).toBe(true)
       expect(fake.voiceUrl(address)).toBe(inboundUrl)
-      const path = `/api/v1/organizations/telephony-configs/${setup.configurationId}/phone-numbers/${number.id}`
       const unbound = yield* call("PUT", path, { apiKey: setup.apiKey, body: { inbound_workflow_id: null } })
       expect(unbound.body.provider_sync.ok).toBe(true)
       expect(fake.voiceUrl(address)).toBe(null)
@@ -107,13 +125,13 @@ export const inboundTests = (it: ContractIt, fakeTag: typeof Fake) => {
 
   it.effect("incoming calls count against the organization's concurrency limit: over it, a busy signal", () =>
     Effect.gen(function*() {
-      const { fake } = yield* fakeTag
+      const { carrier, fake } = yield* fakeTag
       const { address, setup } = yield* boundNumber
       yield* (yield* Organizations).setConcurrentCallLimit(setup.principal.organizationId, 1)
       const first = yield* Effect.promise(() => fake.placeInbound({ to: address, from: freshNumber("+1415666") }))
       expect(first.answer).toBe("stream")
       const second = yield* Effect.promise(() => fake.placeInbound({ to: address, from: freshNumber("+1415666") }))
-      expect(second).toMatchObject({ status: 200, answer: "busy" })
+      expect(second).toMatchObject({ status: 200, answer: carrier.busySignal === false ? "refused" : "busy" })
       first.hangUp()
     }))
 }
