@@ -7,7 +7,8 @@
  *                text   {"event":"websocket:dtmf","digit":"5","duration":260}
  *                text   {"event":"websocket:notify","payload":{...}}   (a `notify` we sent has been reached)
  *                text   {"event":"websocket:cleared"}                  (a `clear` we sent emptied the buffer)
- *   to Vonage    binary the same PCM, whole 20 ms frames, played in order in real time
+ *   to Vonage    binary the same PCM, whole 20 ms frames (a remainder waits for more audio, or is
+ *                       padded with silence before a mark), played in order in real time
  *                text   {"action":"notify","payload":{...}}  /  {"action":"clear"}
  *
  * Marks are Vonage's documented `notify` action: Vonage answers `websocket:notify` with our payload
@@ -42,6 +43,13 @@ export const frameBytes = (format: AudioFormat) => (format.sampleRate / 50) * 2
 
 const text = (message: unknown): WebSocketFrame => ({ _tag: "Text", text: JSON.stringify(message) })
 
+const concat = (a: Uint8Array, b: Uint8Array) => {
+  const out = new Uint8Array(a.length + b.length)
+  out.set(a)
+  out.set(b, a.length)
+  return out
+}
+
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** A codec for one connection. */
@@ -50,6 +58,8 @@ export const session = (): MediaSession => {
   const streamId = Crypto.randomUUID()
   /** Marks sent and not yet reported, in order. */
   const pending: Array<string> = []
+  /** Audio of a frame not sent yet (less than 20 ms). */
+  let partial = new Uint8Array(0)
 
   const reached = (name: string): ReadonlyArray<MediaEvent> => {
     const at = pending.indexOf(name)
@@ -112,28 +122,40 @@ export const session = (): MediaSession => {
           if (given.encoding !== format.encoding || given.sampleRate !== format.sampleRate) {
             return Effect.fail(failure(`the stream takes ${format.encoding} at ${format.sampleRate} Hz, not ${given.encoding} at ${given.sampleRate} Hz`))
           }
-          // Vonage plays whole 20 ms frames: a short last piece is padded with silence.
+          // Vonage plays whole 20 ms frames: audio is sent in whole frames, and what is left of one waits
+          // for the next audio (a resampled frame may come a sample short or long), or is padded with
+          // silence by a mark (what was played before a mark must reach Vonage before the notify).
           const size = frameBytes(format)
-          const data = command.audio.data
+          const data = partial.length === 0 ? command.audio.data : concat(partial, command.audio.data)
           const frames: Array<WebSocketFrame> = []
-          for (let offset = 0; offset < data.length; offset += size) {
-            const piece = data.subarray(offset, offset + size)
-            const whole = piece.length === size ? piece.slice() : new Uint8Array(size)
-            if (piece.length !== size) whole.set(piece)
-            frames.push({ _tag: "Binary", data: whole })
-          }
+          let offset = 0
+          for (; offset + size <= data.length; offset += size) frames.push({ _tag: "Binary", data: data.slice(offset, offset + size) })
+          partial = data.slice(offset)
           return Effect.succeed(frames)
         }
-        case "Mark":
+        case "Mark": {
+          const flushed = flush()
           pending.push(command.name)
-          return Effect.succeed([text({ action: "notify", payload: { name: command.name } })])
+          return Effect.succeed([...flushed, text({ action: "notify", payload: { name: command.name } })])
+        }
         case "Clear":
+          partial = new Uint8Array(0)
           return Effect.succeed([text({ action: "clear" })])
         case "Stop":
           // The call is hung up through the Voice API; Vonage then closes the socket.
+          partial = new Uint8Array(0)
           return Effect.succeed([])
       }
     })
+
+  /** The part of a frame not sent yet, padded with silence to a whole frame. */
+  const flush = (): ReadonlyArray<WebSocketFrame> => {
+    if (partial.length === 0 || format === undefined) return []
+    const frame = new Uint8Array(frameBytes(format))
+    frame.set(partial)
+    partial = new Uint8Array(0)
+    return [{ _tag: "Binary", data: frame }]
+  }
 
   return { decode, encode }
 }

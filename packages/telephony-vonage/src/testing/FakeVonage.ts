@@ -11,7 +11,7 @@
  * - calls played out as Vonage plays them: events (`started`, `ringing`, `answered`, then `completed`
  *   with `duration`, or `busy`, `unanswered`, `failed`, `cancelled`) posted in order as JSON to the
  *   call's `event_url`, each signed (a JWT in `Authorization`, HS256 with the signature secret, with the
- *   body's `payload_hash`); once answered, `advanced_machine_detection` in its synchronous `detect` mode
+ *   body's `payload_hash`) and delivered again when the server cannot be reached or answers 5xx; once answered, `advanced_machine_detection` in its synchronous `detect` mode
  *   reports `human` or `machine` first (a machine is hung up with `behavior: hangup`), then the answer
  *   URL is requested (POST JSON `{to, from, uuid, conversation_uuid}`, signed) and its NCCO run: `talk`,
  *   `conversation` (holds the call), `connect` to a `websocket` (the media leg of `FakeVonageMedia`,
