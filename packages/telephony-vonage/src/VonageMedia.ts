@@ -7,7 +7,7 @@
  *                text   {"event":"websocket:dtmf","digit":"5","duration":260}
  *                text   {"event":"websocket:notify","payload":{...}}   (a `notify` we sent has been reached)
  *                text   {"event":"websocket:cleared"}                  (a `clear` we sent emptied the buffer)
- *   to Vonage    binary the same PCM, whole 20 ms frames (a remainder waits for more audio, or is
+ *   to Vonage    binary the same PCM (Vonage buffers up to 3072 frames, about a minute), whole 20 ms frames (a remainder waits for more audio, or is
  *                       padded with silence before a mark), played in order in real time
  *                text   {"action":"notify","payload":{...}}  /  {"action":"clear"}
  *
@@ -95,11 +95,9 @@ export const session = (): MediaSession => {
           return Effect.succeed([{ _tag: "Start", streamId, providerCallId: uuid, format, parameters }])
         }
         case "websocket:dtmf": {
-          const digit = typeof message.digit === "string"
-            ? message.digit
-            : isRecord(message.dtmf) && typeof message.dtmf.digits === "string"
-            ? message.dtmf.digits
-            : ""
+          // `{"digit": "5"}` as documented; the `dtmf` object of Vonage's input events is read too.
+          const dtmf = isRecord(message.dtmf) ? message.dtmf : {}
+          const digit = [message.digit, dtmf.digit, dtmf.digits].find((d): d is string => typeof d === "string") ?? ""
           return Effect.succeed([...digit].filter((d) => /^[0-9A-D*#]$/.test(d)).map((d): MediaEvent => ({ _tag: "Dtmf", digit: d })))
         }
         case "websocket:notify": {

@@ -86,6 +86,7 @@ describe("Vonage media codec", () => {
       const codec = VonageMedia.session()
       yield* codec.decode(connected())
       expect(yield* codec.decode(text({ event: "websocket:dtmf", digit: "5", duration: 260 }))).toEqual([{ _tag: "Dtmf", digit: "5" }])
+      expect(yield* codec.decode(text({ event: "websocket:dtmf", dtmf: { digit: "#" } }))).toEqual([{ _tag: "Dtmf", digit: "#" }])
       expect(yield* codec.decode(text({ event: "websocket:media:update" }))).toEqual([])
       expect(yield* codec.encode({ _tag: "Stop" })).toEqual([])
       expect(yield* Effect.flip(codec.decode({ _tag: "Text", text: "{" }))).toMatchObject({ _tag: "TelephonyError" })
