@@ -14,14 +14,16 @@
  * | `human` | answered, answered by a person (machine detection ran) |
  * | `machine` | answered by a machine, then ended `voicemail` (the adapter asks Vonage to hang machines up) |
  * | `completed` | ended `completed`, with `duration` |
- * | `busy`, `rejected` | ended `busy` (the callee's side refused the call) |
+ * | `busy`, `rejected` | ended `busy` (`rejected` is the destination refusing the call; Vonage notes that
+ * |  | carriers often relay a busy callee as `rejected`) |
  * | `timeout`, `unanswered` | ended `no_answer` |
  * | `cancelled` | ended `canceled` (hung up before it was answered) |
  * | `failed` | ended `failed` |
  *
  * `disconnected` is a leg (our WebSocket leg, a transfer) going away, not the call's end: `completed`
  * follows it. Recording, input, transfer and other action events carry no call status and are ignored,
- * as are statuses this table does not know. An event without a call `uuid` is not a Vonage event.
+ * as are statuses this table does not know, and errors reported for a conversation without a call. A
+ * body naming neither a call (`uuid`) nor a conversation is not a Vonage event.
  */
 import type { CallEvent, CallOutcome, CallStatus } from "@agentline/core/telephony/TelephonyProvider"
 
@@ -56,7 +58,12 @@ export const outcomeOf = (status: string): CallOutcome | undefined => ENDINGS[st
 export const toEvents = (body: unknown, now: number): Parsed => {
   if (!isRecord(body)) return { _tag: "Invalid", reason: "Vonage event is not a JSON object" }
   const providerCallId = text(body.uuid)
-  if (providerCallId === undefined) return { _tag: "Invalid", reason: "Vonage event without a call uuid" }
+  if (providerCallId === undefined) {
+    // Vonage also reports errors of a conversation (no call named) to the event URL: nothing to apply.
+    return text(body.conversation_uuid) !== undefined
+      ? { _tag: "Events", events: [] }
+      : { _tag: "Invalid", reason: "Vonage event without a call uuid" }
+  }
   const status = (text(body.status) ?? "").toLowerCase()
   const at = now
   switch (status) {

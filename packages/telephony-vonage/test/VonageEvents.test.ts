@@ -62,6 +62,7 @@ describe("Vonage events", () => {
     expect(events(event("transfer"))).toEqual([])
     expect(events({ uuid, recording_url: "https://api.nexmo.com/v1/files/x" })).toEqual([])
     expect(events(event("something-new"))).toEqual([])
+    expect(events({ conversation_uuid: "CON-1", reason: "something failed", timestamp: "2026-11-25T20:00:00.000Z" })).toEqual([])
     expect(VonageEvents.toEvents({ status: "completed" }, NOW)._tag).toBe("Invalid")
     expect(VonageEvents.parse("not json", NOW)._tag).toBe("Invalid")
     expect(VonageEvents.parse("[1]", NOW)._tag).toBe("Invalid")

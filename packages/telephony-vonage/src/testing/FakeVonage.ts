@@ -229,7 +229,9 @@ export class FakeVonageCall {
     await this.after(this.behaviour.ringSeconds ?? 1)
     if (this.isOver) return
     if (this.behaviour.answer === "busy") return this.end("busy")
-    this.pickUp()
+    // With detection the callee's talk time runs from the verdict: the call cannot end (by the callee
+    // hanging up) before Vonage decided, whatever order late timers fire in.
+    this.pickUp(!this.options.machineDetection)
     this.event("answered")
     if (this.options.machineDetection) {
       // Synchronous detection: the verdict comes before the NCCO is asked for.
@@ -240,16 +242,22 @@ export class FakeVonageCall {
         return this.end("completed")
       }
       this.event("human")
+      this.talk(1)
     }
     await this.fetchAndRun()
   }
 
-  /** The callee picks up; they hang up after their talk time. */
-  pickUp() {
+  /** The callee picks up; they hang up after their talk time (from now, or from `talk()`). */
+  pickUp(talking = true) {
     this.status = "answered"
     this.answeredAt = Date.now()
+    if (talking) this.talk()
+  }
+
+  /** The callee talks for their talk time, then hangs up; `since` seconds of the call were answered already. */
+  private talk(since = 0) {
     const talk = this.behaviour.talkSeconds ?? 2
-    this.timers.push(setTimeout(() => this.end("completed", talk), talk * this.secondMillis))
+    this.timers.push(setTimeout(() => this.end("completed", since + talk), talk * this.secondMillis))
   }
 
   /** Requests the answer URL (signed JSON) and runs the NCCO it answers. */
