@@ -282,11 +282,16 @@ export const make = (options: { readonly apiUrl?: string | undefined; readonly r
         const written = yield* rest.send({ api: "voice", auth: basic(config), method: "PUT", path: appPath, json: pointed, schema: Schema.Unknown, what: "point the application at this server" })
         if (Either.isLeft(written)) return { ok: false, message: Rest.failure(written.left, "point the application at this server").message }
       }
+      // A number answers one application: binding it here is the intent, so it moves (and says so).
+      const previous = owned.app_id == null || owned.app_id === "" || owned.app_id === config.application_id ? undefined : owned.app_id
       if (owned.app_id !== config.application_id) {
         const linked = yield* link(config.application_id, "link the number to the application")
         if (Either.isLeft(linked)) return { ok: false, message: Rest.failure(linked.left, "link the number to the application").message }
       }
-      return { ok: true, message: `Vonage: incoming calls to ${address} are sent to ${webhookUrl}` }
+      return {
+        ok: true,
+        message: `Vonage: incoming calls to ${address} are sent to ${webhookUrl}${previous === undefined ? "" : ` (the number left the application ${previous})`}`
+      }
     }).pipe(Effect.catchAll((e) => Effect.succeed<ProviderSync>({ ok: false, message: e.message })))
 
   return {
