@@ -3,9 +3,9 @@ import { FastCheck } from "effect"
 import { defaultVadSettings, initialVadState, levelDbfs, stepVad, type VadEvent, type VadState } from "../../src/session/Vad.js"
 
 const RATE = 8000
-const frameOf = (amplitude: number, ms = 20) => ({
-  sampleRate: RATE,
-  samples: Int16Array.from({ length: (RATE * ms) / 1000 }, (_, i) => Math.round(amplitude * Math.sin((2 * Math.PI * 300 * i) / RATE)))
+const frameOf = (amplitude: number, ms = 20, rate = RATE) => ({
+  sampleRate: rate,
+  samples: Int16Array.from({ length: (rate * ms) / 1000 }, (_, i) => Math.round(amplitude * Math.sin((2 * Math.PI * 300 * i) / rate)))
 })
 
 /** Feeds `frames` and collects the events with the state at the end. */
@@ -35,6 +35,12 @@ describe("Vad", () => {
       { _tag: "SpeechStarted", atMs: 500 },
       { _tag: "SpeechStopped", atMs: 1500 }
     ])
+  })
+
+  it("times speech by the frames' own rate: a 16 kHz call (Vonage) gives the events of an 8 kHz one", () => {
+    const at = (rate: number) => feed([...repeat(25, frameOf(30, 20, rate)), ...repeat(50, frameOf(8000, 20, rate)), ...repeat(45, frameOf(30, 20, rate))]).events
+    expect(at(16000)).toEqual(at(8000))
+    expect(at(24000)).toEqual(at(8000))
   })
 
   it("a click shorter than startMillis is not speech (no barge-in on a breath)", () => {

@@ -1,0 +1,604 @@
+/**
+ * A fake Vonage on 127.0.0.1 for tests, faithful to what the adapter relies on:
+ *
+ * - Voice API (`/v1/calls`): requests must carry an application JWT (RS256) that verifies with the
+ *   application's public key, names it (`application_id`) and has not expired (401 otherwise); create
+ *   (201 `{uuid, status: "started", ...}`; a number that cannot exist is 400 naming it), look up
+ *   (404 for an unknown uuid), `PUT {"action":"hangup"}` (204; 400 for a call that is over);
+ * - Applications API v2 and Numbers API with Basic `api_key:api_secret` (401 otherwise): `GET` / `PUT`
+ *   `/v2/applications/{id}` (a PUT replaces it), `GET /account/numbers?pattern=`, `POST /number/update`
+ *   (`app_id` links a number, an empty one unlinks it);
+ * - calls played out as Vonage plays them: events (`started`, `ringing`, `answered`, then `completed`
+ *   with `duration`, or `busy`, `unanswered`, `failed`, `cancelled`) posted in order as JSON to the
+ *   call's `event_url`, each signed (a JWT in `Authorization`, HS256 with the signature secret, with the
+ *   body's `payload_hash`) and delivered again when the server cannot be reached or answers 5xx; once answered, `advanced_machine_detection` in its synchronous `detect` mode
+ *   reports `human` or `machine` first (a machine is hung up with `behavior: hangup`), then the answer
+ *   URL is requested (POST JSON `{to, from, uuid, conversation_uuid}`, signed) and its NCCO run: `talk`,
+ *   `conversation` (holds the call), `connect` to a `websocket` (the media leg of `FakeVonageMedia`,
+ *   held until the socket closes); the call is hung up (`completed`) when the NCCO runs out;
+ * - incoming calls to a number linked to an application: its answer URL is requested and its NCCO run.
+ *
+ * Knobs: `behave(number, behaviour)`, `failNext` for 429/5xx, `secondMillis` to scale time.
+ */
+import * as Crypto from "node:crypto"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
+import * as Jwt from "../Jwt.js"
+import { connect, type MediaLeg } from "./FakeVonageMedia.js"
+
+export type { MediaLeg } from "./FakeVonageMedia.js"
+
+export type Answer = "human" | "machine" | "busy" | "no-answer" | "failed" | "invalid"
+
+/** How the callee (outbound) or the caller (inbound) behaves; times in Vonage seconds. */
+export interface Behaviour {
+  readonly answer: Answer
+  readonly ringSeconds?: number
+  readonly talkSeconds?: number
+}
+
+export interface Account {
+  readonly apiKey: string
+  readonly apiSecret: string
+  readonly signatureSecret: string
+}
+
+export interface Application {
+  readonly id: string
+  name: string
+  /** PEM public key the application's JWTs verify with. */
+  publicKey: string
+  answerUrl: string | null
+  eventUrl: string | null
+  signedCallbacks: boolean
+}
+
+export interface OwnedNumber {
+  readonly msisdn: string
+  readonly country: string
+  appId: string | null
+}
+
+export type CallStatus = "started" | "ringing" | "answered" | "completed" | "busy" | "cancelled" | "unanswered" | "failed" | "rejected" | "timeout"
+
+const FINAL = new Set<CallStatus>(["completed", "busy", "cancelled", "unanswered", "failed", "rejected", "timeout"])
+
+export interface PostedEvent {
+  readonly url: string
+  readonly body: string
+  readonly token: string
+  readonly status: number
+}
+
+interface Failure {
+  readonly status: number
+  count: number
+  readonly applies: (method: string, path: string) => boolean
+}
+
+const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(resolve, millis))
+
+/** A signed JSON POST as Vonage sends its webhooks; answers the response's status and body. */
+const postSigned = async (url: string, body: string, token: string | undefined) => {
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "user-agent": "Vonage-Voice/1.0", ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
+      body
+    })
+    return { status: response.status, body: await response.text() }
+  } catch {
+    return { status: 0, body: "" }
+  }
+}
+
+export class FakeVonageCall {
+  readonly uuid = Crypto.randomUUID()
+  readonly conversationUuid = `CON-${Crypto.randomUUID()}`
+  status: CallStatus = "started"
+  durationSeconds = 0
+  readonly events: Array<PostedEvent> = []
+  /** NCCOs this call ran (as answered by the server), raw. */
+  readonly nccos: Array<string> = []
+  /** For an incoming call: the HTTP status of the answer URL's response. */
+  answerStatus: number | undefined = undefined
+  media: MediaLeg | undefined = undefined
+  readonly ended: Promise<CallStatus>
+  readonly mediaConnected: Promise<MediaLeg>
+  private resolveMedia!: (leg: MediaLeg) => void
+  private resolveEnded!: (status: CallStatus) => void
+  private answeredAt: number | undefined = undefined
+  private posting: Promise<void> = Promise.resolve()
+  private timers: Array<ReturnType<typeof setTimeout>> = []
+  private wake: Array<() => void> = []
+
+  constructor(
+    readonly account: Account,
+    readonly application: Application,
+    readonly to: string,
+    readonly from: string,
+    readonly direction: "outbound" | "inbound",
+    readonly behaviour: Behaviour,
+    readonly secondMillis: number,
+    readonly options: {
+      readonly answerUrl: string | null
+      readonly eventUrl: string | null
+      readonly machineDetection: boolean
+      readonly ringingTimer: number
+    }
+  ) {
+    this.ended = new Promise((resolve) => (this.resolveEnded = resolve))
+    this.mediaConnected = new Promise((resolve) => (this.resolveMedia = resolve))
+  }
+
+  get isOver() {
+    return FINAL.has(this.status)
+  }
+
+  get answered() {
+    return this.answeredAt !== undefined
+  }
+
+  /** Waits `seconds` of Vonage time, or until the call ends. */
+  private after(seconds: number) {
+    return new Promise<void>((resolve) => {
+      this.timers.push(setTimeout(resolve, seconds * this.secondMillis))
+      this.wake.push(resolve)
+    })
+  }
+
+  sign(body: string, secret = this.account.signatureSecret) {
+    return Jwt.signWebhook({ secret, apiKey: this.account.apiKey, applicationId: this.application.id, body, nowMillis: Date.now() })
+  }
+
+  /** What Vonage says about this call in its events and lookups. */
+  private describe(status: string, extra: Record<string, unknown> = {}) {
+    return {
+      from: this.from,
+      to: this.to,
+      uuid: this.uuid,
+      conversation_uuid: this.conversationUuid,
+      status,
+      direction: this.direction,
+      timestamp: new Date().toISOString(),
+      ...extra
+    }
+  }
+
+  /** Queues the event `status` for the event URL, signed, in order. */
+  private event(status: string, extra: Record<string, unknown> = {}) {
+    const url = this.options.eventUrl
+    if (url === null) return
+    const body = JSON.stringify(this.describe(status, extra))
+    this.posting = this.posting.then(async () => {
+      const token = this.sign(body)
+      // Vonage delivers an event again when the webhook could not be reached or failed (5xx).
+      let code = 0
+      for (let attempt = 0; attempt < 3; attempt++) {
+        code = (await postSigned(url, body, token)).status
+        if (code !== 0 && code < 500) break
+        await sleep(50)
+      }
+      this.events.push({ url, body, token, status: code })
+    })
+  }
+
+  /** The call as `GET /v1/calls/{uuid}` shows it. */
+  resource() {
+    return {
+      ...this.describe(this.status),
+      to: { type: "phone", number: this.to },
+      from: { type: "phone", number: this.from },
+      ...(this.isOver ? { duration: String(this.durationSeconds), end_time: new Date().toISOString() } : {}),
+      rate: "0.01",
+      network: "fake"
+    }
+  }
+
+  /** Ends the call with `status` (once); `completed` counts the talk time since the answer. */
+  end(status: CallStatus, talkSeconds?: number) {
+    if (this.isOver) return
+    if (status === "completed" && this.answeredAt !== undefined) {
+      this.durationSeconds = talkSeconds ?? Math.max(1, Math.round((Date.now() - this.answeredAt) / this.secondMillis))
+    }
+    this.status = status
+    for (const timer of this.timers) clearTimeout(timer)
+    for (const wake of this.wake.splice(0)) wake()
+    if (this.media?.isOpen()) this.media.stop()
+    this.event(status, status === "completed" ? { duration: String(this.durationSeconds), start_time: null, end_time: new Date().toISOString() } : {})
+    void this.posting.then(() => this.resolveEnded(status))
+  }
+
+  /** Hang-up through the API: an answered call completes, a ringing one is cancelled. */
+  hangUp() {
+    this.end(this.answered ? "completed" : "cancelled")
+  }
+
+  /** Plays an outbound call out. */
+  async play(): Promise<void> {
+    this.event("started")
+    await this.after(0.1)
+    if (this.isOver) return
+    if (this.behaviour.answer === "failed") return this.end("failed")
+    this.status = "ringing"
+    this.event("ringing")
+    if (this.behaviour.answer === "no-answer") {
+      await this.after(this.options.ringingTimer)
+      return this.end("unanswered")
+    }
+    await this.after(this.behaviour.ringSeconds ?? 1)
+    if (this.isOver) return
+    if (this.behaviour.answer === "busy") return this.end("busy")
+    // With detection the callee's talk time runs from the verdict: the call cannot end (by the callee
+    // hanging up) before Vonage decided, whatever order late timers fire in.
+    this.pickUp(!this.options.machineDetection)
+    this.event("answered")
+    if (this.options.machineDetection) {
+      // Synchronous detection: the verdict comes before the NCCO is asked for.
+      await this.after(1)
+      if (this.isOver) return
+      if (this.behaviour.answer === "machine") {
+        this.event("machine", { sub_state: "machine" })
+        return this.end("completed")
+      }
+      this.event("human")
+      this.talk(1)
+    }
+    await this.fetchAndRun()
+  }
+
+  /** The callee picks up; they hang up after their talk time (from now, or from `talk()`). */
+  pickUp(talking = true) {
+    this.status = "answered"
+    this.answeredAt = Date.now()
+    if (talking) this.talk()
+  }
+
+  /** The callee talks for their talk time, then hangs up; `since` seconds of the call were answered already. */
+  private talk(since = 0) {
+    const talk = this.behaviour.talkSeconds ?? 2
+    this.timers.push(setTimeout(() => this.end("completed", since + talk), talk * this.secondMillis))
+  }
+
+  /** Requests the answer URL (signed JSON) and runs the NCCO it answers. */
+  async fetchAndRun(secret?: string): Promise<void> {
+    const url = this.options.answerUrl
+    if (url === null) return this.end("failed")
+    const body = JSON.stringify({ to: this.to, from: this.from, uuid: this.uuid, conversation_uuid: this.conversationUuid, region_url: "http://127.0.0.1" })
+    const answered = await postSigned(url, body, this.sign(body, secret))
+    this.answerStatus = answered.status
+    if (this.isOver) return
+    if (answered.status !== 200) return this.end(this.answered ? "completed" : "failed")
+    this.nccos.push(answered.body)
+    let ncco: unknown
+    try {
+      ncco = JSON.parse(answered.body)
+    } catch {
+      ncco = undefined
+    }
+    if (!Array.isArray(ncco)) return this.end(this.answered ? "completed" : "failed")
+    await this.run(ncco)
+  }
+
+  private async run(ncco: ReadonlyArray<any>): Promise<void> {
+    for (const action of ncco) {
+      if (this.isOver) return
+      // An incoming call is answered by its first action that needs the line.
+      if (!this.answered && this.direction === "inbound") this.pickUp()
+      switch (action?.action) {
+        case "talk":
+          await this.after(0.5)
+          break
+        case "conversation":
+          await this.after(86_400)
+          break
+        case "connect": {
+          const endpoint = Array.isArray(action.endpoint) ? action.endpoint[0] : undefined
+          if (endpoint?.type !== "websocket" || typeof endpoint.uri !== "string") break
+          const leg = await connect({
+            uri: endpoint.uri,
+            contentType: String(endpoint["content-type"] ?? "audio/l16;rate=16000"),
+            headers: typeof endpoint.headers === "object" && endpoint.headers !== null ? endpoint.headers : {},
+            frameMillis: Math.max(1, this.secondMillis / 50)
+          }).catch(() => undefined)
+          if (leg === undefined) break
+          this.media = leg
+          this.resolveMedia(leg)
+          await Promise.race([leg.closed, this.ended])
+          break
+        }
+        default:
+          break
+      }
+    }
+    if (!this.isOver) this.end(this.answered ? "completed" : "failed")
+  }
+
+  /** The first event posted again with a JWT signed with another secret, or without one: the HTTP status. */
+  async forge(signature: "wrong" | "missing"): Promise<number> {
+    await this.posting
+    const first = this.events[0]
+    if (first === undefined) throw new Error(`call ${this.uuid} posted no event`)
+    return (await postSigned(first.url, first.body, signature === "wrong" ? this.sign(first.body, "not-the-signature-secret") : undefined)).status
+  }
+
+  /** Posts the events posted so far again (Vonage retries), as they were, in their order or reversed. */
+  async resend(order: "same" | "reverse"): Promise<ReadonlyArray<number>> {
+    await this.posting
+    const posted = order === "same" ? [...this.events] : [...this.events].reverse()
+    const statuses: Array<number> = []
+    for (const event of posted) statuses.push((await postSigned(event.url, event.body, event.token)).status)
+    return statuses
+  }
+}
+
+export interface FakeVonage {
+  /** The base URL of every API (`AGENTLINE_VONAGE_API_URL`; the Numbers API answers here too). */
+  readonly url: string
+  readonly account: Account
+  /** A new application with a fresh RSA key pair: its id and the PEM private key the adapter signs with. */
+  readonly addApplication: (name: string) => { readonly application: Application; readonly privateKey: string }
+  readonly application: (id: string) => Application | undefined
+  readonly own: (number: string, appId?: string | null) => OwnedNumber
+  readonly number: (number: string) => OwnedNumber | undefined
+  readonly call: (uuid: string) => FakeVonageCall | undefined
+  readonly calls: () => ReadonlyArray<FakeVonageCall>
+  readonly behave: (number: string, behaviour: Behaviour) => void
+  /** The next `count` API requests (those `applies` to, default all) answer `status`. */
+  readonly failNext: (status: number, count?: number, applies?: (method: string, path: string) => boolean) => void
+  /** Where an incoming call to `number` is sent now (its application's answer URL), or null. */
+  readonly voiceUrl: (number: string) => string | null
+  /** A caller dials `to`: its application's answer URL is requested and the NCCO run; undefined without one. */
+  readonly placeInbound: (input: {
+    readonly to: string
+    readonly from: string
+    readonly behaviour?: Behaviour
+    /** Sign with another secret (a forged request). */
+    readonly signatureSecret?: string
+  }) => Promise<FakeVonageCall | undefined>
+  readonly close: () => Promise<void>
+}
+
+const digits = (number: string) => number.replace(/^\+/, "")
+
+export const start = async (options: {
+  readonly account: Account
+  /** Real milliseconds per Vonage second (default 1000). */
+  readonly secondMillis?: number
+}): Promise<FakeVonage> => {
+  const secondMillis = options.secondMillis ?? 1000
+  const account = options.account
+  const applications = new Map<string, Application>()
+  const numbers = new Map<string, OwnedNumber>()
+  const calls = new Map<string, FakeVonageCall>()
+  const behaviours = new Map<string, Behaviour>()
+  const failures: Array<Failure> = []
+
+  const json = (response: Http.ServerResponse, status: number, body?: unknown) => {
+    if (body === undefined) {
+      response.writeHead(status)
+      return response.end()
+    }
+    response.writeHead(status, { "content-type": "application/json" })
+    response.end(JSON.stringify(body))
+  }
+  /** Vonage's problem details (RFC 7807). */
+  const problem = (response: Http.ServerResponse, status: number, title: string, detail: string) =>
+    json(response, status, { type: `https://developer.nexmo.com/api-errors#${status}`, title, detail, instance: Crypto.randomUUID() })
+
+  /** The application a Voice API request's JWT verifies for, if any. */
+  const applicationOf = (authorization: string | undefined): Application | undefined => {
+    const token = Jwt.bearer(authorization)
+    const jwt = token === undefined ? undefined : Jwt.decode(token)
+    if (jwt === undefined || jwt.header.alg !== "RS256") return undefined
+    const app = typeof jwt.claims.application_id === "string" ? applications.get(jwt.claims.application_id) : undefined
+    if (app === undefined) return undefined
+    const valid = Crypto.verify("sha256", Buffer.from(jwt.signing), app.publicKey, jwt.signature)
+    const now = Date.now() / 1000
+    const exp = Number(jwt.claims.exp ?? now + 1)
+    if (!valid || !(exp > now) || typeof jwt.claims.jti !== "string" || !Number.isFinite(Number(jwt.claims.iat))) return undefined
+    return app
+  }
+
+  const basicOk = (authorization: string | undefined) => {
+    const match = /^Basic\s+(\S+)$/.exec(authorization ?? "")
+    if (match === null) return false
+    return Buffer.from(match[1]!, "base64").toString("utf8") === `${account.apiKey}:${account.apiSecret}`
+  }
+
+  const applicationJson = (app: Application) => ({
+    id: app.id,
+    name: app.name,
+    capabilities: {
+      voice: {
+        webhooks: {
+          ...(app.answerUrl === null ? {} : { answer_url: { address: app.answerUrl, http_method: "POST" } }),
+          ...(app.eventUrl === null ? {} : { event_url: { address: app.eventUrl, http_method: "POST" } })
+        },
+        signed_callbacks: app.signedCallbacks
+      }
+    },
+    keys: { public_key: app.publicKey },
+    _links: { self: { href: `/v2/applications/${app.id}` } }
+  })
+
+  const createCall = (response: Http.ServerResponse, app: Application, body: any) => {
+    const to = Array.isArray(body?.to) ? body.to[0] : undefined
+    if (to?.type !== "phone" || typeof to.number !== "string") return problem(response, 400, "Bad Request", "to must be one phone endpoint")
+    const from = body.from
+    const random = body.random_from_number === true
+    if (!random && (from?.type !== "phone" || typeof from.number !== "string")) {
+      return problem(response, 400, "Bad Request", "from is required unless random_from_number is true")
+    }
+    const answerUrl = Array.isArray(body.answer_url) ? body.answer_url[0] : undefined
+    const eventUrl = Array.isArray(body.event_url) ? body.event_url[0] : undefined
+    if (typeof answerUrl !== "string" && !Array.isArray(body.ncco)) return problem(response, 400, "Bad Request", "answer_url or ncco is required")
+    if ((body.answer_method ?? "GET") !== "POST") return problem(response, 400, "Bad Request", "this fake only posts to answer URLs")
+    const behaviour = behaviours.get(`+${to.number}`) ?? { answer: "human" }
+    if (!/^[1-9][0-9]{7,14}$/.test(to.number) || behaviour.answer === "invalid") {
+      return problem(response, 400, "Invalid To number", `The to number ${to.number} is not a valid phone number`)
+    }
+    const amd = body.advanced_machine_detection
+    if (amd !== undefined && (amd?.mode !== "detect" || !["continue", "hangup"].includes(amd?.behavior))) {
+      return problem(response, 400, "Bad Request", "this fake runs advanced machine detection in detect mode only")
+    }
+    const call = new FakeVonageCall(account, app, to.number, random ? "14155550000" : from.number, "outbound", behaviour, secondMillis, {
+      answerUrl: typeof answerUrl === "string" ? answerUrl : null,
+      eventUrl: typeof eventUrl === "string" ? eventUrl : app.eventUrl,
+      machineDetection: amd !== undefined,
+      ringingTimer: Number(body.ringing_timer ?? 60)
+    })
+    calls.set(call.uuid, call)
+    json(response, 201, { uuid: call.uuid, status: "started", direction: "outbound", conversation_uuid: call.conversationUuid })
+    void call.play()
+  }
+
+  const route = (request: Http.IncomingMessage, response: Http.ServerResponse, raw: string) => {
+    const url = new URL(request.url ?? "/", "http://fake")
+    const path = url.pathname
+    const voice = path === "/v1/calls" || path.startsWith("/v1/calls/")
+    const basicApi = path.startsWith("/v2/applications/") || path === "/account/numbers" || path === "/number/update"
+    if (!voice && !basicApi) return problem(response, 404, "Not Found", "no such resource")
+    const app = voice ? applicationOf(request.headers.authorization) : undefined
+    if (voice ? app === undefined : !basicOk(request.headers.authorization)) {
+      return problem(response, 401, "Unauthorized", "You did not provide correct credentials")
+    }
+    const failure = failures.find((f) => f.count > 0 && f.applies(request.method ?? "GET", path))
+    if (failure !== undefined) {
+      failure.count--
+      return problem(response, failure.status, failure.status === 429 ? "Too Many Requests" : "Internal Server Error", "try again later")
+    }
+    const form = new URLSearchParams(request.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") ? raw : "")
+    let body: any = {}
+    if (raw.trim() !== "" && !request.headers["content-type"]?.startsWith("application/x-www-form-urlencoded")) {
+      try {
+        body = JSON.parse(raw)
+      } catch {
+        return problem(response, 400, "Bad Request", "the body is not JSON")
+      }
+    }
+    if (path === "/v1/calls") return request.method === "POST" ? createCall(response, app!, body) : problem(response, 405, "Method Not Allowed", "")
+    const callMatch = /^\/v1\/calls\/([^/]+)$/.exec(path)
+    if (callMatch !== null) {
+      const call = calls.get(decodeURIComponent(callMatch[1]!))
+      if (call === undefined || call.application.id !== app!.id) return problem(response, 404, "Not Found", "call not found")
+      if (request.method === "GET") return json(response, 200, call.resource())
+      if (request.method === "PUT") {
+        if (body?.action !== "hangup") return problem(response, 400, "Bad Request", "this fake knows the hangup action only")
+        if (call.isOver) return problem(response, 400, "Bad Request", "the call is not in progress")
+        call.hangUp()
+        return json(response, 204)
+      }
+    }
+    const appMatch = /^\/v2\/applications\/([^/]+)$/.exec(path)
+    if (appMatch !== null) {
+      const found = applications.get(decodeURIComponent(appMatch[1]!))
+      if (found === undefined) return problem(response, 404, "Not Found", "application not found")
+      if (request.method === "GET") return json(response, 200, applicationJson(found))
+      if (request.method === "PUT") {
+        if (typeof body?.name !== "string" || body.name === "") return problem(response, 400, "Bad Request", "name is required")
+        // A PUT replaces the application: what it leaves out is gone.
+        const voiceCap = body.capabilities?.voice
+        found.name = body.name
+        found.answerUrl = typeof voiceCap?.webhooks?.answer_url?.address === "string" ? voiceCap.webhooks.answer_url.address : null
+        found.eventUrl = typeof voiceCap?.webhooks?.event_url?.address === "string" ? voiceCap.webhooks.event_url.address : null
+        found.signedCallbacks = voiceCap?.signed_callbacks === true
+        if (typeof body.keys?.public_key === "string") found.publicKey = body.keys.public_key
+        return json(response, 200, applicationJson(found))
+      }
+    }
+    if (path === "/account/numbers" && request.method === "GET") {
+      const pattern = url.searchParams.get("pattern") ?? ""
+      const list = [...numbers.values()].filter((n) => n.msisdn.includes(pattern))
+      return json(response, 200, {
+        count: list.length,
+        numbers: list.map((n) => ({ country: n.country, msisdn: n.msisdn, type: "landline", features: ["VOICE"], ...(n.appId === null ? {} : { app_id: n.appId }) }))
+      })
+    }
+    if (path === "/number/update" && request.method === "POST") {
+      const owned = numbers.get(form.get("msisdn") ?? "")
+      if (owned === undefined || owned.country !== form.get("country")) {
+        return json(response, 420, { "error-code": "420", "error-code-label": "Number not found or not owned by this account" })
+      }
+      const appId = form.get("app_id")
+      if (appId !== null && appId !== "" && !applications.has(appId)) {
+        return json(response, 420, { "error-code": "420", "error-code-label": "Application not found" })
+      }
+      owned.appId = appId === null || appId === "" ? null : appId
+      return json(response, 200, { "error-code": "200", "error-code-label": "success" })
+    }
+    return problem(response, 404, "Not Found", "no such resource")
+  }
+
+  const server = Http.createServer((request, response) => {
+    const chunks: Array<Buffer> = []
+    request.on("data", (chunk: Buffer) => chunks.push(chunk))
+    request.on("end", () => route(request, response, Buffer.concat(chunks).toString("utf8")))
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const address = server.address() as AddressInfo
+
+  const own = (number: string, appId: string | null = null) => {
+    const msisdn = digits(number)
+    const found = numbers.get(msisdn)
+    if (found !== undefined) return found
+    const created: OwnedNumber = { msisdn, country: msisdn.startsWith("1") ? "US" : "GB", appId }
+    numbers.set(msisdn, created)
+    return created
+  }
+
+  const voiceUrl = (number: string) => {
+    const owned = numbers.get(digits(number))
+    return owned?.appId == null ? null : applications.get(owned.appId)?.answerUrl ?? null
+  }
+
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    account,
+    addApplication: (name) => {
+      const { privateKey, publicKey } = Crypto.generateKeyPairSync("rsa", { modulusLength: 2048 })
+      const application: Application = {
+        id: Crypto.randomUUID(),
+        name,
+        publicKey: publicKey.export({ type: "spki", format: "pem" }).toString(),
+        answerUrl: null,
+        eventUrl: null,
+        signedCallbacks: false
+      }
+      applications.set(application.id, application)
+      return { application, privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString() }
+    },
+    application: (id) => applications.get(id),
+    own,
+    number: (number) => numbers.get(digits(number)),
+    call: (uuid) => calls.get(uuid),
+    calls: () => [...calls.values()],
+    behave: (number, behaviour) => void behaviours.set(number, behaviour),
+    failNext: (status, count = 1, applies = () => true) => void failures.push({ status, count, applies }),
+    voiceUrl,
+    placeInbound: async (input) => {
+      const owned = numbers.get(digits(input.to))
+      const app = owned?.appId == null ? undefined : applications.get(owned.appId)
+      if (owned === undefined || app === undefined || app.answerUrl === null) return undefined
+      const call = new FakeVonageCall(account, app, owned.msisdn, digits(input.from), "inbound", input.behaviour ?? { answer: "human", talkSeconds: 1000 }, secondMillis, {
+        answerUrl: app.answerUrl,
+        eventUrl: app.eventUrl,
+        machineDetection: false,
+        ringingTimer: 60
+      })
+      calls.set(call.uuid, call)
+      call.status = "ringing"
+      // The answer's NCCO runs on; the caller is on the line until hung up.
+      const running = call.fetchAndRun(input.signatureSecret)
+      while (call.answerStatus === undefined && !call.isOver) await sleep(5)
+      void running
+      return call
+    },
+    close: async () => {
+      for (const call of calls.values()) call.hangUp()
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeAllConnections()
+      await closed
+    }
+  }
+}
