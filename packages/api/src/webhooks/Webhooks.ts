@@ -25,7 +25,9 @@ const Url = Schema.String.pipe(
     } catch {
       return "url must be an absolute http(s) URL, e.g. https://example.com/hooks/agentline"
     }
-  })
+  }),
+  // Property tests draw URLs directly: random strings would almost never pass the filter.
+  Schema.annotations({ arbitrary: () => (fc) => fc.tuple(fc.domain(), fc.webPath()).map(([host, path]) => `https://${host}${path}`) })
 )
 
 const EventTypes = Schema.Array(WebhookEventType).pipe(
