@@ -18,6 +18,7 @@ import { ApiKeysApi } from "./api-keys/Api.js"
 import { CallsApi, TelephonyCallbacksApi } from "./calls/Api.js"
 import { CampaignsApi } from "./campaigns/Api.js"
 import { WebhooksApi } from "./webhooks/Api.js"
+import { CredentialsApi } from "./credentials/Api.js"
 import { DoNotCallApi } from "./do-not-call/Api.js"
 import { PhoneNumbersApi } from "./phone-numbers/Api.js"
 import { TelephonyConfigsApi } from "./telephony/Api.js"
@@ -43,6 +44,7 @@ export class AgentlineApi extends HttpApi.make("agentline")
   .add(CallsApi)
   .add(DoNotCallApi)
   .add(WebhooksApi)
+  .add(CredentialsApi)
   .add(TelephonyCallbacksApi)
   .add(UploadsApi)
   .add(UploadTargetApi)

@@ -36,6 +36,7 @@ import type {
 import type { CallNotPlaced, ConcurrencyLimitReached } from "@agentline/core/dispatcher/Errors"
 import type { DoNotCallEntryNotFound, InvalidDoNotCallNumbers, NumberOnDoNotCallList } from "@agentline/core/do-not-call/Errors"
 import type { OrganizationNotFound, PermissionDenied } from "@agentline/core/organizations/Errors"
+import type { CredentialNotFound, InvalidCredentialData } from "@agentline/core/credentials/Errors"
 import type { WebhookDeliveryNotFound, WebhookEndpointNotFound, WebhookTargetRefused } from "@agentline/core/webhooks/Errors"
 import type {
   InboundAgentArchived,
@@ -87,6 +88,8 @@ export type DomainError =
   | WebhookEndpointNotFound
   | WebhookDeliveryNotFound
   | WebhookTargetRefused
+  | CredentialNotFound
+  | InvalidCredentialData
   | ApiKeyNotFound
   | ApiKeyOwnerMissing
   | InvalidApiKey
@@ -166,6 +169,11 @@ const MAPPING = {
   NumberOnDoNotCallList: conflict,
   WebhookEndpointNotFound: notFound,
   WebhookDeliveryNotFound: notFound,
+  CredentialNotFound: notFound,
+  InvalidCredentialData: (e) =>
+    new ValidationError({
+      detail: e.issues.map((i) => ({ loc: ["body", "credential_data", i.field], msg: i.message, type: "value_error", input: null, ctx: {} }))
+    }),
   WebhookTargetRefused: (e) => ValidationError.single(["body", "url"], e.message, e.url),
   ApiKeyNotFound: notFound,
   ApiKeyOwnerMissing: unauthorized,

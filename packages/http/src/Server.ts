@@ -35,6 +35,8 @@ import { AgentlineApi } from "@agentline/api/Api"
 import { ApiKeysLive } from "./api-keys/Http.js"
 import { DoNotCallLive } from "./do-not-call/Http.js"
 import { WebhooksLive } from "./webhooks/Http.js"
+import { CredentialsLive } from "./credentials/Http.js"
+import { Credentials } from "@agentline/core/credentials/Credentials"
 import * as NodeWebhookTransport from "./webhooks/NodeWebhookTransport.js"
 import { CampaignTransitions } from "@agentline/core/campaigns/CampaignTransitions"
 import { WebhookDelivery } from "@agentline/core/webhooks/WebhookDelivery"
@@ -129,6 +131,7 @@ export const ServicesLive = Layer.mergeAll(Campaigns.Default, Calls.Default, Med
     TelephonyConfigs.Default,
     Uploads.Default,
     Webhooks.Default,
+    Credentials.Default,
     CampaignTransitions.Default
   )),
   Layer.provideMerge(PostCall.Default),
@@ -162,6 +165,7 @@ export const ApiLive = Layer.unwrapEffect(
     ApiKeysLive,
     DoNotCallLive,
     WebhooksLive,
+    CredentialsLive,
     OrganizationsLive,
     WorkflowsLive,
     PublicDownloadsLive,

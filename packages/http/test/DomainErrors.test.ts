@@ -18,6 +18,7 @@ import {
 } from "@agentline/core/campaigns/Errors"
 import { CallNotPlaced, ConcurrencyLimitReached } from "@agentline/core/dispatcher/Errors"
 import { DoNotCallEntryNotFound, InvalidDoNotCallNumbers, NumberOnDoNotCallList } from "@agentline/core/do-not-call/Errors"
+import { CredentialNotFound, InvalidCredentialData } from "@agentline/core/credentials/Errors"
 import { WebhookDeliveryNotFound, WebhookEndpointNotFound, WebhookTargetRefused } from "@agentline/core/webhooks/Errors"
 import { OrganizationNotFound, PermissionDenied } from "@agentline/core/organizations/Errors"
 import {
@@ -105,6 +106,12 @@ const CASES = {
     new InvalidDoNotCallNumbers({ issues: [{ loc: ["body", "phone_numbers", 1], input: "x", reason: "not a phone number" }] }),
     422,
     [{ loc: ["body", "phone_numbers", 1], msg: "not a phone number", type: "value_error", input: "x", ctx: {} }]
+  ],
+  CredentialNotFound: [new CredentialNotFound({ uuid: "c-1" }), 404, "Credential c-1 not found in this organization"],
+  InvalidCredentialData: [
+    new InvalidCredentialData({ issues: [{ field: "token", message: "token is required" }] }),
+    422,
+    [{ loc: ["body", "credential_data", "token"], msg: "token is required", type: "value_error", input: null, ctx: {} }]
   ],
   WebhookEndpointNotFound: [new WebhookEndpointNotFound({ endpointId: 7 }), 404, "Webhook endpoint 7 not found in this organization"],
   WebhookDeliveryNotFound: [new WebhookDeliveryNotFound({ deliveryId: 9 }), 404, "Webhook delivery 9 not found for this endpoint"],

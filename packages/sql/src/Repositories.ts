@@ -16,6 +16,7 @@ import * as Transactor from "./Transactor.js"
 import * as SqlUploadsRepo from "./uploads/SqlUploadsRepo.js"
 import * as SqlUsersRepo from "./users/SqlUsersRepo.js"
 import * as SqlWebhooksRepo from "./webhooks/SqlWebhooksRepo.js"
+import * as SqlCredentialsRepo from "./credentials/SqlCredentialsRepo.js"
 import * as SqlWorkflowsRepo from "./workflows/SqlWorkflowsRepo.js"
 
 export const layer = Layer.mergeAll(
@@ -32,5 +33,6 @@ export const layer = Layer.mergeAll(
   SqlMediaTokensRepo.layer,
   SqlDoNotCallRepo.layer,
   SqlWebhooksRepo.layer,
+  SqlCredentialsRepo.layer,
   Transactor.layer
 )

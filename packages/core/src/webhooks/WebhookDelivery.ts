@@ -8,7 +8,9 @@
  * never the calls, the outbox's writers, or the other endpoints. Failed attempts are retried on the
  * Standard Webhooks schedule; an endpoint failing for `disableAfterMillis` is disabled, with a log line.
  */
-import { Clock, Effect, FiberSet, Schedule } from "effect"
+import { Clock, Effect, FiberSet, Option, Schedule } from "effect"
+import { resolveHeaders } from "../credentials/Credentials.js"
+import { CredentialsRepo } from "../credentials/CredentialsRepo.js"
 import { Webhook } from "standardwebhooks"
 import { SecretBox } from "../telephony/Secrets.js"
 import { iso } from "../Time.js"
@@ -20,6 +22,9 @@ import { RunsRepo } from "../runs/RunsRepo.js"
 import { PostCall } from "./PostCall.js"
 import { type AttemptOutcome, type ClaimedDelivery, WebhooksRepo } from "./WebhooksRepo.js"
 
+const withoutNulls = (record: object): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null))
+
 /** How long after a run's last write its post-call work stops waiting for a media session's end. */
 const POST_CALL_GIVE_UP_MILLIS = 10 * 60_000
 
@@ -30,6 +35,7 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
     const settings = yield* WebhookSettings
     const box = yield* SecretBox
     const runs = yield* RunsRepo
+    const credentials = yield* CredentialsRepo
     const postCall = yield* PostCall
     const inFlight = new Map<string, number>()
     let total = 0
@@ -69,24 +75,48 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
       delivery.target === null || delivery.run_id === null ? Effect.void : runs.update(delivery.run_id, {
         merge: {
           logs: {
-            [`webhook_node:${delivery.target.node_id}`]: {
+            // Nulls are left out: a JSON merge patch (SQLite's json_patch) reads null as "delete".
+            [`webhook_node:${delivery.target.node_id}`]: withoutNulls({
               node_name: delivery.target.node_name,
               method: delivery.target.method,
               url: delivery.target.url,
               status: outcome.status,
               attempt_count: delivery.attempt_count + 1,
-              last_attempt: attempt,
+              last_attempt: withoutNulls(attempt),
               next_attempt_at: outcome.status === "pending" ? outcome.next_attempt_at : null
-            }
+            })
           }
         }
       }, iso(at)).pipe(Effect.asVoid)
 
+    /**
+     * The headers of the node's stored credential, resolved now (a changed credential applies at once;
+     * its secret is never written to the outbox). `None`: it was deleted, the request cannot be sent.
+     */
+    const credentialOf = (delivery: ClaimedDelivery) =>
+      delivery.target?.credential_uuid == null
+        ? Effect.succeed(Option.some<Record<string, string>>({}))
+        : resolveHeaders(credentials, box, delivery.organization_id, delivery.target.credential_uuid)
+
     /** One attempt of one claimed delivery, and what follows from its answer. */
     const attempt = Effect.fn("WebhookDelivery.attempt")(function*(delivery: ClaimedDelivery) {
       const startedAt = yield* Clock.currentTimeMillis
+      const credential = yield* credentialOf(delivery)
+      if (Option.isNone(credential)) {
+        // Nothing to retry: the request would go out without the authorization it was meant to carry.
+        const record = {
+          at: iso(startedAt),
+          status_code: null,
+          latency_ms: 0,
+          error: `the credential ${delivery.target?.credential_uuid} no longer exists or its data no longer fits its type: not sent`
+        }
+        yield* repo.recordAttempt(delivery.id, record, { status: "failed" })
+        return yield* reportToRun(delivery, record, { status: "failed" }, startedAt)
+      }
+      const request = requestOf(delivery, startedAt)
       const answer = yield* transport.send({
-        ...requestOf(delivery, startedAt),
+        ...request,
+        headers: { ...request.headers, ...credential.value },
         timeoutMillis: settings.timeoutMillis,
         allowPrivate: settings.allowPrivate
       })

@@ -56,12 +56,6 @@ export const webhookNodeRequests = (definition: unknown, context: Record<string,
       out.push(skipped("the node has no endpoint_url"))
       continue
     }
-    if (typeof data.credential_uuid === "string" && data.credential_uuid !== "") {
-      out.push(skipped(
-        "the node names a stored credential (credential_uuid), which this server does not keep yet: put the authorization header in custom_headers"
-      ))
-      continue
-    }
     const url = renderTemplate(rawUrl, context)
     try {
       const parsed = new URL(url)
@@ -80,7 +74,14 @@ export const webhookNodeRequests = (definition: unknown, context: Record<string,
     const template = isObject(data.payload_template) ? data.payload_template : undefined
     out.push({
       _tag: "Request",
-      target: { method, url, headers, node_id: nodeId, node_name: nodeName },
+      target: {
+        method,
+        url,
+        headers,
+        credential_uuid: typeof data.credential_uuid === "string" && data.credential_uuid.trim() !== "" ? data.credential_uuid.trim() : null,
+        node_id: nodeId,
+        node_name: nodeName
+      },
       // Without a template, the reference's default body: the run's id and what it gathered.
       body: hasBody
         ? template !== undefined

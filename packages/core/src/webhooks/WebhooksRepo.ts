@@ -42,6 +42,8 @@ export interface DirectTarget {
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
   readonly url: string
   readonly headers: Readonly<Record<string, string>>
+  /** A stored credential whose headers are added when the request is sent (never stored here). */
+  readonly credential_uuid: string | null
   /** The node, for the run's logs. */
   readonly node_id: string
   readonly node_name: string

@@ -35,7 +35,14 @@ describe("webhook node requests", () => {
     }, context)
     expect(request).toEqual({
       _tag: "Request",
-      target: { method: "PATCH", url: "https://crm.example.com/runs/12", headers: { "X-Run": "12" }, node_id: "crm", node_name: "crm" },
+      target: {
+        method: "PATCH",
+        url: "https://crm.example.com/runs/12",
+        headers: { "X-Run": "12" },
+        credential_uuid: null,
+        node_id: "crm",
+        node_name: "crm"
+      },
       body: {
         id: 12,
         seconds: 42,
@@ -62,18 +69,18 @@ describe("webhook node requests", () => {
     ])
   })
 
-  it("a node that cannot be sent is skipped with the reason: no URL, not http(s), a stored credential", () => {
+  it("a node that cannot be sent is skipped with the reason: no URL, not http(s); a credential is named, not resolved", () => {
     const requests = webhookNodeRequests({
       nodes: [
         node("none", { endpoint_url: null }),
         node("ftp", { endpoint_url: "ftp://a.example/x" }),
-        node("cred", { endpoint_url: "https://a.example/x", credential_uuid: "c-1" })
+        node("cred", { endpoint_url: "https://a.example/x", credential_uuid: " c-1 " })
       ]
     }, context)
-    expect(requests.map((r) => r._tag === "Skipped" ? r.reason : "sent")).toEqual([
+    expect(requests.map((r) => r._tag === "Skipped" ? r.reason : r.target.credential_uuid)).toEqual([
       "the node has no endpoint_url",
       "endpoint_url is not an http(s) URL once rendered: ftp://a.example/x",
-      expect.stringContaining("credential_uuid")
+      "c-1"
     ])
   })
 

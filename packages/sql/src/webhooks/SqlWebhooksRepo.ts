@@ -42,6 +42,7 @@ const DirectTarget = Schema.Struct({
   method: Schema.Literal("GET", "POST", "PUT", "PATCH", "DELETE"),
   url: Schema.String,
   headers: Schema.Record({ key: Schema.String, value: Schema.String }),
+  credential_uuid: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
   node_id: Schema.String,
   node_name: Schema.String
 })
