@@ -115,8 +115,11 @@ export interface PlaceCall<Config> {
   /**
    * Delivers events for providers that learn of them in-process (the simulator, a WebSocket event
    * stream). HTTP-callback providers ignore it: their events arrive through `webhooks.parseStatus`.
+   * `durable`: the event is the provider's own report (ARI's events WebSocket), written to the run's
+   * log at once as an HTTP callback is, so a process that dies mid-call loses none; without it (the
+   * simulator) events are written with the call's end.
    */
-  readonly onEvent: (event: CallEvent) => Effect.Effect<void>
+  readonly onEvent: (event: CallEvent, options?: { readonly durable?: boolean }) => Effect.Effect<void>
 }
 
 export interface ProviderCalls<Config> {

@@ -91,5 +91,9 @@ export interface CarrierUnderTest {
    * no such flag and the voicemail scenario is not part of its contract.
    */
   readonly machineDetection?: boolean
-  readonly start: () => Promise<Started>
+  /**
+   * Starts the fake. `publicUrl` is the server's: a fake that dials the server itself at a fixed URI
+   * (Asterisk's chan_websocket, configured once in websocket_client.conf) needs it up front.
+   */
+  readonly start: (context?: { readonly publicUrl: string }) => Promise<Started>
 }
