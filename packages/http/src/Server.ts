@@ -18,6 +18,7 @@ import { Campaigns } from "@agentline/core/campaigns/Campaigns"
 import { Dispatcher, DispatcherSettings } from "@agentline/core/dispatcher/Dispatcher"
 import { PhoneNumbers } from "@agentline/core/phone-numbers/PhoneNumbers"
 import { SecretBox } from "@agentline/core/telephony/Secrets"
+import { InProcessInbound } from "@agentline/core/telephony/InProcessInbound"
 import { TelephonyConfigs } from "@agentline/core/telephony/TelephonyConfigs"
 import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
 import { Uploads, UploadSettings } from "@agentline/core/uploads/Uploads"
@@ -106,7 +107,7 @@ export const CallAudioLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config
  * The domain services over the SQL repositories; needs a `SqlClient` (already migrated or not) and the
  * server configuration. Each line depends only on the lines below it.
  */
-export const ServicesLive = Layer.mergeAll(Campaigns.Default, Calls.Default, MediaStreams.Default).pipe(
+export const ServicesLive = Layer.mergeAll(Campaigns.Default, Calls.Default, MediaStreams.Default, TelephonyConfigs.connectionsLive).pipe(
   Layer.provideMerge(Dispatcher.campaignDialer),
   Layer.provideMerge(Dispatcher.Default),
   Layer.provideMerge(Layer.mergeAll(PhoneNumbers.Default, TelephonyConfigs.routing)),
@@ -120,7 +121,7 @@ export const ServicesLive = Layer.mergeAll(Campaigns.Default, Calls.Default, Med
     Uploads.Default,
     DoNotCall.Default
   )),
-  Layer.provideMerge(Layer.mergeAll(MediaTokens.Default, CallAudioLive)),
+  Layer.provideMerge(Layer.mergeAll(MediaTokens.Default, CallAudioLive, InProcessInbound.Default)),
   Layer.provideMerge(Layer.mergeAll(Repositories.layer, InfrastructureLive))
 )
 

@@ -18,13 +18,14 @@
  *
  * ARI has no HTTP callbacks: `webhooks.verify` refuses every HTTP request that claims to be one.
  */
-import type { CallEvent, CallInstruction, CallStatus, TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallEvent, CallInstruction, CallStatus, ConnectContext, ProviderSync, TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
 import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
 import { Clock, Effect, Either } from "effect"
 import * as Crypto from "node:crypto"
 import { appArgs, causeText, DEFAULT_DIAL_STRING, dialString, outcomeOf, timestampMillis } from "./AriCalls.js"
 import { type AriConfig, configuration, normalizeEndpoint } from "./AriConfig.js"
 import * as AriEvents from "./AriEvents.js"
+import * as AriInbound from "./AriInbound.js"
 import { media } from "./AriMedia.js"
 import * as AriRest from "./AriRest.js"
 
@@ -32,6 +33,7 @@ export * from "./AriConfig.js"
 export * as Calls from "./AriCalls.js"
 export * as Media from "./AriMedia.js"
 export * as Events from "./AriEvents.js"
+export * as Inbound from "./AriInbound.js"
 
 /** How long an outbound channel rings before Asterisk gives up (the originate `timeout`). */
 export const RING_TIMEOUT_SECONDS = 60
@@ -70,6 +72,8 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
   /** externalMedia channel id → the call's channel id. */
   const mediaChannels = new Map<string, string>()
   const endedOrder: Array<string> = []
+  /** Incoming channels announced and not yet gone: their StasisStart time, and whether the server instructed them. */
+  const incoming = new Map<string, { readonly stamp: number; instructed: boolean }>()
 
   const send = rest.send
 
@@ -97,6 +101,8 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
       if (call.config.ws_client_name === "") {
         return yield* Effect.logWarning(`ARI call ${call.channelId}: the configuration names no ws_client_name, so the call carries no audio`)
       }
+      // The call may have ended while it was being answered: no audio for a call that is gone.
+      if (call.ended !== undefined) return
       const externalId = mediaChannelId(call.channelId)
       mediaChannels.set(externalId, call.channelId)
       const created = yield* send({
@@ -119,6 +125,9 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
       })
       if (Either.isLeft(created)) {
         yield* Effect.logWarning(`ARI call ${call.channelId}: ${AriRest.failure(created.left, "connect the call's audio").message}`)
+      } else if (call.ended !== undefined) {
+        // It ended while the media channel was being made: its teardown may have come first.
+        yield* tearDown(call)
       }
     }).pipe(Effect.catchAll((e) => Effect.logWarning(`ARI call ${call.channelId}: ${e.message}`)))
 
@@ -142,7 +151,7 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
    * One event of the application. Events of a call are handed on even when repeated or late (the
    * consumer ignores what comes after the end); the media is set up once.
    */
-  const handle = (event: Record<string, unknown>): Effect.Effect<void> =>
+  const handle = (config: AriConfig, context: ConnectContext | undefined) => (event: Record<string, unknown>): Effect.Effect<void> =>
     Effect.gen(function*() {
       const channel = (event.channel ?? {}) as Record<string, unknown>
       const channelId = typeof channel.id === "string" ? channel.id : undefined
@@ -156,7 +165,15 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
         return
       }
       const call = calls.get(channelId)
-      if (call === undefined) return
+      if (call === undefined) {
+        const args = Array.isArray(event.args) ? event.args.filter((a): a is string => typeof a === "string") : []
+        if (AriInbound.isIncoming(event, args) && !incoming.has(channelId)) {
+          incoming.set(channelId, { stamp, instructed: false })
+          yield* Effect.forkDaemon(receive(config, context, channelId, event))
+        }
+        if (event.type === "ChannelDestroyed") incoming.delete(channelId)
+        return
+      }
       switch (event.type) {
         case "ChannelStateChange":
           if (channel.state === "Ringing") yield* call.onEvent({ type: "ringing", providerCallId: channelId, at: now }, durable)
@@ -193,15 +210,90 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
       }
     })
 
+  /**
+   * An incoming call: the server routes it (and answers or rejects it by `instructCall`); a call it
+   * did not instruct (an unknown number, no inbound route) is rejected here, as it would otherwise
+   * wait in Stasis for ever.
+   */
+  const receive = (config: AriConfig, context: ConnectContext | undefined, channelId: string, event: Record<string, unknown>) =>
+    Effect.gen(function*() {
+      if (context === undefined) {
+        yield* Effect.logWarning(`ARI incoming call ${channelId}: this application takes no incoming calls`)
+      } else {
+        yield* context.inbound(AriInbound.request(config, event, config.app_password))
+      }
+      if (incoming.get(channelId)?.instructed !== true) yield* reject(config, channelId, "rejected")
+    }).pipe(Effect.catchAllCause((cause) => Effect.logWarning(`ARI incoming call ${channelId} failed`, cause)))
+
+  const reject = (config: AriConfig, channelId: string, reason: "busy" | "rejected") =>
+    Effect.gen(function*() {
+      const deleted = yield* send({ config, method: "DELETE", path: `/channels/${encodeURIComponent(channelId)}`, query: { reason }, what: "reject the call" })
+      if (Either.isLeft(deleted) && deleted.left.status !== 404) return yield* AriRest.failure(deleted.left, "reject the call")
+    })
+
+  const instructCall: NonNullable<NonNullable<AriProvider["webhooks"]>["instructCall"]> = ({ config, instruction, onEvent, providerCallId }) =>
+    Effect.gen(function*() {
+      const seen = incoming.get(providerCallId)
+      if (seen !== undefined) seen.instructed = true
+      if (instruction._tag === "Reject") {
+        // No speech without a sound file on the box: a busy signal, or the call rejected.
+        return yield* reject(config, providerCallId, instruction.busy === true ? "busy" : "rejected")
+      }
+      const call: Call = {
+        channelId: providerCallId,
+        config,
+        attemptId: 0,
+        // Its end finishes its attempt (without it, the end of the media stream does, through `get`).
+        onEvent: onEvent ?? (() => Effect.void),
+        whenAnswered: instruction,
+        answeredAt: seen?.stamp ?? (yield* Clock.currentTimeMillis),
+        canceledByUs: false,
+        mediaStarted: instruction._tag === "ConnectMediaStream",
+        ended: undefined
+      }
+      calls.set(providerCallId, call)
+      const answered = yield* send({ config, method: "POST", path: `/channels/${encodeURIComponent(providerCallId)}/answer`, what: "answer the call" })
+      if (Either.isLeft(answered)) {
+        calls.delete(providerCallId)
+        return yield* AriRest.failure(answered.left, "answer the call")
+      }
+      if (instruction._tag === "ConnectMediaStream") yield* Effect.forkDaemon(startMedia(call))
+    })
+
+  /**
+   * Asterisk has no per-number webhook: its dialplan sends calls to `Stasis(<app>)`. Binding a number
+   * checks that Asterisk knows the application (it does while this server holds its events
+   * WebSocket) and says what the dialplan needs; unbinding changes nothing there.
+   */
+  const configure: NonNullable<AriProvider["inbound"]>["configure"] = ({ address, config, webhookUrl }) =>
+    Effect.gen(function*() {
+      if (webhookUrl === null) {
+        return { ok: true, message: `nothing to clear on Asterisk: its dialplan decides where ${address} goes` } satisfies ProviderSync
+      }
+      const found = yield* send({ config, method: "GET", path: `/applications/${encodeURIComponent(config.app_name)}`, what: "look the application up" })
+      if (Either.isLeft(found)) {
+        return {
+          ok: false,
+          message: found.left.status === 404
+            ? `Asterisk does not know the Stasis application ${config.app_name} yet (it is registered while this server holds its events WebSocket)`
+            : AriRest.failure(found.left, "look the application up").message
+        } satisfies ProviderSync
+      }
+      return {
+        ok: true,
+        message: `Asterisk hears the Stasis application ${config.app_name}: its dialplan must send ${address} to Stasis(${config.app_name})`
+      } satisfies ProviderSync
+    }).pipe(Effect.catchAll((e) => Effect.succeed({ ok: false, message: e.message } satisfies ProviderSync)))
+
   const where = (config: AriConfig) => `${normalizeEndpoint(config.ari_endpoint)} (application ${config.app_name})`
 
-  const connect: AriProvider["connect"] = (config) =>
+  const connect: AriProvider["connect"] = (config, context) =>
     Effect.flatMap(AriRest.baseFor(config, options.apiUrl), (base) =>
       AriEvents.hold({
         url: AriEvents.eventsUrl(base, config.app_name),
         authorization: AriRest.basicAuth(config),
         where: where(config),
-        handle
+        handle: handle(config, context)
       }))
 
   const place: NonNullable<AriProvider["calls"]>["place"] = (input) =>
@@ -283,13 +375,16 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
     ...configuration,
     calls: { place, hangUp, get },
     webhooks: {
-      // ARI reports over its events WebSocket only: an HTTP request claiming to be ARI is forged.
-      verify: () => Effect.succeed(false),
+      // Only the adapter's own in-process requests carry the MAC; ARI never posts callbacks.
+      verify: ({ config, request }) => Effect.sync(() => AriInbound.verify(config, request)),
       parseStatus: () => Effect.fail(noCallbacks),
-      parseInbound: () => Effect.fail(noCallbacks),
-      answer: () => ({ status: 200, contentType: "application/json", body: "{}" })
+      parseInbound: ({ request }) => Effect.try({ try: () => AriInbound.parse(request), catch: (e) => e instanceof TelephonyError ? e : noCallbacks }),
+      // Asterisk reads no document: `instructCall` acts on the channel.
+      answer: ({ instruction }) => ({ status: 200, contentType: "application/json", body: JSON.stringify({ instruction: instruction._tag }) }),
+      instructCall
     },
     media,
+    inbound: { configure },
     connect
   }
 }

@@ -16,7 +16,7 @@
  * is made. Everything provider-specific stays inside the adapter; the rest of the system sees the
  * normalized types below. See `docs/telephony-adapters.md`.
  */
-import { Data, type Effect, Schema, type Scope } from "effect"
+import { Data, type Effect, type Option, Schema, type Scope } from "effect"
 import type { ProviderMedia } from "./Media.js"
 
 // ------------------------------------------------------------------------------ normalized call facts
@@ -186,6 +186,11 @@ export interface ProviderWebhooks<Config> {
     readonly providerCallId: string
     readonly instruction: CallInstruction
     readonly callbackUrl?: string | undefined
+    /**
+     * For an accepted call, where its later events go when the provider reports them in-process
+     * (ARI's events WebSocket), as `PlaceCall.onEvent`: the call's end finishes its attempt.
+     */
+    readonly onEvent?: ((event: CallEvent, options?: { readonly durable?: boolean }) => Effect.Effect<void>) | undefined
   }) => Effect.Effect<void, TelephonyError>
 }
 
@@ -244,5 +249,16 @@ export interface TelephonyProvider<Config = any> {
    * `onEvent`. The application opens it before the configuration's first call and keeps it open
    * until the configuration changes or the application stops.
    */
-  readonly connect?: (config: Config) => Effect.Effect<void, TelephonyError, Scope.Scope>
+  readonly connect?: (config: Config, context?: ConnectContext) => Effect.Effect<void, TelephonyError, Scope.Scope>
+}
+
+/** What the application gives a held connection (`connect`). */
+export interface ConnectContext {
+  /**
+   * An incoming call the provider announced over the connection (ARI's `StasisStart`), as the
+   * `WebhookRequest` of `webhooks.parseInbound` / `verify`: it takes the route of `POST
+   * /api/v1/telephony/inbound/{provider}` (routing, verification, a run, `instructCall`). The answer
+   * document comes back; `None` when this application has no inbound route.
+   */
+  readonly inbound: (request: WebhookRequest) => Effect.Effect<Option.Option<WebhookResponse>>
 }

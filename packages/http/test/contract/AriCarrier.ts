@@ -11,7 +11,7 @@
 import * as Pcm from "@agentline/core/media/Pcm"
 import { Ari } from "@agentline/telephony-ari"
 import * as FakeAri from "@agentline/telephony-ari/testing/FakeAri"
-import type { CarrierUnderTest, FakeMediaLeg, Scenario } from "./Carrier.js"
+import type { CarrierUnderTest, FakeInbound, FakeMediaLeg, Scenario } from "./Carrier.js"
 
 const user = { name: "agentline-contract", password: "ari-contract-password-0123" }
 const WS_CLIENT = "agentline_media"
@@ -39,6 +39,7 @@ export const ari: CarrierUnderTest = {
   provider: "ari",
   callMillis: 200,
   machineDetection: false,
+  numbersRoutedByDialplan: true,
   start: async (context) => {
     // chan_websocket dials a URI configured once on the Asterisk box: the server's address is needed up front.
     if (context === undefined) throw new Error("the ARI fake needs the server's public URL")
@@ -54,18 +55,46 @@ export const ari: CarrierUnderTest = {
       if (channel === undefined) throw new Error(`the fake has no channel ${id}`)
       return channel
     }
+    const config = { ari_endpoint: fake.url, app_name: user.name, app_password: user.password, ws_client_name: WS_CLIENT }
     return {
       adapter: Ari.make({ apiUrl: fake.url }),
-      config: () => ({ ari_endpoint: fake.url, app_name: user.name, app_password: user.password, ws_client_name: WS_CLIENT }),
+      config: () => config,
       fake: {
         // Asterisk dials with any caller id the trunk accepts.
         own: () => undefined,
         behave: (number, scenario) => fake.behave(number, behaviours[scenario]),
         // Not hang-ups and media teardown of calls that just ended.
         failNext: (status, count) => fake.failNext(status, count, /^\/ari\/(channels|applications)$|^\/ari\/applications\//),
+        // The dialplan sends every number to Stasis(app): there is no per-number webhook to point.
         route: () => undefined,
         voiceUrl: () => null,
-        placeInbound: () => Promise.reject(new Error("inbound ARI calls are not wired into the contract yet")),
+        placeInbound: async ({ from, signature, to }): Promise<FakeInbound> => {
+          if (signature === "wrong") {
+            // A forged announcement: the inbound route, posted with a MAC under another key.
+            const id = `forged-${Date.now()}`
+            const event = { type: "StasisStart", args: [], channel: { id, state: "Ring", caller: { name: "", number: from }, dialplan: { exten: to } } }
+            const forged = Ari.Inbound.request(config, event, "not-the-password")
+            const response = await fetch(`${publicUrl}/api/v1/telephony/inbound/ari`, {
+              method: "POST",
+              headers: forged.headers as Record<string, string>,
+              body: Buffer.from(forged.rawBody)
+            })
+            return { providerCallId: id, status: response.status, answer: "refused", hangUp: () => undefined }
+          }
+          const channel = fake.placeInbound({ app: user.name, to, from })
+          const fate = await Promise.race([
+            channel.fate,
+            new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 10_000))
+          ])
+          if (fate === undefined) throw new Error(`nothing answered or rejected the incoming call ${channel.id}`)
+          return {
+            providerCallId: channel.id,
+            // Asterisk has no answer document: the server answered by commands on the channel.
+            status: 200,
+            answer: fate._tag === "Answered" ? "stream" : fate._tag === "HungUp" && fate.reason === "busy" ? "busy" : "refused",
+            hangUp: () => channel.hangUp()
+          }
+        },
         media: async (id): Promise<FakeMediaLeg> => {
           const leg = await found(id).mediaConnected
           return {

@@ -61,6 +61,11 @@ export interface FakeChannel {
   readonly events: Array<Json>
   /** Resolves with how the channel ended, once every event of it was sent. */
   readonly ended: Promise<FinalStatus>
+  /**
+   * What the application did with an incoming channel: answered it, or hung it up (`reason` as the
+   * DELETE named it), or the far end went first (`gone`).
+   */
+  readonly fate: Promise<{ readonly _tag: "Answered" } | { readonly _tag: "HungUp"; readonly reason: string } | { readonly _tag: "Gone" }>
   /** Resolves once its externalMedia channel's WebSocket is connected. */
   readonly mediaConnected: Promise<ChanWebsocket.MediaLeg>
   /** Sends again the events `keep` selects, in order or reversed; waits a moment for them to be read. */
@@ -75,8 +80,10 @@ interface Channel extends FakeChannel {
   final: FinalStatus | undefined
   finish: (status: FinalStatus) => void
   connectMedia: (leg: ChanWebsocket.MediaLeg) => void
+  decide: (fate: Awaited<FakeChannel["fate"]>) => void
   media?: { readonly leg: Promise<ChanWebsocket.MediaLeg>; readonly parent: string }
   mediaLeg?: ChanWebsocket.MediaLeg
+  abortMedia?: () => void
 }
 
 export interface FakeAri {
@@ -143,7 +150,9 @@ export const start = (options: FakeAriOptions): Promise<FakeAri> =>
       if (record) channel.events.push(event)
       send(channel.app, event)
     }
+    const debug = process.env.FAKE_ARI_DEBUG === "1" ? (...a: Array<unknown>) => console.error("[fake-ari]", Date.now() % 100000, ...a) : () => undefined
     const send = (app: string, event: Json) => {
+      debug("event", event.type, (event.channel as any)?.id, (event.channel as any)?.state, sockets.get(app)?.length)
       const owner = sockets.get(app)?.at(-1)
       if (owner !== undefined && owner.readyState === owner.OPEN) owner.send(JSON.stringify(event))
     }
@@ -161,12 +170,16 @@ export const start = (options: FakeAriOptions): Promise<FakeAri> =>
       emit(channel, "ChannelDestroyed", { cause, cause_txt: causeText })
       for (const bridge of bridges.values()) bridge.channels.delete(channel.id)
       channel.mediaLeg?.close()
+      if (channel.mediaLeg === undefined) channel.abortMedia?.()
+      channel.decide({ _tag: "Gone" })
       channel.finish(status)
     }
 
     const makeChannel = (input: { id: string; app: string; endpoint: string; number: string; args: ReadonlyArray<string>; direction: "outbound" | "inbound"; state: string }) => {
       let finish!: (status: FinalStatus) => void
       const ended = new Promise<FinalStatus>((resolve) => (finish = resolve))
+      let decide!: Channel["decide"]
+      const fate = new Promise<Awaited<FakeChannel["fate"]>>((resolve) => (decide = resolve))
       let connectMedia!: (leg: ChanWebsocket.MediaLeg) => void
       const mediaConnected = new Promise<ChanWebsocket.MediaLeg>((resolve) => (connectMedia = resolve))
       const channel: Channel = {
@@ -175,6 +188,8 @@ export const start = (options: FakeAriOptions): Promise<FakeAri> =>
         destroyed: false,
         events: [],
         ended,
+        fate,
+        decide,
         mediaConnected,
         timers: [],
         answered: false,
@@ -261,6 +276,7 @@ export const start = (options: FakeAriOptions): Promise<FakeAri> =>
       }
       const param = (name: string) => url.searchParams.get(name) ?? (typeof body[name] === "string" ? body[name] as string : undefined)
       const method = request.method ?? "GET"
+      debug("rest", method, request.url)
       const segments = path.split("/").filter((s) => s !== "").slice(1).map(decodeURIComponent)
 
       if (segments[0] === "applications" && segments.length === 2 && method === "GET") {
@@ -288,10 +304,14 @@ export const start = (options: FakeAriOptions): Promise<FakeAri> =>
           connectionId: host!,
           channelName: `WebSocket/${host}/0x${Crypto.randomBytes(6).toString("hex")}`,
           channelId: id,
-          onHangup: () => destroy(channel, 16, "Normal Clearing", "completed")
+          onHangup: () => destroy(channel, 16, "Normal Clearing", "completed"),
+          // Hung up while still dialing: Asterisk drops the connection attempt.
+          abortWith: (abort) => void (channel.abortMedia = abort)
         })
         channel.media = { leg, parent: parent?.id ?? "" }
         leg.then((opened) => {
+          debug("media open", id, channel.destroyed)
+          opened.closed.then(() => debug("media closed", id))
           channel.mediaLeg = opened
           if (channel.destroyed) return opened.close()
           opened.closed.then(() => destroy(channel, 16, "Normal Clearing", "completed"))
@@ -300,7 +320,10 @@ export const start = (options: FakeAriOptions): Promise<FakeAri> =>
           emit(channel, "StasisStart", { args: [] })
           const owner = channels.get(parent?.id ?? "")
           if (owner !== undefined) owner.connectMedia(opened)
-        }, () => destroy(channel, 38, "Network out of order", "failed"))
+        }, (error) => {
+          debug("media refused", id, String(error))
+          destroy(channel, 38, "Network out of order", "failed")
+        })
         return reply(response, 200, snapshot(channel))
       }
 
@@ -337,6 +360,12 @@ export const start = (options: FakeAriOptions): Promise<FakeAri> =>
         if (method === "GET") return reply(response, 200, snapshot(channel))
         if (method === "DELETE") {
           reply(response, 204)
+          channel.decide({ _tag: "HungUp", reason: param("reason") ?? "normal" })
+          const causes: Record<string, [number, string]> = { busy: [17, "User busy"], rejected: [21, "Call Rejected"], normal: [16, "Normal Clearing"] }
+          if (channel.direction === "inbound") {
+            const [cause, text] = causes[param("reason") ?? "normal"] ?? [16, "Normal Clearing"]
+            return destroy(channel, cause, text, channel.answered ? "completed" : "canceled")
+          }
           return destroy(channel, 16, "Normal Clearing", channel.answered || channel.endpoint.startsWith("WebSocket/") ? "completed" : "canceled")
         }
       }
@@ -347,6 +376,7 @@ export const start = (options: FakeAriOptions): Promise<FakeAri> =>
         channel.answered = true
         channel.state = "Up"
         emit(channel, "ChannelStateChange")
+        channel.decide({ _tag: "Answered" })
         return reply(response, 204)
       }
 
@@ -431,6 +461,7 @@ export const start = (options: FakeAriOptions): Promise<FakeAri> =>
         },
         close: () =>
           new Promise<void>((resolve) => {
+            debug("close")
             for (const channel of channels.values()) {
               channel.timers.forEach(clearTimeout)
               channel.mediaLeg?.close()

@@ -58,11 +58,14 @@ export const dial = (input: {
   readonly channelId: string
   /** The application sent HANGUP. */
   readonly onHangup: () => void
+  /** Receives a way to drop the connection, even before it opened (the channel hung up while dialing). */
+  readonly abortWith?: (abort: () => void) => void
 }): Promise<MediaLeg> =>
   new Promise((resolve, reject) => {
     const url = new URL(input.uri)
     for (const [k, v] of Object.entries(input.params)) url.searchParams.set(k, v)
     const socket = new WebSocket(url.toString(), "media")
+    input.abortWith?.(() => socket.terminate())
     const received: Array<Uint8Array> = []
     const played: Array<Uint8Array> = []
     const marks: Array<string> = []
