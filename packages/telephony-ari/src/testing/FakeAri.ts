@@ -150,7 +150,7 @@ export const start = (options: FakeAriOptions): Promise<FakeAri> =>
       if (record) channel.events.push(event)
       send(channel.app, event)
     }
-    const debug = process.env.FAKE_ARI_DEBUG === "1" ? (...a: Array<unknown>) => console.error("[fake-ari]", Date.now() % 100000, ...a) : () => undefined
+    const debug = process.env.AGENTLINE_FAKE_ARI_DEBUG === "1" ? (...a: Array<unknown>) => console.error("[fake-ari]", Date.now() % 100000, ...a) : () => undefined
     const send = (app: string, event: Json) => {
       debug("event", event.type, (event.channel as any)?.id, (event.channel as any)?.state, sockets.get(app)?.length)
       const owner = sockets.get(app)?.at(-1)

@@ -1,0 +1,100 @@
+/** The adapter against the fake Asterisk: the events WebSocket's credentials and reconnection, calls' events. */
+import type { CallEvent } from "@agentline/core/telephony/TelephonyProvider"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import { Ari } from "../src/index.js"
+import * as FakeAri from "../src/testing/FakeAri.js"
+
+const user = { name: "agentline", password: "ari-password-0123" }
+
+const withFake = <A, E>(body: (fake: FakeAri.FakeAri) => Effect.Effect<A, E>) =>
+  Effect.acquireUseRelease(
+    Effect.promise(() => FakeAri.start({ user: user.name, password: user.password, secondMillis: 10 })),
+    body,
+    (fake) => Effect.promise(() => fake.close())
+  )
+
+const configOf = (fake: FakeAri.FakeAri, password = user.password) =>
+  Schema.decodeUnknownSync(Ari.AriConfig)({ ari_endpoint: fake.url, app_name: user.name, app_password: password })
+
+const until = (check: () => boolean, what: string) =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + 10_000
+    while (!check()) {
+      if (Date.now() > deadline) return yield* Effect.dieMessage(`timed out waiting for ${what}`)
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 10)))
+    }
+  })
+
+describe("ari adapter against the fake Asterisk", () => {
+  it.live("a wrong ARI password fails the connection, non-retryable, without the password in the message", () =>
+    withFake((fake) =>
+      Effect.gen(function*() {
+        const adapter = Ari.make({ apiUrl: fake.url })
+        const failed = yield* Effect.flip(Effect.scoped(adapter.connect!(configOf(fake, "wrong-password-xyz"))))
+        expect(failed.retryable).toBe(false)
+        expect(failed.message).toContain("check the ARI user and password")
+        expect(failed.message).not.toContain("wrong-password-xyz")
+      })
+    ))
+
+  it.live("a call reports ringing, answered and ended over the events WebSocket, which reconnects when lost", () =>
+    withFake((fake) =>
+      Effect.scoped(Effect.gen(function*() {
+        const adapter = Ari.make({ apiUrl: fake.url })
+        const config = configOf(fake)
+        yield* adapter.connect!(config)
+        expect(fake.eventSockets(user.name)).toBe(1)
+        // Asterisk restarts: the connection comes back by itself.
+        fake.dropEventSockets()
+        yield* until(() => fake.eventSockets(user.name) === 0, "the socket to drop")
+        yield* until(() => fake.eventSockets(user.name) === 1, "the reconnection")
+
+        fake.behave("+14155550100", { answer: "human", talkSeconds: 3 })
+        const events: Array<CallEvent> = []
+        const placed = yield* adapter.calls!.place({
+          config,
+          to: "+14155550100",
+          from: "+14155550199",
+          attemptId: 7,
+          callbackUrl: "http://127.0.0.1/unused",
+          answerUrl: "http://127.0.0.1/unused",
+          whenAnswered: { _tag: "KeepOpen" },
+          onEvent: (event) => Effect.sync(() => void events.push(event))
+        })
+        expect(fake.channel(placed.providerCallId)?.args).toEqual(["attempt_id=7"])
+        expect(fake.channel(placed.providerCallId)?.endpoint).toBe("PJSIP/+14155550100")
+        expect(yield* Effect.promise(() => fake.channel(placed.providerCallId)!.ended)).toBe("completed")
+        yield* until(() => events.some((e) => e.type === "ended"), "the end")
+        expect(events.map((e) => e.type)).toEqual(["initiated", "ringing", "answered", "ended"])
+        expect(events.at(-1)).toMatchObject({ outcome: "completed", durationSeconds: 3, hangupCause: "16 Normal Clearing" })
+        expect(yield* adapter.calls!.get({ config, providerCallId: placed.providerCallId })).toEqual({ _tag: "Ended", outcome: "completed", durationSeconds: 3 })
+      }))
+    ))
+
+  it.live("a dial-string template reaches FreePBX routes; a busy callee is busy; hanging up a call that is gone succeeds", () =>
+    withFake((fake) =>
+      Effect.scoped(Effect.gen(function*() {
+        const adapter = Ari.make({ apiUrl: fake.url })
+        const config = { ...configOf(fake), dial_string: "Local/{digits}@from-internal" }
+        yield* adapter.connect!(config)
+        fake.behave("14155550111", { answer: "busy" })
+        const events: Array<CallEvent> = []
+        const placed = yield* adapter.calls!.place({
+          config,
+          to: "+14155550111",
+          from: undefined,
+          attemptId: 8,
+          callbackUrl: "",
+          answerUrl: "",
+          whenAnswered: { _tag: "KeepOpen" },
+          onEvent: (event) => Effect.sync(() => void events.push(event))
+        })
+        expect(fake.channel(placed.providerCallId)?.endpoint).toBe("Local/14155550111@from-internal")
+        yield* until(() => events.some((e) => e.type === "ended"), "the end")
+        expect(events.at(-1)).toMatchObject({ outcome: "busy", durationSeconds: 0, hangupCause: "17 User busy" })
+        yield* adapter.calls!.hangUp({ config, providerCallId: placed.providerCallId })
+        expect((yield* adapter.calls!.get({ config, providerCallId: "never-placed" }))._tag).toBe("Unknown")
+      }))
+    ))
+})
