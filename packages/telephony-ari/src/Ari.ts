@@ -68,6 +68,8 @@ export type AriProvider = TelephonyProvider<AriConfig>
 /** The adapter; `apiUrl` replaces every configuration's `ari_endpoint` (tests; see `AGENTLINE_ARI_URL`). */
 export const make = (options: { readonly apiUrl?: string | undefined } = {}): AriProvider => {
   const rest = AriRest.make(options)
+  /** Distinguishes this instance's channel ids from an earlier process's (attempt ids are per database). */
+  const instance = Crypto.randomBytes(4).toString("hex")
   const calls = new Map<string, Call>()
   /** externalMedia channel id → the call's channel id. */
   const mediaChannels = new Map<string, string>()
@@ -303,8 +305,10 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
       if (endpoint === undefined) {
         return yield* new TelephonyError({ provider: "ari", message: `${input.to} cannot be dialed through Asterisk: it is not a dialable address`, retryable: false })
       }
-      // Chosen by us so the call is known before Asterisk answers: its events may come before the reply.
-      const channelId = `agentline-${input.attemptId}-${Crypto.randomBytes(6).toString("hex")}`
+      // Chosen by us so the call is known before Asterisk answers (its events may come before the
+      // reply), and the same for every try of this attempt: Asterisk refuses a second channel with the
+      // id (409), so a retried request whose first try got through does not dial twice.
+      const channelId = `agentline-${instance}-${input.attemptId}`
       calls.set(channelId, {
         channelId,
         config,
@@ -330,7 +334,8 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
         },
         what: `dial ${input.to}`
       }).pipe(Effect.tapError(() => Effect.sync(() => calls.delete(channelId))))
-      if (Either.isLeft(placed)) {
+      // 409: an earlier try of this attempt created the channel; it is the call.
+      if (Either.isLeft(placed) && placed.left.status !== 409) {
         calls.delete(channelId)
         return yield* AriRest.failure(placed.left, `dial ${input.to} (${endpoint})`)
       }

@@ -94,6 +94,24 @@ describe("ari adapter against the fake Asterisk", () => {
         yield* until(() => events.some((e) => e.type === "ended"), "the end")
         expect(events.at(-1)).toMatchObject({ outcome: "busy", durationSeconds: 0, hangupCause: "17 User busy" })
         yield* adapter.calls!.hangUp({ config, providerCallId: placed.providerCallId })
+        // A request tried again for the same attempt (its first try got through) does not dial twice.
+        fake.behave("14155550112", { answer: "human", talkSeconds: 100 })
+        const input = {
+          config,
+          to: "+14155550112",
+          from: undefined,
+          attemptId: 9,
+          callbackUrl: "",
+          answerUrl: "",
+          whenAnswered: { _tag: "KeepOpen" },
+          onEvent: () => Effect.void
+        } as const
+        const first = yield* adapter.calls!.place(input)
+        const again = yield* adapter.calls!.place(input)
+        expect(again.providerCallId).toBe(first.providerCallId)
+        expect(fake.channelsTo("14155550112")).toEqual([first.providerCallId])
+        yield* adapter.calls!.hangUp({ config, providerCallId: first.providerCallId })
+        expect(yield* Effect.promise(() => fake.channel(first.providerCallId)!.ended)).toBe("canceled")
         expect((yield* adapter.calls!.get({ config, providerCallId: "never-placed" }))._tag).toBe("Unknown")
       }))
     ))
