@@ -337,6 +337,15 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
       // 409: an earlier try of this attempt created the channel; it is the call.
       if (Either.isLeft(placed) && placed.left.status !== 409) {
         calls.delete(channelId)
+        // Asterisk answers 500 "Allocation failed" when it cannot make the channel at all (no such
+        // endpoint or trunk, a technology it lacks): the dial string is wrong, trying again cannot help.
+        if (placed.left.status === 500 && placed.left.message === "Allocation failed") {
+          return yield* new TelephonyError({
+            provider: "ari",
+            message: `Asterisk could not create a channel to dial ${input.to} (${endpoint}): no such endpoint or trunk; check the dial string (HTTP 500 Allocation failed)`,
+            retryable: false
+          })
+        }
         return yield* AriRest.failure(placed.left, `dial ${input.to} (${endpoint})`)
       }
       yield* input.onEvent({ type: "initiated", providerCallId: channelId, at: yield* Clock.currentTimeMillis }, durable)

@@ -2,11 +2,17 @@
  * The chan_websocket media protocol (Asterisk 20.16 / 21.11 / 22.6 / 23+), as the externalMedia
  * channel speaks it once it has dialed our media route: BINARY frames are raw audio in the channel's
  * format (no header), TEXT frames are control. Asterisk sends `MEDIA_START connection_id:<id>
- * channel:<name> channel_id:<id> format:ulaw optimal_frame_size:160 ptime:20`, `DTMF_END digit:5`,
- * `MEDIA_MARK_PROCESSED ...`, `MEDIA_XOFF` / `MEDIA_XON` (its queue is nearly full / drained) and other
- * notices; with the `f(json)` dial option the same as JSON (`{"event": "MEDIA_START", ...}`), which is
- * read too. We send `MARK_MEDIA <name>` (a mark in the playback queue), `FLUSH_MEDIA` (drop what is
- * queued: barge-in) and `HANGUP`, as plain text, which is the default control format.
+ * channel:<name> channel_id:<id> format:ulaw optimal_frame_size:160 ptime:20`, `DTMF_END digit:5
+ * channel_id:<id>`, `MEDIA_MARK_PROCESSED <id>`, `QUEUE_DRAINED`, `MEDIA_XOFF` / `MEDIA_XON` (its queue
+ * is nearly full / drained) and other notices; or, when chan_websocket.conf or the `f(json)` dial
+ * option says so, the same as JSON (`{"event": "MEDIA_START", ...}`). The codec answers in the format
+ * the stream started in: `MARK_MEDIA <id>` (a mark in the playback queue, newer builds), `FLUSH_MEDIA`
+ * (drop what is queued: barge-in), `REPORT_QUEUE_DRAINED`, `HANGUP`, or `{"command": ...}`.
+ *
+ * `FLUSH_MEDIA` drops the marks queued behind the audio too, without a word (chan_websocket frees the
+ * whole frame queue), while the voice runtime expects every mark back once its audio is played or
+ * dropped. So a clear is `FLUSH_MEDIA` then `REPORT_QUEUE_DRAINED`, and the `QUEUE_DRAINED` that
+ * follows reports the marks the flush dropped as reached.
  *
  * The stream's format comes from `MEDIA_START` (we ask for `ulaw`; `alaw` and `slin*` are read too);
  * audio in another format is refused, never re-labelled.
@@ -73,6 +79,19 @@ const markName = (name: string) => name.replace(/[\s:]+/g, "_")
 
 export const open: Effect.Effect<MediaSession> = Effect.sync(() => {
   let format: AudioFormat | undefined
+  /** The stream started in JSON control format: commands go as JSON too. */
+  let json = false
+  /** Marks sent and not reported yet; those a flush dropped, reported by the next QUEUE_DRAINED. */
+  const pending = new Map<string, string>()
+  let flushed: Array<string> = []
+  const command = (name: string, correlationId?: string): WebSocketFrame => ({
+    _tag: "Text",
+    text: json
+      ? JSON.stringify(correlationId === undefined ? { command: name } : { command: name, correlation_id: correlationId })
+      : correlationId === undefined
+      ? name
+      : `${name} ${correlationId}`
+  })
   const decode = (frame: WebSocketFrame): Effect.Effect<ReadonlyArray<MediaEvent>, TelephonyError> =>
     Effect.suspend((): Effect.Effect<ReadonlyArray<MediaEvent>, TelephonyError> => {
       if (frame._tag === "Binary") {
@@ -86,6 +105,7 @@ export const open: Effect.Effect<MediaSession> = Effect.sync(() => {
           const named = formatOf(control.params.format ?? "")
           if (named === undefined) return Effect.fail(fail(`chan_websocket streams ${control.params.format ?? "no format"}, which this server cannot carry: ask for ulaw`))
           format = named
+          json = frame.text.trim().startsWith("{")
           return Effect.succeed([{
             _tag: "Start",
             streamId: control.params.connection_id ?? control.params.channel_id ?? "",
@@ -97,28 +117,44 @@ export const open: Effect.Effect<MediaSession> = Effect.sync(() => {
         }
         case "DTMF_END":
           return Effect.succeed(control.params.digit === undefined ? [] : [{ _tag: "Dtmf", digit: control.params.digit }])
-        case "MEDIA_MARK_PROCESSED":
-          return Effect.succeed(control.params.correlation_id === undefined ? [] : [{ _tag: "Mark", name: control.params.correlation_id }])
+        case "MEDIA_MARK_PROCESSED": {
+          const id = control.params.correlation_id
+          if (id === undefined || id === "") return Effect.succeed([])
+          const name = pending.get(id) ?? id
+          pending.delete(id)
+          return Effect.succeed([{ _tag: "Mark", name }])
+        }
+        case "QUEUE_DRAINED": {
+          const dropped = flushed
+          flushed = []
+          return Effect.succeed(dropped.map((name): MediaEvent => ({ _tag: "Mark", name })))
+        }
         default:
-          // MEDIA_XOFF / MEDIA_XON, STATUS, QUEUE_DRAINED, MEDIA_BUFFERING_COMPLETED, ERROR: notices.
+          // MEDIA_XOFF / MEDIA_XON, STATUS, MEDIA_BUFFERING_COMPLETED, ERROR: notices.
           return Effect.succeed([])
       }
     })
-  const encode: MediaSession["encode"] = (command) =>
+  const encode: MediaSession["encode"] = (input) =>
     Effect.suspend((): Effect.Effect<ReadonlyArray<WebSocketFrame>, TelephonyError> => {
-      switch (command._tag) {
+      switch (input._tag) {
         case "Audio":
           if (format === undefined) return Effect.fail(fail("audio before the stream started"))
-          if (!sameFormat(command.audio.format, format)) {
-            return Effect.fail(fail(`audio in ${command.audio.format.encoding}/${command.audio.format.sampleRate} on a ${format.encoding}/${format.sampleRate} stream`))
+          if (!sameFormat(input.audio.format, format)) {
+            return Effect.fail(fail(`audio in ${input.audio.format.encoding}/${input.audio.format.sampleRate} on a ${format.encoding}/${format.sampleRate} stream`))
           }
-          return Effect.succeed([{ _tag: "Binary", data: command.audio.data }])
-        case "Mark":
-          return Effect.succeed([{ _tag: "Text", text: `MARK_MEDIA ${markName(command.name)}` }])
+          return Effect.succeed([{ _tag: "Binary", data: input.audio.data }])
+        case "Mark": {
+          // Plain text carries the id as the rest of the line: one word, mapped back when it returns.
+          const id = json ? input.name : markName(input.name)
+          pending.set(id, input.name)
+          return Effect.succeed([command("MARK_MEDIA", id)])
+        }
         case "Clear":
-          return Effect.succeed([{ _tag: "Text", text: "FLUSH_MEDIA" }])
+          flushed = [...flushed, ...pending.values()]
+          pending.clear()
+          return Effect.succeed([command("FLUSH_MEDIA"), command("REPORT_QUEUE_DRAINED")])
         case "Stop":
-          return Effect.succeed([{ _tag: "Text", text: "HANGUP" }])
+          return Effect.succeed([command("HANGUP")])
       }
     })
   return { decode, encode }

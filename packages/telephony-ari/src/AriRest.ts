@@ -86,9 +86,9 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Re
         json = undefined
       }
       if (response.status < 200 || response.status >= 300) {
-        const message = typeof json === "object" && json !== null && typeof (json as any).message === "string"
-          ? (json as any).message as string
-          : `HTTP ${response.status}`
+        // ARI's errors are {"message": ...}; an allocation failure is {"error": "Allocation failed"}.
+        const body = typeof json === "object" && json !== null ? json as Record<string, unknown> : {}
+        const message = typeof body.message === "string" ? body.message : typeof body.error === "string" ? body.error : `HTTP ${response.status}`
         return Either.left({ status: response.status, message })
       }
       return Either.right(json)

@@ -94,6 +94,21 @@ describe("ari adapter against the fake Asterisk", () => {
         yield* until(() => events.some((e) => e.type === "ended"), "the end")
         expect(events.at(-1)).toMatchObject({ outcome: "busy", durationSeconds: 0, hangupCause: "17 User busy" })
         yield* adapter.calls!.hangUp({ config, providerCallId: placed.providerCallId })
+        // A dial string Asterisk cannot make a channel for: refused at once, for good.
+        fake.behave("14155550113", { answer: "invalid" })
+        const refused = yield* Effect.flip(adapter.calls!.place({
+          config,
+          to: "+14155550113",
+          from: undefined,
+          attemptId: 10,
+          callbackUrl: "",
+          answerUrl: "",
+          whenAnswered: { _tag: "KeepOpen" },
+          onEvent: () => Effect.void
+        }))
+        expect(refused.retryable).toBe(false)
+        expect(refused.message).toContain("+14155550113")
+        expect(refused.message).toContain("Local/14155550113@from-internal")
         // A request tried again for the same attempt (its first try got through) does not dial twice.
         fake.behave("14155550112", { answer: "human", talkSeconds: 100 })
         const input = {

@@ -33,11 +33,22 @@ describe("chan_websocket codec", () => {
       const session = yield* Media.open
       yield* session.decode(text(START))
       expect(yield* session.decode(text("DTMF_END digit:5"))).toEqual([{ _tag: "Dtmf", digit: "5" }])
-      expect(yield* session.decode(text("MEDIA_MARK_PROCESSED correlation_id:mark-1"))).toEqual([{ _tag: "Mark", name: "mark-1" }])
+      expect(yield* session.decode(text("DTMF_END digit:# channel_id:1761245643.1"))).toEqual([{ _tag: "Dtmf", digit: "#" }])
       expect(yield* session.decode(text("MEDIA_MARK_PROCESSED mark-2"))).toEqual([{ _tag: "Mark", name: "mark-2" }])
-      for (const notice of ["MEDIA_XOFF", "MEDIA_XON", "STATUS queue_length:3", "QUEUE_DRAINED", "MEDIA_BUFFERING_COMPLETED x", ""]) {
+      expect(yield* session.decode(text("MEDIA_MARK_PROCESSED"))).toEqual([])
+      for (const notice of ["MEDIA_XOFF", "MEDIA_XON", "STATUS channel_id:1.2 queue_length:3", "QUEUE_DRAINED", "MEDIA_BUFFERING_COMPLETED x", ""]) {
         expect(yield* session.decode(text(notice))).toEqual([])
       }
+    }))
+
+  it.effect("answers a JSON stream in JSON (chan_websocket.conf or f(json))", () =>
+    Effect.gen(function*() {
+      const session = yield* Media.open
+      yield* session.decode(text(JSON.stringify({ event: "MEDIA_START", connection_id: "c1", channel: "WebSocket/c1/0x1", channel_id: "1.2", format: "ulaw", optimal_frame_size: 160, ptime: 20, channel_variables: {} })))
+      expect(yield* session.encode({ _tag: "Mark", name: "two words" })).toEqual([text(JSON.stringify({ command: "MARK_MEDIA", correlation_id: "two words" }))])
+      expect(yield* session.decode(text(JSON.stringify({ event: "MEDIA_MARK_PROCESSED", channel_id: "1.2", correlation_id: "two words" })))).toEqual([{ _tag: "Mark", name: "two words" }])
+      expect(yield* session.encode({ _tag: "Clear" })).toEqual([text(JSON.stringify({ command: "FLUSH_MEDIA" })), text(JSON.stringify({ command: "REPORT_QUEUE_DRAINED" }))])
+      expect(yield* session.encode({ _tag: "Stop" })).toEqual([text(JSON.stringify({ command: "HANGUP" }))])
     }))
 
   it.effect("refuses a stream in a format it cannot carry", () =>
@@ -55,7 +66,12 @@ describe("chan_websocket codec", () => {
       yield* session.decode(text(START))
       expect(yield* session.encode({ _tag: "Mark", name: "mark-1" })).toEqual([text("MARK_MEDIA mark-1")])
       expect(yield* session.encode({ _tag: "Mark", name: "two words" })).toEqual([text("MARK_MEDIA two_words")])
-      expect(yield* session.encode({ _tag: "Clear" })).toEqual([text("FLUSH_MEDIA")])
+      // The plain-text id comes back as sent, and is named as the runtime named it.
+      expect(yield* session.decode(text("MEDIA_MARK_PROCESSED two_words"))).toEqual([{ _tag: "Mark", name: "two words" }])
+      expect(yield* session.encode({ _tag: "Clear" })).toEqual([text("FLUSH_MEDIA"), text("REPORT_QUEUE_DRAINED")])
+      // mark-1 was flushed (chan_websocket drops it silently): the drain after the flush reports it.
+      expect(yield* session.decode(text("QUEUE_DRAINED"))).toEqual([{ _tag: "Mark", name: "mark-1" }])
+      expect(yield* session.decode(text("QUEUE_DRAINED"))).toEqual([])
       expect(yield* session.encode({ _tag: "Stop" })).toEqual([text("HANGUP")])
       expect(yield* session.encode({ _tag: "Audio", audio })).toEqual([{ _tag: "Binary", data: audio.data }])
       yield* Effect.flip(session.encode({ _tag: "Audio", audio: { ...audio, format: { encoding: "l16le", sampleRate: 16000 } } }))

@@ -10,7 +10,9 @@
  * `POST /ari/channels/externalMedia` (`transport=websocket`, `encapsulation=none`, `external_host=<a
  * websocket client>`, `format`, `transport_data=v(...)`), `POST /ari/bridges`, `POST
  * /ari/bridges/{id}/addChannel` (422 for a channel not in Stasis), `DELETE /ari/bridges/{id}`, `GET
- * /ari/applications/{app}`. Errors are `{"message": ...}` with ARI's statuses.
+ * /ari/applications/{app}`. Errors are `{"message": ...}` with ARI's statuses; a channel that cannot be
+ * made (the `invalid` behaviour, an unknown technology) is 500 `{"error": "Allocation failed"}`, as
+ * Asterisk answers when `ast_dial_prerun` fails.
  *
  * Events: an application belongs to the WebSocket that registered it LAST (as in Asterisk): events of
  * its channels go there only. An originated channel reports `ChannelStateChange` (Ringing), then either
@@ -336,8 +338,10 @@ export const start = (options: FakeAriOptions): Promise<FakeAri> =>
         if (channels.has(id)) return reply(response, 409, { message: "Channel with given unique ID already exists" })
         const number = numberOf(endpoint)
         const behaviour = behaviours.get(number) ?? behaviours.get(number.replace(/^\+/, "")) ?? behaviours.get(`+${number}`) ?? { answer: "human" }
-        if (behaviour.answer === "invalid" || !/^[A-Za-z][A-Za-z0-9_-]*\//.test(endpoint)) {
-          return reply(response, 400, { message: `Invalid endpoint ${endpoint}: no route to the destination` })
+        // A channel Asterisk cannot create (no such endpoint, an unknown technology): ast_dial_prerun
+        // fails and ARI answers its out-of-memory body.
+        if (behaviour.answer === "invalid" || !/^(PJSIP|SIP|IAX2|Local|DAHDI)\//.test(endpoint)) {
+          return reply(response, 500, { error: "Allocation failed" })
         }
         const appArgs = param("appArgs")
         const channel = makeChannel({

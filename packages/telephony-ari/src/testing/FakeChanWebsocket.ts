@@ -4,11 +4,12 @@
  * appended as a query), with the `media` subprotocol, as Asterisk 20.16 / 21.11 / 22.6 / 23+ does.
  * Once open it sends `MEDIA_START connection_id:... channel:... channel_id:... format:ulaw
  * optimal_frame_size:160 ptime:20`, then the caller's audio as 160-byte µ-law BINARY frames and
- * `DTMF_END digit:N`. It plays what it is sent in real time (20 ms per 160 bytes): `MARK_MEDIA <id>`
- * puts a mark in the queue, `MEDIA_MARK_PROCESSED correlation_id:<id>` comes back when the audio before
- * it has played (at once with nothing queued), `FLUSH_MEDIA` drops what is queued and reports the
- * marks it dropped, `HANGUP` hangs the channel up. Control messages are case-sensitive TEXT frames;
- * an unknown one gets `ERROR`.
+ * `DTMF_END digit:N channel_id:<id>`. It plays what it is sent in real time (20 ms per 160 bytes):
+ * `MARK_MEDIA <id>` puts a mark in the queue and `MEDIA_MARK_PROCESSED <id>` comes back when the audio
+ * before it has played; `FLUSH_MEDIA` frees the whole queue, marks included, without a word (as
+ * chan_websocket.c does); `REPORT_QUEUE_DRAINED` asks for one `QUEUE_DRAINED` once the queue is empty;
+ * `HANGUP` hangs the channel up. Control messages are case-sensitive plain-text TEXT frames (the default
+ * control format); an unknown one gets `ERROR`.
  */
 import WebSocket from "ws"
 
@@ -75,11 +76,16 @@ export const dial = (input: {
     const text = (message: string) => {
       if (socket.readyState === WebSocket.OPEN) socket.send(message)
     }
+    let reportDrained = false
     const processed = (name: string) => {
       marks.push(name)
-      text(`MEDIA_MARK_PROCESSED correlation_id:${name}`)
+      text(name === "" ? "MEDIA_MARK_PROCESSED" : `MEDIA_MARK_PROCESSED ${name}`)
     }
     const tick = () => {
+      if (queue.length === 0 && reportDrained) {
+        reportDrained = false
+        text("QUEUE_DRAINED")
+      }
       let budget = FRAME
       while (queue.length > 0) {
         const head = queue[0]!
@@ -117,17 +123,16 @@ export const dial = (input: {
       }
       const [command, ...args] = raw.toString().trim().split(/\s+/)
       switch (command) {
-        case "MARK_MEDIA": {
-          const name = args.join(" ")
-          if (queue.length === 0) processed(name)
-          else queue.push({ _tag: "Mark", name })
+        case "MARK_MEDIA":
+          queue.push({ _tag: "Mark", name: args.join(" ") })
           return
-        }
-        case "FLUSH_MEDIA": {
+        case "FLUSH_MEDIA":
           flushes++
-          for (const item of queue.splice(0, queue.length)) if (item._tag === "Mark") processed(item.name)
+          queue.splice(0, queue.length)
           return
-        }
+        case "REPORT_QUEUE_DRAINED":
+          reportDrained = true
+          return
         case "HANGUP":
           input.onHangup()
           return
@@ -137,7 +142,6 @@ export const dial = (input: {
         case "PAUSE_MEDIA":
         case "CONTINUE_MEDIA":
         case "GET_STATUS":
-        case "REPORT_QUEUE_DRAINED":
           return
         default:
           text(`ERROR Unknown command: ${command ?? ""}`)
@@ -160,7 +164,7 @@ export const dial = (input: {
             if (socket.readyState === WebSocket.OPEN) socket.send(audio.subarray(offset, offset + FRAME))
           }
         },
-        press: (digit) => text(`DTMF_END digit:${digit}`),
+        press: (digit) => text(`DTMF_END digit:${digit} channel_id:${input.channelId}`),
         close: () => socket.close(1000),
         closed,
         isOpen: () => open
