@@ -20,7 +20,7 @@
  */
 import type { CallEvent, CallInstruction, CallStatus, ConnectContext, ProviderSync, TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
 import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
-import { Clock, Effect, Either } from "effect"
+import { Clock, Deferred, Effect, Either, Exit, Scope } from "effect"
 import * as Crypto from "node:crypto"
 import { appArgs, causeText, DEFAULT_DIAL_STRING, dialString, outcomeOf, timestampMillis } from "./AriCalls.js"
 import { type AriConfig, configuration, normalizeEndpoint } from "./AriConfig.js"
@@ -155,6 +155,13 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
    */
   const handle = (config: AriConfig, context: ConnectContext | undefined) => (event: Record<string, unknown>): Effect.Effect<void> =>
     Effect.gen(function*() {
+      if (event.type === "ApplicationReplaced") {
+        // Another WebSocket registered the application: this one hears nothing more from now on.
+        return yield* Effect.logError(
+          `ARI events of ${where(config)}: another client took the application (Asterisk gives it to the WebSocket that registered last); ` +
+            "only one Agentline process may serve an ARI user"
+        )
+      }
       const channel = (event.channel ?? {}) as Record<string, unknown>
       const channelId = typeof channel.id === "string" ? channel.id : undefined
       if (channelId === undefined) return
@@ -289,14 +296,49 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
 
   const where = (config: AriConfig) => `${normalizeEndpoint(config.ari_endpoint)} (application ${config.app_name})`
 
+  /**
+   * One events WebSocket per Asterisk application in this process, shared by the configurations
+   * naming it (same box, same ARI user): Asterisk gives an application to the WebSocket that registered
+   * it last, so a second one would silence the first. Closed when the last of them lets go.
+   */
+  const held = new Map<string, { refs: number; readonly scope: Scope.CloseableScope; readonly opened: Deferred.Deferred<void, TelephonyError> }>()
+  const holdLock = Effect.unsafeMakeSemaphore(1)
+
   const connect: AriProvider["connect"] = (config, context) =>
-    Effect.flatMap(AriRest.baseFor(config, options.apiUrl), (base) =>
-      AriEvents.hold({
-        url: AriEvents.eventsUrl(base, config.app_name),
-        authorization: AriRest.basicAuth(config),
-        where: where(config),
-        handle: handle(config, context)
+    Effect.gen(function*() {
+      const base = yield* AriRest.baseFor(config, options.apiUrl)
+      const key = `${base}#${config.app_name}`
+      const entry = yield* holdLock.withPermits(1)(Effect.gen(function*() {
+        const current = held.get(key)
+        if (current !== undefined) {
+          current.refs++
+          return current
+        }
+        const scope = yield* Scope.make()
+        const opened = yield* Deferred.make<void, TelephonyError>()
+        const created = { refs: 1, scope, opened }
+        held.set(key, created)
+        yield* AriEvents.hold({
+          url: AriEvents.eventsUrl(base, config.app_name),
+          authorization: AriRest.basicAuth(config),
+          where: where(config),
+          handle: handle(config, context)
+        }).pipe(
+          Scope.extend(scope),
+          Effect.exit,
+          Effect.flatMap((exit) => Deferred.done(opened, exit))
+        )
+        return created
       }))
+      const release = holdLock.withPermits(1)(Effect.suspend(() => {
+        entry.refs--
+        if (entry.refs > 0 || held.get(key) !== entry) return Effect.void
+        held.delete(key)
+        return Scope.close(entry.scope, Exit.void)
+      }))
+      yield* Effect.addFinalizer(() => release)
+      yield* Deferred.await(entry.opened)
+    })
 
   const place: NonNullable<AriProvider["calls"]>["place"] = (input) =>
     Effect.gen(function*() {

@@ -1,7 +1,7 @@
 /** The adapter against the fake Asterisk: the events WebSocket's credentials and reconnection, calls' events. */
 import type { CallEvent } from "@agentline/core/telephony/TelephonyProvider"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { Effect, Exit, Schema, Scope } from "effect"
 import { Ari } from "../src/index.js"
 import * as FakeAri from "../src/testing/FakeAri.js"
 
@@ -9,7 +9,7 @@ const user = { name: "agentline", password: "ari-password-0123" }
 
 const withFake = <A, E>(body: (fake: FakeAri.FakeAri) => Effect.Effect<A, E>) =>
   Effect.acquireUseRelease(
-    Effect.promise(() => FakeAri.start({ user: user.name, password: user.password, secondMillis: 10 })),
+    Effect.promise(() => FakeAri.start({ user: user.name, password: user.password, secondMillis: 20 })),
     body,
     (fake) => Effect.promise(() => fake.close())
   )
@@ -67,9 +67,29 @@ describe("ari adapter against the fake Asterisk", () => {
         expect(yield* Effect.promise(() => fake.channel(placed.providerCallId)!.ended)).toBe("completed")
         yield* until(() => events.some((e) => e.type === "ended"), "the end")
         expect(events.map((e) => e.type)).toEqual(["initiated", "ringing", "answered", "ended"])
-        expect(events.at(-1)).toMatchObject({ outcome: "completed", durationSeconds: 3, hangupCause: "16 Normal Clearing" })
-        expect(yield* adapter.calls!.get({ config, providerCallId: placed.providerCallId })).toEqual({ _tag: "Ended", outcome: "completed", durationSeconds: 3 })
+        const ended = events.at(-1) as Extract<CallEvent, { type: "ended" }>
+        expect(ended).toMatchObject({ outcome: "completed", hangupCause: "16 Normal Clearing" })
+        // Three seconds of talk on the fake's clock (10 ms a second: timers may run a little late).
+        expect(ended.durationSeconds).toBeGreaterThanOrEqual(3)
+        expect(ended.durationSeconds).toBeLessThanOrEqual(5)
+        expect(yield* adapter.calls!.get({ config, providerCallId: placed.providerCallId })).toEqual({ _tag: "Ended", outcome: "completed", durationSeconds: ended.durationSeconds })
       }))
+    ))
+
+  it.live("configurations of one box and ARI user share one events WebSocket (Asterisk gives the application to the last one)", () =>
+    withFake((fake) =>
+      Effect.gen(function*() {
+        const adapter = Ari.make({ apiUrl: fake.url })
+        const first = yield* Scope.make()
+        const second = yield* Scope.make()
+        yield* Scope.extend(adapter.connect!(configOf(fake)), first)
+        yield* Scope.extend(adapter.connect!({ ...configOf(fake), dial_string: "PJSIP/{number}@trunk" }), second)
+        expect(fake.eventSockets(user.name)).toBe(1)
+        yield* Scope.close(first, Exit.void)
+        expect(fake.eventSockets(user.name)).toBe(1)
+        yield* Scope.close(second, Exit.void)
+        yield* until(() => fake.eventSockets(user.name) === 0, "the socket to close")
+      })
     ))
 
   it.live("a dial-string template reaches FreePBX routes; a busy callee is busy; hanging up a call that is gone succeeds", () =>

@@ -429,7 +429,14 @@ export const start = (options: FakeAriOptions): Promise<FakeAri> =>
       const apps = (url.searchParams.get("app") ?? "").split(",").filter((a) => a !== "")
       if (apps.length === 0) return refuse(400, "Bad Request")
       events.handleUpgrade(request, socket, head, (ws) => {
-        for (const app of apps) sockets.set(app, [...(sockets.get(app) ?? []), ws])
+        for (const app of apps) {
+          // The application moves to this WebSocket; the one that had it is told so.
+          const previous = sockets.get(app)?.at(-1)
+          if (previous !== undefined && previous.readyState === previous.OPEN) {
+            previous.send(JSON.stringify({ type: "ApplicationReplaced", application: app, timestamp: isoStamp(clock()), asterisk_id: "fa:ke:as:te:ri:sk" }))
+          }
+          sockets.set(app, [...(sockets.get(app) ?? []), ws])
+        }
         ws.on("close", () => {
           for (const app of apps) sockets.set(app, (sockets.get(app) ?? []).filter((s) => s !== ws))
         })
