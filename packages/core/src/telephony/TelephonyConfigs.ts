@@ -224,7 +224,8 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
         if (provider?.connect === undefined) return
         const opening = yield* Effect.forkIn(
           Effect.flatMap(open(stored), ({ config }) => connected(stored, provider, config)).pipe(
-            Effect.catchAll((e) => Effect.logWarning(`telephony configuration ${stored.id}: ${e.message}`))
+            Effect.catchAll((e) => Effect.logWarning(`telephony configuration ${stored.id}: ${e.message}`)),
+            Effect.catchAllDefect(() => Effect.logWarning(`telephony configuration ${stored.id}: its credentials cannot be read`))
           ),
           scope
         )
@@ -241,8 +242,11 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
       for (const provider of registry.all) {
         if (provider.connect === undefined) continue
         for (const stored of yield* repo.listByProvider(provider.name)) {
+          // One configuration that cannot be read (credentials under another server secret) or
+          // reached does not keep the others closed.
           yield* Effect.flatMap(open(stored), ({ config }) => connected(stored, provider, config)).pipe(
-            Effect.catchAll((e) => Effect.logWarning(`telephony configuration ${stored.id}: ${e.message}`))
+            Effect.catchAll((e) => Effect.logWarning(`telephony configuration ${stored.id}: ${e.message}`)),
+            Effect.catchAllDefect(() => Effect.logWarning(`telephony configuration ${stored.id}: its credentials cannot be read`))
           )
         }
       }
