@@ -40,6 +40,8 @@ export const RING_TIMEOUT_SECONDS = 60
 
 /** Ended calls remembered for `get` and for late (replayed) events, at most. */
 const REMEMBERED = 5000
+/** Calls remembered at all (those whose end never came, events lost while disconnected, included). */
+const TRACKED = 50_000
 
 interface Call {
   readonly channelId: string
@@ -351,6 +353,7 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
       // reply), and the same for every try of this attempt: Asterisk refuses a second channel with the
       // id (409), so a retried request whose first try got through does not dial twice.
       const channelId = `agentline-${instance}-${input.attemptId}`
+      while (calls.size >= TRACKED) calls.delete(calls.keys().next().value!)
       calls.set(channelId, {
         channelId,
         config,
