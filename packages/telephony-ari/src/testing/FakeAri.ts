@@ -85,7 +85,6 @@ interface Channel extends FakeChannel {
   decide: (fate: Awaited<FakeChannel["fate"]>) => void
   media?: { readonly leg: Promise<ChanWebsocket.MediaLeg>; readonly parent: string }
   mediaLeg?: ChanWebsocket.MediaLeg
-  abortMedia?: () => void
 }
 
 export interface FakeAri {
@@ -171,8 +170,8 @@ export const start = (options: FakeAriOptions): Promise<FakeAri> =>
       channel.state = "Down"
       emit(channel, "ChannelDestroyed", { cause, cause_txt: causeText })
       for (const bridge of bridges.values()) bridge.channels.delete(channel.id)
+      // A media connection still being made is closed once it opens (see externalMedia below).
       channel.mediaLeg?.close()
-      if (channel.mediaLeg === undefined) channel.abortMedia?.()
       channel.decide({ _tag: "Gone" })
       channel.finish(status)
     }
@@ -306,9 +305,7 @@ export const start = (options: FakeAriOptions): Promise<FakeAri> =>
           connectionId: host!,
           channelName: `WebSocket/${host}/0x${Crypto.randomBytes(6).toString("hex")}`,
           channelId: id,
-          onHangup: () => destroy(channel, 16, "Normal Clearing", "completed"),
-          // Hung up while still dialing: Asterisk drops the connection attempt.
-          abortWith: (abort) => void (channel.abortMedia = abort)
+          onHangup: () => destroy(channel, 16, "Normal Clearing", "completed")
         })
         channel.media = { leg, parent: parent?.id ?? "" }
         leg.then((opened) => {
@@ -472,7 +469,7 @@ export const start = (options: FakeAriOptions): Promise<FakeAri> =>
         },
         close: () =>
           new Promise<void>((resolve) => {
-            debug("close")
+            debug("shutting down")
             for (const channel of channels.values()) {
               channel.timers.forEach(clearTimeout)
               channel.mediaLeg?.close()

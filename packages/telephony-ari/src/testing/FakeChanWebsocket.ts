@@ -59,14 +59,13 @@ export const dial = (input: {
   readonly channelId: string
   /** The application sent HANGUP. */
   readonly onHangup: () => void
-  /** Receives a way to drop the connection, even before it opened (the channel hung up while dialing). */
-  readonly abortWith?: (abort: () => void) => void
 }): Promise<MediaLeg> =>
   new Promise((resolve, reject) => {
     const url = new URL(input.uri)
     for (const [k, v] of Object.entries(input.params)) url.searchParams.set(k, v)
-    const socket = new WebSocket(url.toString(), "media")
-    input.abortWith?.(() => socket.terminate())
+    // websocket_client.conf's connection_timeout: a server that never completes the handshake (one
+    // shutting down) is given up on rather than held open.
+    const socket = new WebSocket(url.toString(), "media", { handshakeTimeout: 3000 })
     const received: Array<Uint8Array> = []
     const played: Array<Uint8Array> = []
     const marks: Array<string> = []
