@@ -18,6 +18,7 @@ import { Campaigns } from "@agentline/core/campaigns/Campaigns"
 import { Dispatcher, DispatcherSettings } from "@agentline/core/dispatcher/Dispatcher"
 import { PhoneNumbers } from "@agentline/core/phone-numbers/PhoneNumbers"
 import { SecretBox } from "@agentline/core/telephony/Secrets"
+import { InProcessInbound } from "@agentline/core/telephony/InProcessInbound"
 import { TelephonyConfigs } from "@agentline/core/telephony/TelephonyConfigs"
 import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
 import { Uploads, UploadSettings } from "@agentline/core/uploads/Uploads"
@@ -118,7 +119,13 @@ export const CallAudioLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config
  * The domain services over the SQL repositories; needs a `SqlClient` (already migrated or not) and the
  * server configuration. Each line depends only on the lines below it.
  */
-export const ServicesLive = Layer.mergeAll(Campaigns.Default, Calls.Default, MediaStreams.Default, WebhookDelivery.Default).pipe(
+export const ServicesLive = Layer.mergeAll(
+  Campaigns.Default,
+  Calls.Default,
+  MediaStreams.Default,
+  WebhookDelivery.Default,
+  TelephonyConfigs.connectionsLive
+).pipe(
   Layer.provideMerge(Dispatcher.campaignDialer),
   Layer.provideMerge(Dispatcher.Default),
   Layer.provideMerge(Layer.mergeAll(PhoneNumbers.Default, TelephonyConfigs.routing, DoNotCall.Default)),
@@ -136,7 +143,7 @@ export const ServicesLive = Layer.mergeAll(Campaigns.Default, Calls.Default, Med
   )),
   Layer.provideMerge(PostCall.Default),
   Layer.provideMerge(WebhookOutbox.Default),
-  Layer.provideMerge(Layer.mergeAll(MediaTokens.Default, CallAudioLive)),
+  Layer.provideMerge(Layer.mergeAll(MediaTokens.Default, CallAudioLive, InProcessInbound.Default)),
   Layer.provideMerge(Layer.mergeAll(Repositories.layer, InfrastructureLive))
 )
 

@@ -28,7 +28,7 @@ describe("the first-party providers", () => {
   })
 
   /** The providers whose adapter places and receives calls; the others are configuration only. */
-  const calling = new Set(["cloudonix", "exotel", "plivo", "vobiz", "telnyx", "twilio", "vonage"])
+  const calling = new Set(["ari", "cloudonix", "exotel", "plivo", "vobiz", "telnyx", "twilio", "vonage"])
 
   it.each(firstPartyProviders.filter((p) => !calling.has(p.name)).map((p) => [p.name, p] as const))(
     "%s: is configuration only in this build",

@@ -1,7 +1,8 @@
 /**
  * A provider that keeps a connection per configuration (`connect`, as ARI keeps its events
- * WebSocket): the server opens it before the configuration's first call, keeps it for the next ones,
- * and opens a new one when the configuration changes.
+ * WebSocket): the server opens it when the configuration is created (incoming calls need it before
+ * any outbound call) or at the latest before its first call, keeps it for the next ones, opens a new
+ * one when the configuration changes and closes it when the configuration is deleted.
  */
 import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
 import { expect, layer } from "@effect/vitest"
@@ -59,5 +60,23 @@ layer(TestApp("sqlite", { telephonyProviders: [linked] }), { timeout: "60 second
       expect(moved.status).toBe(200)
       expect((yield* dial("+14155550102")).status).toBe(200)
       expect(log).toEqual(["open pbx-1", "close pbx-1", "open pbx-2"])
+    }))
+
+  it.effect("opened as soon as the configuration exists, closed when it is deleted", () =>
+    Effect.gen(function*() {
+      log.length = 0
+      const org = yield* seedOrganization()
+      const configuration = yield* call("POST", "/api/v1/organizations/telephony-configs", {
+        apiKey: org.apiKey,
+        body: { name: "inbound pbx", config: { provider: "linked", endpoint: "pbx-in" } }
+      })
+      expect(configuration.status).toBe(200)
+      expect(log).toEqual(["open pbx-in"])
+      // The sweep keeps it, and does not open it twice.
+      yield* TestClock.adjust("31 seconds")
+      expect(log).toEqual(["open pbx-in"])
+      const deleted = yield* call("DELETE", `/api/v1/organizations/telephony-configs/${configuration.body.id}`, { apiKey: org.apiKey })
+      expect(deleted.status).toBe(200)
+      expect(log).toEqual(["open pbx-in", "close pbx-in"])
     }))
 })

@@ -7,7 +7,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
 
-const ari = (app_name: string, ari_endpoint = "http://pbx.example.com:8088") => ({
+const ari = (app_name: string, ari_endpoint = "http://pbx.invalid:8088") => ({
   provider: "ari",
   ari_endpoint,
   app_name,
@@ -28,7 +28,7 @@ for (const dialect of dialects) {
         const b = yield* seedOrganization()
         const configA = yield* configuration(a.apiKey, "pbx", ari("agentline"))
         // The same box spelled differently is the same account.
-        const configB = yield* configuration(b.apiKey, "pbx", ari("agentline", "http://PBX.example.com:8088/"))
+        const configB = yield* configuration(b.apiKey, "pbx", ari("agentline", "http://PBX.invalid:8088/"))
         expect((yield* addNumber(a.apiKey, configA, "1001")).status).toBe(200)
         const taken = yield* addNumber(b.apiKey, configB, "1001")
         expect(taken.status).toBe(409)
@@ -39,8 +39,8 @@ for (const dialect of dialects) {
         expect((yield* addNumber(b.apiKey, otherUser, "1001")).status).toBe(200)
         const c = yield* seedOrganization()
         const d = yield* seedOrganization()
-        const otherBox = yield* configuration(c.apiKey, "pbx", ari("agentline", "http://pbx-2.example.com:8088"))
-        const sameOtherBox = yield* configuration(d.apiKey, "pbx", ari("agentline", "http://pbx-2.example.com:8088"))
+        const otherBox = yield* configuration(c.apiKey, "pbx", ari("agentline", "http://pbx-2.invalid:8088"))
+        const sameOtherBox = yield* configuration(d.apiKey, "pbx", ari("agentline", "http://pbx-2.invalid:8088"))
         expect((yield* addNumber(c.apiKey, otherBox, "1001")).status).toBe(200)
         expect((yield* addNumber(d.apiKey, sameOtherBox, "1001")).status).toBe(409)
       }))

@@ -28,7 +28,8 @@ for (const dialect of dialects) {
           ["ari_endpoint", true, false],
           ["app_name", true, false],
           ["app_password", true, true],
-          ["ws_client_name", false, false]
+          ["ws_client_name", false, false],
+          ["dial_string", false, false]
         ])
       }))
 

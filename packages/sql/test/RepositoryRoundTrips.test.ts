@@ -232,6 +232,8 @@ for (const dialect of Testing.dialects) {
             updated_at: t0
           })
           expect(yield* configs.findDefault(organization.id)).toEqual(Option.some(config))
+          expect((yield* configs.listByProvider("simulator")).filter((c) => c.id === config.id)).toEqual([config])
+          expect((yield* configs.listByProvider("ari")).some((c) => c.id === config.id)).toBe(false)
 
           const numbers = yield* PhoneNumbersRepo
           const base = {

@@ -17,6 +17,7 @@ const complete = { ari_endpoint: "http://pbx.example.com:8088", app_name: "agent
 describe("ari configuration", () => {
   it("requires the endpoint, user and password (all reported at once) and hides the password", () => {
     expect(Ari.fields.filter((f) => f.required).map((f) => f.name)).toEqual(["ari_endpoint", "app_name", "app_password"])
+    expect(Ari.fields.map((f) => f.name)).toEqual(["ari_endpoint", "app_name", "app_password", "ws_client_name", "dial_string"])
     expect(Ari.fields.filter((f) => f.sensitive).map((f) => f.name)).toEqual(["app_password"])
     expect(failures({})).toEqual(["app_name", "app_password", "ari_endpoint"])
     expect(failures({ ari_endpoint: " ", app_name: " ", app_password: " " })).toEqual(["app_name", "app_password", "ari_endpoint"])
@@ -31,7 +32,7 @@ describe("ari configuration", () => {
       ari_endpoint: " http://pbx:8088 ",
       app_name: "user\n",
       app_password: "pw"
-    })).toEqual({ ari_endpoint: "http://pbx:8088", app_name: "user", app_password: "pw", ws_client_name: "" })
+    })).toEqual({ ari_endpoint: "http://pbx:8088", app_name: "user", app_password: "pw", ws_client_name: "", dial_string: "" })
     expect(Schema.decodeUnknownSync(Ari.AriConfig)({ ...complete, ws_client_name: null }).ws_client_name).toBe("")
   })
 

@@ -10,7 +10,7 @@
  * number without an agent or with an archived one, an unreadable request get a polite rejection (and a
  * log line); an organization at its concurrency limit gets the provider's busy signal.
  */
-import { OrganizationId } from "@agentline/api/Ids"
+import { AttemptId, OrganizationId } from "@agentline/api/Ids"
 import { Effect, Either, Option } from "effect"
 import { Dispatcher } from "../dispatcher/Dispatcher.js"
 import { MediaTokens } from "../media/MediaTokens.js"
@@ -18,7 +18,8 @@ import { normalizeAddress } from "../phone-numbers/PhoneAddress.js"
 import { PhoneNumbersRepo } from "../phone-numbers/PhoneNumbersRepo.js"
 import { PublicUrls } from "../PublicUrls.js"
 import { OutboundRouting } from "../telephony/OutboundRouting.js"
-import type { CallInstruction, TelephonyProvider, WebhookRequest, WebhookResponse } from "../telephony/TelephonyProvider.js"
+import type { CallEvent, CallInstruction, TelephonyProvider, WebhookRequest, WebhookResponse } from "../telephony/TelephonyProvider.js"
+import { InProcessInbound } from "../telephony/InProcessInbound.js"
 import { TelephonyRegistry } from "../telephony/TelephonyRegistry.js"
 import { WorkflowsRepo } from "../workflows/WorkflowsRepo.js"
 import { InvalidCallbackSignature, UnknownCall } from "./Errors.js"
@@ -49,10 +50,10 @@ export class InboundCalls extends Effect.Service<InboundCalls>()("@agentline/cor
        * which needs its configuration (credentials). A failed command is logged; the provider then
        * ends the call by itself.
        */
-      const instruct = (config: unknown, instruction: CallInstruction, callbackUrl?: string) =>
+      const instruct = (config: unknown, instruction: CallInstruction, callbackUrl?: string, onEvent?: (event: CallEvent, options?: { readonly durable?: boolean }) => Effect.Effect<void>) =>
         webhooks.instructCall === undefined || config === undefined || callId === undefined
           ? Effect.void
-          : webhooks.instructCall({ config, providerCallId: callId, instruction, callbackUrl }).pipe(
+          : webhooks.instructCall({ config, providerCallId: callId, instruction, callbackUrl, onEvent }).pipe(
             Effect.catchAll((e) => Effect.logWarning(`inbound ${provider.name} call ${callId}: ${e.message}`))
           )
       const refuse = (reason: string, config: unknown, instruction: CallInstruction = unavailable) =>
@@ -102,7 +103,13 @@ export class InboundCalls extends Effect.Service<InboundCalls>()("@agentline/cor
           parameters: { attempt_id: String(accepted.value.attemptId), run_id: String(accepted.value.run.id) }
         }
       // The call's own status callbacks (answered, hang-up) go to its attempt, as an outbound call's do.
-      yield* instruct(config, instruction, urls.telephonyCallback({ provider: provider.name, attemptId: accepted.value.attemptId }))
+      const attemptId = AttemptId.make(accepted.value.attemptId)
+      yield* instruct(
+        config,
+        instruction,
+        urls.telephonyCallback({ provider: provider.name, attemptId: accepted.value.attemptId }),
+        (event, options) => dispatcher.handleEvent(attemptId, event, options).pipe(Effect.catchAllCause(Effect.logError))
+      )
       return webhooks.answer({ config, instruction })
     }, (effect, providerName) =>
       // Whatever else goes wrong, the caller hears an answer, not a server error.
@@ -114,6 +121,22 @@ export class InboundCalls extends Effect.Service<InboundCalls>()("@agentline/cor
             ? yield* new UnknownCall({ attemptId: 0 })
             : webhooks.answer({ config: undefined, instruction: unavailable })
         })))
+
+    // Incoming calls a provider announces in-process (ARI's StasisStart) take this same route.
+    const inProcess = yield* Effect.serviceOption(InProcessInbound)
+    if (Option.isSome(inProcess)) {
+      yield* inProcess.value.register((providerName, request) =>
+        receive(providerName, request).pipe(
+          Effect.catchTags({
+            UnknownCall: () => Effect.succeed({ status: 404, contentType: "application/json", body: "{\"detail\":\"Unknown provider\"}" }),
+            InvalidCallbackSignature: () => Effect.succeed({ status: 401, contentType: "application/json", body: "{\"detail\":\"Invalid signature\"}" })
+          }),
+          Effect.catchAllCause((cause) =>
+            Effect.as(Effect.logError(`inbound ${providerName} call failed`, cause), { status: 500, contentType: "application/json", body: "{}" })
+          )
+        )
+      )
+    }
 
     return { receive } as const
   })

@@ -246,7 +246,7 @@ export class Attempts extends Effect.Service<Attempts>()("@agentline/core/dispat
           to,
           from: from ?? undefined,
           attemptId: attempt.attemptId,
-          onEvent: (event) => handleEvent(attempt.attemptId, event).pipe(Effect.catchAllCause(Effect.logError))
+          onEvent: (event, options) => handleEvent(attempt.attemptId, event, options).pipe(Effect.catchAllCause(Effect.logError))
         }).pipe(Effect.either)
         if (Either.isLeft(placed)) {
           // Adapters word their errors without credentials (docs/telephony-adapters.md); the contract suite checks it.

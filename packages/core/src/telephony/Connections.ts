@@ -1,8 +1,10 @@
 /**
  * The connections providers keep per configuration (`TelephonyProvider.connect`: ARI's events
- * WebSocket). One is opened on a configuration's first call and kept open — every call of the
- * configuration reports over it — until the configuration changes (a new version opens a new one and
- * closes the old) or the application stops (the scope this was made in closes).
+ * WebSocket). One is opened when the configuration is created, by the application's sweep
+ * (`TelephonyConfigs.keepConnected`: at start-up and every half minute, so incoming calls are heard
+ * without an outbound call first), or at the latest on its first call, and kept open — every call of
+ * the configuration reports over it — until the configuration changes (a new version opens a new one
+ * and closes the old), is deleted, or the application stops (the scope this was made in closes).
  */
 import { Effect, ExecutionStrategy, Exit, Scope } from "effect"
 import type { TelephonyError } from "./TelephonyProvider.js"
@@ -17,6 +19,8 @@ export interface Connections {
     version: string,
     open: Effect.Effect<void, TelephonyError, Scope.Scope>
   ) => Effect.Effect<void, TelephonyError>
+  /** Closes the connection of a configuration that was deleted (nothing when none is open). */
+  readonly close: (configurationId: number) => Effect.Effect<void>
 }
 
 export const make: Effect.Effect<Connections, never, Scope.Scope> = Effect.gen(function*() {
@@ -45,5 +49,13 @@ export const make: Effect.Effect<Connections, never, Scope.Scope> = Effect.gen(f
       }))
     })
 
-  return { ensure }
+  const close: Connections["close"] = (configurationId) =>
+    lock.withPermits(1)(Effect.suspend(() => {
+      const current = open.get(configurationId)
+      if (current === undefined) return Effect.void
+      open.delete(configurationId)
+      return Scope.close(current.scope, Exit.void)
+    }))
+
+  return { ensure, close }
 })

@@ -14,7 +14,7 @@ export interface RouteCalls {
     readonly to: string
     readonly from: string | undefined
     readonly attemptId: number
-    readonly onEvent: (event: CallEvent) => Effect.Effect<void>
+    readonly onEvent: (event: CallEvent, options?: { readonly durable?: boolean }) => Effect.Effect<void>
   }) => Effect.Effect<{ readonly providerCallId: string }, TelephonyError>
   readonly hangUp: (providerCallId: string) => Effect.Effect<void, TelephonyError>
   readonly get: (providerCallId: string) => Effect.Effect<CallStatus>

@@ -3,7 +3,7 @@
  * own schema, sensitive values encrypted at rest and masked in every response. Also resolves outbound
  * routes (`OutboundRouting`) for the dispatcher.
  */
-import { Clock, Effect, Either, Layer, Option, Schema } from "effect"
+import { Clock, Effect, Either, Fiber, Layer, Option, Schedule, Schema } from "effect"
 import type { Principal } from "@agentline/api/Authentication"
 import { PhoneNumbersRepo } from "../phone-numbers/PhoneNumbersRepo.js"
 import { issuesOf } from "../ValidationIssues.js"
@@ -25,7 +25,8 @@ import { bindCalls, OutboundRouting } from "./OutboundRouting.js"
 import { decryptConfig, encryptConfig, maskConfig, mergeMaskedUpdate, SecretBox } from "./Secrets.js"
 import type { CreateTelephonyConfigurationRequest, TelephonyConfigurationDetail, UpdateTelephonyConfigurationRequest } from "@agentline/api/telephony/TelephonyConfig"
 import { type StoredTelephonyConfiguration, TelephonyConfigsRepo } from "./TelephonyConfigsRepo.js"
-import type { TelephonyProvider } from "./TelephonyProvider.js"
+import { InProcessInbound } from "./InProcessInbound.js"
+import type { ConnectContext, TelephonyProvider } from "./TelephonyProvider.js"
 import { TelephonyRegistry } from "./TelephonyRegistry.js"
 
 import { iso } from "../Time.js"
@@ -44,6 +45,16 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
     const urls = yield* PublicUrls
     const tokens = yield* MediaTokens
     const connections = yield* Connections.make
+    const scope = yield* Effect.scope
+    // Optional: an application without the inbound route (a test, an embedding) hears no incoming calls.
+    const inProcessInbound = yield* Effect.serviceOption(InProcessInbound)
+    const connectContext = (provider: TelephonyProvider): ConnectContext => ({
+      inbound: (request) =>
+        Option.match(inProcessInbound, {
+          onNone: () => Effect.succeed(Option.none()),
+          onSome: (sink) => sink.deliver(provider.name, request)
+        })
+    })
 
     const providerNamed = (name: string) =>
       Option.match(registry.get(name), {
@@ -105,10 +116,9 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
         is_default_outbound: request.is_default_outbound,
         now: iso(yield* Clock.currentTimeMillis)
       })
-      return yield* Either.match(created, {
-        onLeft: () => Effect.fail(nameTaken(request.name)),
-        onRight: (c) => Effect.succeed(detail(c))
-      })
+      if (Either.isLeft(created)) return yield* nameTaken(request.name)
+      yield* connectSoon(created.right)
+      return detail(created.right)
     })
 
     const list = Effect.fn("TelephonyConfigs.list")(function*(principal: Principal) {
@@ -150,7 +160,9 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
             ? Effect.fail(nameTaken(name))
             : Effect.fail(new TelephonyAccountNumberTaken({ address: updated.left.address }))
         }
-        return yield* Option.match(updated.right, { onNone: () => Effect.fail(notFound(id)), onSome: (c) => Effect.succeed(detail(c)) })
+        if (Option.isNone(updated.right)) return yield* notFound(id)
+        yield* connectSoon(updated.right.value)
+        return detail(updated.right.value)
       }
     )
 
@@ -165,6 +177,7 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
       if (result === "InUse") {
         return yield* new TelephonyConfigurationInUse({ configurationId: id })
       }
+      yield* connections.close(id)
       return { message: "Telephony configuration deleted" }
     })
 
@@ -194,6 +207,51 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
         return { provider, config }
       })
 
+    /** Opens (or keeps) the connection of a configuration whose provider holds one (`connect`). */
+    const connected = (stored: StoredTelephonyConfiguration, provider: TelephonyProvider, config: unknown) =>
+      provider.connect === undefined
+        ? Effect.void
+        : connections.ensure(stored.id, stored.updated_at, provider.connect(config, connectContext(provider)))
+
+    /**
+     * A new or changed configuration's connection, opened now (incoming calls need it before any
+     * outbound call): waited for briefly, never failing the request (the sweep and the first call
+     * try again).
+     */
+    const connectSoon = (stored: StoredTelephonyConfiguration) =>
+      Effect.gen(function*() {
+        const provider = Option.getOrUndefined(registry.get(stored.provider))
+        if (provider?.connect === undefined) return
+        const opening = yield* Effect.forkIn(
+          Effect.flatMap(open(stored), ({ config }) => connected(stored, provider, config)).pipe(
+            Effect.catchAll((e) => Effect.logWarning(`telephony configuration ${stored.id}: ${e.message}`)),
+            Effect.catchAllDefect(() => Effect.logWarning(`telephony configuration ${stored.id}: its credentials cannot be read`))
+          ),
+          scope
+        )
+        yield* Fiber.await(opening).pipe(Effect.timeout("3 seconds"), Effect.ignore)
+      })
+
+    /**
+     * Holds the connections of every configuration whose provider keeps one (ARI's events WebSocket),
+     * at once and then every half minute (a failed open is tried again; a changed configuration
+     * reconnects). Runs in the serving application only: a one-off command must not take an ARI
+     * application's events from the server (Asterisk gives it to the last WebSocket that registered).
+     */
+    const keepConnected = Effect.gen(function*() {
+      for (const provider of registry.all) {
+        if (provider.connect === undefined) continue
+        for (const stored of yield* repo.listByProvider(provider.name)) {
+          // One configuration that cannot be read (credentials under another server secret) or
+          // reached does not keep the others closed.
+          yield* Effect.flatMap(open(stored), ({ config }) => connected(stored, provider, config)).pipe(
+            Effect.catchAll((e) => Effect.logWarning(`telephony configuration ${stored.id}: ${e.message}`)),
+            Effect.catchAllDefect(() => Effect.logWarning(`telephony configuration ${stored.id}: its credentials cannot be read`))
+          )
+        }
+      }
+    }).pipe(Effect.catchAllDefect((defect) => Effect.logError("telephony connections sweep failed", defect)), Effect.repeat(Schedule.spaced("30 seconds")), Effect.asVoid)
+
     const resolve = (organizationId: number, configurationId: number | null) =>
       Effect.gen(function*() {
         const stored = configurationId === null
@@ -213,9 +271,7 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
             provider,
             config,
             urls,
-            provider.connect === undefined
-              ? Effect.void
-              : connections.ensure(stored.value.id, stored.value.updated_at, provider.connect(config)),
+            connected(stored.value, provider, config),
             (attemptId) => tokens.issue({ attemptId: AttemptId.make(attemptId), provider: provider.name })
           ),
           defaultCallerId: callers.defaultCallerId,
@@ -223,9 +279,12 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
         }
       })
 
-    return { create, list, get, update, setDefaultOutbound, delete: remove, metadata, open, resolve, find } as const
+    return { create, list, get, update, setDefaultOutbound, delete: remove, metadata, open, resolve, find, keepConnected } as const
   })
 }) {
   /** `OutboundRouting` backed by the stored configurations. */
   static routing = Layer.effect(OutboundRouting, Effect.map(TelephonyConfigs, (configs) => OutboundRouting.of({ resolve: configs.resolve })))
+
+  /** The serving application's sweep holding the providers' connections open (`keepConnected`). */
+  static connectionsLive = Layer.scopedDiscard(Effect.flatMap(TelephonyConfigs, (configs) => Effect.forkScoped(configs.keepConnected)))
 }

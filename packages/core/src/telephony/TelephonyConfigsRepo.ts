@@ -36,6 +36,8 @@ export class TelephonyConfigsRepo extends Context.Tag("@agentline/core/Telephony
     readonly list: (organizationId: number) => Effect.Effect<ReadonlyArray<TelephonyConfigurationListItem>>
     readonly find: (organizationId: number, id: number) => Effect.Effect<Option.Option<StoredTelephonyConfiguration>>
     readonly findDefault: (organizationId: number) => Effect.Effect<Option.Option<StoredTelephonyConfiguration>>
+    /** Every organization's configurations of one provider (those whose connections are held open). */
+    readonly listByProvider: (provider: string) => Effect.Effect<ReadonlyArray<StoredTelephonyConfiguration>>
     /** Also moves the configuration's numbers to a new account id, atomically. */
     readonly update: (input: {
       readonly organization_id: number

@@ -16,7 +16,7 @@
  * is made. Everything provider-specific stays inside the adapter; the rest of the system sees the
  * normalized types below. See `docs/telephony-adapters.md`.
  */
-import { Data, type Effect, Schema, type Scope } from "effect"
+import { Data, type Effect, type Option, Schema, type Scope } from "effect"
 import type { ProviderMedia } from "./Media.js"
 
 // ------------------------------------------------------------------------------ normalized call facts
@@ -115,8 +115,11 @@ export interface PlaceCall<Config> {
   /**
    * Delivers events for providers that learn of them in-process (the simulator, a WebSocket event
    * stream). HTTP-callback providers ignore it: their events arrive through `webhooks.parseStatus`.
+   * `durable`: the event is the provider's own report (ARI's events WebSocket), written to the run's
+   * log at once as an HTTP callback is, so a process that dies mid-call loses none; without it (the
+   * simulator) events are written with the call's end.
    */
-  readonly onEvent: (event: CallEvent) => Effect.Effect<void>
+  readonly onEvent: (event: CallEvent, options?: { readonly durable?: boolean }) => Effect.Effect<void>
 }
 
 export interface ProviderCalls<Config> {
@@ -183,6 +186,11 @@ export interface ProviderWebhooks<Config> {
     readonly providerCallId: string
     readonly instruction: CallInstruction
     readonly callbackUrl?: string | undefined
+    /**
+     * For an accepted call, where its later events go when the provider reports them in-process
+     * (ARI's events WebSocket), as `PlaceCall.onEvent`: the call's end finishes its attempt.
+     */
+    readonly onEvent?: ((event: CallEvent, options?: { readonly durable?: boolean }) => Effect.Effect<void>) | undefined
   }) => Effect.Effect<void, TelephonyError>
 }
 
@@ -241,5 +249,16 @@ export interface TelephonyProvider<Config = any> {
    * `onEvent`. The application opens it before the configuration's first call and keeps it open
    * until the configuration changes or the application stops.
    */
-  readonly connect?: (config: Config) => Effect.Effect<void, TelephonyError, Scope.Scope>
+  readonly connect?: (config: Config, context?: ConnectContext) => Effect.Effect<void, TelephonyError, Scope.Scope>
+}
+
+/** What the application gives a held connection (`connect`). */
+export interface ConnectContext {
+  /**
+   * An incoming call the provider announced over the connection (ARI's `StasisStart`), as the
+   * `WebhookRequest` of `webhooks.parseInbound` / `verify`: it takes the route of `POST
+   * /api/v1/telephony/inbound/{provider}` (routing, verification, a run, `instructCall`). The answer
+   * document comes back; `None` when this application has no inbound route.
+   */
+  readonly inbound: (request: WebhookRequest) => Effect.Effect<Option.Option<WebhookResponse>>
 }

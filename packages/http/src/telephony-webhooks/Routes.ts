@@ -11,6 +11,9 @@
  *   the query;
  * - `GET /api/v1/telephony/media/:provider/:token` (WebSocket): an answered call's audio, opened by a
  *   single-use media token; a wrong, reused or expired token is refused (403) before the upgrade.
+ *   `GET /api/v1/telephony/media/:provider?token=...` is the same for providers that dial a fixed URI
+ *   and can only append query parameters (Asterisk's chan_websocket: websocket_client.conf's `uri`
+ *   plus the call's `v(token=...)`).
  *
  * The provider's signature covers the full public URL it called (`AGENTLINE_PUBLIC_URL` + path and
  * query), so each request is verified against that, never against the path alone.
@@ -95,8 +98,9 @@ const connectionOf = (socket: Socket.Socket) =>
 const mediaRoute = Effect.gen(function*() {
   const streams = yield* MediaStreams
   const params = yield* HttpRouter.params
-  if (params.provider === undefined || params.token === undefined) return detail(403, "Invalid media stream token")
-  const call = yield* streams.open(params.provider, params.token)
+  const token = params.token ?? (yield* HttpServerRequest.ParsedSearchParams).token
+  if (params.provider === undefined || typeof token !== "string" || token === "") return detail(403, "Invalid media stream token")
+  const call = yield* streams.open(params.provider, token)
   if (call._tag === "None") return detail(403, "Invalid media stream token")
   const request = yield* HttpServerRequest.HttpServerRequest
   const socket = yield* request.upgrade.pipe(Effect.option)
@@ -113,5 +117,6 @@ export const layer = HttpApiBuilder.Router.use((router) =>
     yield* router.post("/api/v1/telephony/inbound/:provider", Effect.provide(inboundRoute, context))
     yield* router.get("/api/v1/telephony/inbound/:provider", Effect.provide(inboundRoute, context))
     yield* router.get("/api/v1/telephony/media/:provider/:token", Effect.provide(mediaRoute, context))
+    yield* router.get("/api/v1/telephony/media/:provider", Effect.provide(mediaRoute, context))
   })
 ).pipe(Layer.provide([CallAnswers.Default, InboundCalls.Default]))

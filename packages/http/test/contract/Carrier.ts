@@ -102,5 +102,15 @@ export interface CarrierUnderTest {
    * none: over the organization's limit an incoming call is refused like any other.
    */
   readonly busySignal?: boolean
-  readonly start: () => Promise<Started>
+  /**
+   * Set when the provider has no per-number voice webhook (Asterisk: the dialplan sends calls to the
+   * Stasis application): `provider_sync` then only checks the provider, and `voiceUrl` is not asked.
+   * Default false.
+   */
+  readonly numbersRoutedByDialplan?: boolean
+  /**
+   * Starts the fake. `publicUrl` is the server's: a fake that dials the server itself at a fixed URI
+   * (Asterisk's chan_websocket, configured once in websocket_client.conf) needs it up front.
+   */
+  readonly start: (context?: { readonly publicUrl: string }) => Promise<Started>
 }

@@ -120,7 +120,7 @@ export const statuses = (run: any): ReadonlyArray<string> => (run.logs?.telephon
 export const contractLayer = (carrier: CarrierUnderTest, dialect: "sqlite" | "pg") =>
   Layer.unwrapScoped(Effect.gen(function*() {
     const port = yield* freePort
-    const started = yield* Effect.acquireRelease(Effect.promise(() => carrier.start()), (s) => Effect.promise(() => s.fake.close()))
+    const started = yield* Effect.acquireRelease(Effect.promise(() => carrier.start({ publicUrl: `http://127.0.0.1:${port}` })), (s) => Effect.promise(() => s.fake.close()))
     return liveApp(dialect, port, [started.adapter], loopback).pipe(Layer.provideMerge(Layer.succeed(Fake, { ...started, carrier, publicUrl: `http://127.0.0.1:${port}` })))
   }))
 

@@ -23,6 +23,7 @@ const ConfigurationRow = Schema.Struct({
 })
 const first = Columns.decodeFirst(ConfigurationRow)
 const single = Columns.decodeSingle(ConfigurationRow)
+const rows = Columns.decodeRows(ConfigurationRow)
 
 /** A configuration as listed: no credentials, the count of its active numbers. */
 const ListItemRow = Schema.Struct({
@@ -82,6 +83,8 @@ export const layer = Layer.effect(
       find: (organizationId, id) =>
         sql`SELECT * FROM telephony_configurations WHERE id = ${id} AND organization_id = ${organizationId}`
           .pipe(Effect.flatMap(first), Effect.orDie),
+      listByProvider: (provider) =>
+        sql`SELECT * FROM telephony_configurations WHERE provider = ${provider} ORDER BY id`.pipe(Effect.flatMap(rows), Effect.orDie),
       findDefault: (organizationId) =>
         sql`SELECT * FROM telephony_configurations WHERE organization_id = ${organizationId} AND is_default_outbound`
           .pipe(Effect.flatMap(first), Effect.orDie),

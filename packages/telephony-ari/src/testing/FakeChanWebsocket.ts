@@ -1,0 +1,172 @@
+/**
+ * The fake's chan_websocket channel: a WebSocket CLIENT that dials the application's media endpoint
+ * (the URI of a websocket_client.conf entry, with the externalMedia call's `v(k=v,...)` parameters
+ * appended as a query), with the `media` subprotocol, as Asterisk 20.16 / 21.11 / 22.6 / 23+ does.
+ * Once open it sends `MEDIA_START connection_id:... channel:... channel_id:... format:ulaw
+ * optimal_frame_size:160 ptime:20`, then the caller's audio as 160-byte µ-law BINARY frames and
+ * `DTMF_END digit:N channel_id:<id>`. It plays what it is sent in real time (20 ms per 160 bytes):
+ * `MARK_MEDIA <id>` puts a mark in the queue and `MEDIA_MARK_PROCESSED <id>` comes back when the audio
+ * before it has played; `FLUSH_MEDIA` frees the whole queue, marks included, without a word (as
+ * chan_websocket.c does); `REPORT_QUEUE_DRAINED` asks for one `QUEUE_DRAINED` once the queue is empty;
+ * `HANGUP` hangs the channel up. Control messages are case-sensitive plain-text TEXT frames (the default
+ * control format); an unknown one gets `ERROR`.
+ */
+import WebSocket from "ws"
+
+export interface MediaLeg {
+  readonly connectionId: string
+  /** The URL the channel dialed (the server's, with its token). */
+  readonly url: string
+  /** Everything the application sent as audio, played or not (µ-law). */
+  readonly received: () => Uint8Array
+  /** What the caller heard: `received` less what `FLUSH_MEDIA` dropped. */
+  readonly played: () => Uint8Array
+  /** Marks reported back, in order. */
+  readonly marks: () => ReadonlyArray<string>
+  readonly flushes: () => number
+  /** The caller speaks: µ-law bytes, sent as 160-byte frames. */
+  readonly speak: (audio: Uint8Array) => void
+  readonly press: (digit: string) => void
+  /** Asterisk hangs the media channel up: the socket closes. */
+  readonly close: () => void
+  readonly closed: Promise<void>
+  readonly isOpen: () => boolean
+}
+
+const FRAME = 160
+
+type Queued = { readonly _tag: "Audio"; data: Uint8Array } | { readonly _tag: "Mark"; readonly name: string }
+
+const concat = (chunks: ReadonlyArray<Uint8Array>) => new Uint8Array(Buffer.concat(chunks.map((c) => Buffer.from(c))))
+
+/** `v(token=abc,x=1)` as query parameters; other dial options (`c(ulaw)`, `n`) are not parameters. */
+export const uriParams = (transportData: string | undefined): Record<string, string> => {
+  const match = /v\(([^)]*)\)/.exec(transportData ?? "")
+  const params: Record<string, string> = {}
+  if (match === null) return params
+  for (const pair of match[1]!.split(",")) {
+    const eq = pair.indexOf("=")
+    if (eq > 0) params[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim()
+  }
+  return params
+}
+
+export const dial = (input: {
+  readonly uri: string
+  readonly params: Readonly<Record<string, string>>
+  readonly connectionId: string
+  readonly channelName: string
+  readonly channelId: string
+  /** The application sent HANGUP. */
+  readonly onHangup: () => void
+}): Promise<MediaLeg> =>
+  new Promise((resolve, reject) => {
+    const url = new URL(input.uri)
+    for (const [k, v] of Object.entries(input.params)) url.searchParams.set(k, v)
+    // websocket_client.conf's connection_timeout: a server that never completes the handshake (one
+    // shutting down) is given up on rather than held open.
+    const socket = new WebSocket(url.toString(), "media", { handshakeTimeout: 3000 })
+    const received: Array<Uint8Array> = []
+    const played: Array<Uint8Array> = []
+    const marks: Array<string> = []
+    const queue: Array<Queued> = []
+    let flushes = 0
+    let open = false
+    const text = (message: string) => {
+      if (socket.readyState === WebSocket.OPEN) socket.send(message)
+    }
+    let reportDrained = false
+    const processed = (name: string) => {
+      marks.push(name)
+      text(name === "" ? "MEDIA_MARK_PROCESSED" : `MEDIA_MARK_PROCESSED ${name}`)
+    }
+    const tick = () => {
+      if (queue.length === 0 && reportDrained) {
+        reportDrained = false
+        text("QUEUE_DRAINED")
+      }
+      let budget = FRAME
+      while (queue.length > 0) {
+        const head = queue[0]!
+        if (head._tag === "Mark") {
+          queue.shift()
+          processed(head.name)
+          continue
+        }
+        if (budget === 0) break
+        const take = head.data.subarray(0, budget)
+        played.push(take)
+        budget -= take.length
+        head.data = head.data.subarray(take.length)
+        if (head.data.length === 0) queue.shift()
+      }
+    }
+    const player = setInterval(tick, 20)
+    const closed = new Promise<void>((done) =>
+      socket.on("close", () => {
+        open = false
+        clearInterval(player)
+        done()
+      })
+    )
+    socket.on("error", (error) => {
+      if (!open) reject(error)
+    })
+    socket.on("unexpected-response", (_request, response) => reject(new Error(`the media endpoint refused the connection with HTTP ${response.statusCode}`)))
+    socket.on("message", (raw, isBinary) => {
+      if (isBinary) {
+        const audio = new Uint8Array(raw as Buffer)
+        received.push(audio)
+        queue.push({ _tag: "Audio", data: audio })
+        return
+      }
+      const [command, ...args] = raw.toString().trim().split(/\s+/)
+      switch (command) {
+        case "MARK_MEDIA":
+          queue.push({ _tag: "Mark", name: args.join(" ") })
+          return
+        case "FLUSH_MEDIA":
+          flushes++
+          queue.splice(0, queue.length)
+          return
+        case "REPORT_QUEUE_DRAINED":
+          reportDrained = true
+          return
+        case "HANGUP":
+          input.onHangup()
+          return
+        case "ANSWER":
+        case "START_MEDIA_BUFFERING":
+        case "STOP_MEDIA_BUFFERING":
+        case "PAUSE_MEDIA":
+        case "CONTINUE_MEDIA":
+        case "GET_STATUS":
+          return
+        default:
+          text(`ERROR Unknown command: ${command ?? ""}`)
+      }
+    })
+    socket.on("open", () => {
+      open = true
+      text(
+        `MEDIA_START connection_id:${input.connectionId} channel:${input.channelName} channel_id:${input.channelId} format:ulaw optimal_frame_size:${FRAME} ptime:20`
+      )
+      resolve({
+        connectionId: input.connectionId,
+        url: url.toString(),
+        received: () => concat(received),
+        played: () => concat(played),
+        marks: () => [...marks],
+        flushes: () => flushes,
+        speak: (audio) => {
+          for (let offset = 0; offset < audio.length; offset += FRAME) {
+            if (socket.readyState === WebSocket.OPEN) socket.send(audio.subarray(offset, offset + FRAME))
+          }
+        },
+        press: (digit) => text(`DTMF_END digit:${digit} channel_id:${input.channelId}`),
+        close: () => socket.close(1000),
+        closed,
+        isOpen: () => open
+      })
+    })
+  })
