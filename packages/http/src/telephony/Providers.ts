@@ -1,6 +1,6 @@
 /**
- * The providers this server knows: the eight first-party packages (five with calling adapters: Twilio,
- * Telnyx, Plivo, Vobiz, Cloudonix; ARI, Exotel and Vonage configuration only), the simulator, and the
+ * The providers this server knows: the eight first-party calling adapters (Twilio, Telnyx, Plivo, Vobiz,
+ * Cloudonix, Vonage, Exotel, Asterisk ARI), the simulator, and the
  * embedding application's own adapters, which replace a built-in provider of the same name (see
  * `TelephonyRegistry.make`).
  */
