@@ -147,6 +147,6 @@ for (const dialect of dialects) {
         const skipped = contacts.filter((c) => c.state === "skipped")
         expect(skipped.length).toBe(100)
         expect(skipped.every((c) => c.attempts === 0 && c.last_outcome === "do_not_call" && blocked.has(c.phone_number))).toBe(true)
-      }))
+      }), 120_000)
   })
 }

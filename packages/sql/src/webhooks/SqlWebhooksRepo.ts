@@ -114,29 +114,29 @@ export const layer = Layer.effect(
           const deleted = yield* sql`DELETE FROM webhook_endpoints WHERE id = ${id} AND organization_id = ${organizationId} RETURNING id`
           return deleted.length > 0
         })).pipe(Effect.orDie),
+      // One statement whatever the number of endpoints (most organizations have none): every call
+      // writes two events, so this is on the dialing path.
       enqueue: (event) =>
         Effect.gen(function*() {
-          const endpoints = (yield* sql`SELECT * FROM webhook_endpoints
-            WHERE organization_id = ${event.organization_id} AND enabled = ${Columns.boolParam(true)}`.pipe(Effect.flatMap(endpointRows)))
-            .filter((e) => e.event_types.includes(event.event_type))
-          if (endpoints.length === 0) return 0
           const payload = Columns.jsonParam(event.payload)
-          yield* sql`INSERT INTO webhook_deliveries ${
-            sql.insert(endpoints.map((e) => ({
-              organization_id: event.organization_id,
-              endpoint_id: e.id,
-              message_id: event.message_id,
-              event_type: event.event_type,
-              ordering_key: event.ordering_key,
-              payload,
-              status: "pending",
-              attempt_count: 0,
-              attempts: "[]",
-              next_attempt_at: event.now,
-              created_at: event.now
-            })))
-          }`
-          return endpoints.length
+          // PostgreSQL types a SELECT list's parameters as text: cast them to the columns' types.
+          const isPg = sql.onDialectOrElse({ pg: () => true, orElse: () => false })
+          const values = isPg
+            ? sql`${event.organization_id}::integer, e.id, ${event.message_id}::text, ${event.event_type}::text, ${event.ordering_key}::text,
+                  ${payload}::jsonb, 'pending', 0, '[]'::jsonb, ${event.now}::timestamptz, ${event.now}::timestamptz`
+            : sql`${event.organization_id}, e.id, ${event.message_id}, ${event.event_type}, ${event.ordering_key},
+                  ${payload}, 'pending', 0, '[]', ${event.now}, ${event.now}`
+          const subscribed = isPg
+            ? sql`e.event_types @> ${JSON.stringify([event.event_type])}::jsonb`
+            : sql`EXISTS (SELECT 1 FROM json_each(e.event_types) WHERE json_each.value = ${event.event_type})`
+          const inserted = yield* sql`INSERT INTO webhook_deliveries
+              (organization_id, endpoint_id, message_id, event_type, ordering_key, payload, status, attempt_count, attempts,
+               next_attempt_at, created_at)
+            SELECT ${values}
+            FROM webhook_endpoints e
+            WHERE e.organization_id = ${event.organization_id} AND e.enabled = ${Columns.boolParam(true)} AND ${subscribed}
+            RETURNING id`
+          return inserted.length
         }).pipe(Effect.orDie),
       enqueueDirect: (request) =>
         sql`INSERT INTO webhook_deliveries ${
