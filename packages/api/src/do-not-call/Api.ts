@@ -11,7 +11,7 @@ export class DoNotCallApi extends HttpApiGroup.make("doNotCall")
   .add(HttpApiEndpoint.get("list", "/organizations/do-not-call").setUrlParams(PageParams).addSuccess(DoNotCallPage))
   .add(HttpApiEndpoint.post("add", "/organizations/do-not-call").setPayload(AddDoNotCallRequest).addSuccess(AddDoNotCallResponse))
   .add(
-    HttpApiEndpoint.post("import", "/organizations/do-not-call/import").setPayload(ImportDoNotCallRequest).addSuccess(AddDoNotCallResponse)
+    HttpApiEndpoint.post("importCsv", "/organizations/do-not-call/import").setPayload(ImportDoNotCallRequest).addSuccess(AddDoNotCallResponse)
   )
   .add(HttpApiEndpoint.get("check", "/organizations/do-not-call/check").setUrlParams(PhoneNumberQuery).addSuccess(DoNotCallCheck))
   .add(HttpApiEndpoint.del("remove", "/organizations/do-not-call").setUrlParams(PhoneNumberQuery).addSuccess(Success))

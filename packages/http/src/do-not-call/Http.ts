@@ -11,7 +11,7 @@ export const DoNotCallLive = HttpApiBuilder.group(AgentlineApi, "doNotCall", (ha
     return handlers
       .handle("list", ({ urlParams }) => Effect.flatMap(CurrentPrincipal, (p) => wire(list.list(p, urlParams.page, urlParams.limit))))
       .handle("add", ({ payload }) => Effect.flatMap(CurrentPrincipal, (p) => wire(list.add(p, payload))))
-      .handle("import", ({ payload }) => Effect.flatMap(CurrentPrincipal, (p) => wire(list.importCsv(p, payload))))
+      .handle("importCsv", ({ payload }) => Effect.flatMap(CurrentPrincipal, (p) => wire(list.importCsv(p, payload))))
       .handle("check", ({ urlParams }) =>
         Effect.flatMap(CurrentPrincipal, (p) => wire(list.check(p, urlParams.phone_number, urlParams.country_code))))
       .handle("remove", ({ urlParams }) =>
