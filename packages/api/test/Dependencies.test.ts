@@ -36,7 +36,7 @@ describe("@agentline/api dependencies", () => {
     const imported = new Map<string, Array<string>>()
     for (const file of sources(NodePath.join(root, "src"))) {
       const text = NodeFs.readFileSync(file, "utf8")
-      for (const match of text.matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)) {
+      for (const match of text.matchAll(/(?<![\w/."'-])(?:from|import)\s*\(?\s*"([^"]+)"/g)) {
         const name = packageOf(match[1]!)
         if (name !== undefined) imported.set(name, [...(imported.get(name) ?? []), NodePath.relative(root, file)])
       }
