@@ -174,7 +174,15 @@ export class MediaStreams extends Effect.Service<MediaStreams>()("@agentline/cor
       yield* postCall.mediaStarted(audio.runId)
       yield* handler.handle(audio).pipe(
         Effect.catchAllCause((cause) => Effect.logError("media: the call audio handler failed", cause)),
-        Effect.ensuring(postCall.mediaEnded(audio.runId).pipe(Effect.catchAllCause((cause) => Effect.logError("media: post-call work failed", cause))))
+        // Forked, not run in the finalizer: a finalizer cannot be interrupted, and database work there
+        // could hold a shutdown; a run whose session end is not recorded gets its post-call work from
+        // the sweep instead.
+        Effect.ensuring(FiberSet.run(
+          settlers,
+          postCall.mediaEnded(audio.runId).pipe(
+            Effect.catchAllCause((cause) => Effect.logWarning("media: the session's end was not recorded; the post-call sweep will finish the run", cause))
+          )
+        ))
       )
       yield* connection.close
       if (providerCallId !== undefined) yield* FiberSet.run(settlers, settle(call, providerCallId))
