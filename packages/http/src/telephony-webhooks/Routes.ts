@@ -24,7 +24,8 @@ import { type MediaConnection, MediaStreams } from "@agentline/core/media/MediaS
 import type { WebSocketFrame } from "@agentline/core/telephony/Media"
 import type { WebhookRequest, WebhookResponse } from "@agentline/core/telephony/TelephonyProvider"
 import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse, Socket } from "@effect/platform"
-import { Effect, Layer, Queue, Stream } from "effect"
+import { Effect, Fiber, Layer, Queue, Stream } from "effect"
+import { IncomingMessage } from "node:http"
 import { publicRequestUrl } from "../calls/Http.js"
 import { ServerConfig } from "../ServerConfig.js"
 
@@ -82,11 +83,16 @@ const connectionOf = (socket: Socket.Socket) =>
     // Set before the frames end: a socket the provider closed (Plivo ends a stream so) is not written
     // to again (a write waits for the socket to be open, which it never is again).
     let open = true
-    yield* Effect.forkScoped(
+    // Not awaited when the connection's scope closes, only told to stop: the handshake happens in this
+    // fiber, and `ws` never completes the upgrade of a socket that closed meanwhile, in a wait the
+    // platform does not let anyone interrupt. Awaiting it would hold this request, and the server's
+    // shutdown, for ever (`mediaRoute` refuses such sockets first; this covers what slips between).
+    const reader = yield* Effect.forkDaemon(
       socket.runRaw((data) =>
         frames.offer(typeof data === "string" ? { _tag: "Text", text: data } : { _tag: "Binary", data })
       ).pipe(Effect.ignore, Effect.ensuring(Effect.zipRight(Effect.sync(() => (open = false)), frames.offer(undefined))))
     )
+    yield* Effect.addFinalizer(() => Fiber.interruptFork(reader))
     const ifOpen = (effect: Effect.Effect<void, unknown>) => Effect.suspend(() => (open ? Effect.ignore(effect) : Effect.void))
     return {
       frames: Stream.fromQueue(frames).pipe(Stream.takeWhile((f): f is WebSocketFrame => f !== undefined)),
@@ -103,6 +109,12 @@ const mediaRoute = Effect.gen(function*() {
   const call = yield* streams.open(params.provider, token)
   if (call._tag === "None") return detail(403, "Invalid media stream token")
   const request = yield* HttpServerRequest.HttpServerRequest
+  // The provider may have given up while the token was checked; `ws` would never answer the upgrade of
+  // a connection that is closing (see `connectionOf`).
+  const connection = request.source instanceof IncomingMessage ? request.source.socket : undefined
+  if (connection !== undefined && (connection.destroyed || !connection.readable || !connection.writable)) {
+    return HttpServerResponse.empty({ status: 499 })
+  }
   const socket = yield* request.upgrade.pipe(Effect.option)
   if (socket._tag === "None") return detail(426, "A media stream is a WebSocket")
   yield* Effect.scoped(Effect.flatMap(connectionOf(socket.value), (connection) => streams.serve(call.value, connection)))
