@@ -1,8 +1,13 @@
 /**
  * The dispatcher's storage. Concurrency rules live in the claim: one transaction that locks the
- * organization's row (PostgreSQL: `FOR UPDATE`; SQLite serializes writers anyway), counts the calls in
- * progress for the campaign and the organization, and claims at most what both limits leave, with
- * `FOR UPDATE SKIP LOCKED` so several processes never pick the same contact.
+ * organization's row (PostgreSQL: `FOR NO KEY UPDATE`; SQLite serializes writers anyway), counts the
+ * calls in progress for the campaign and the organization, and claims at most what both limits leave,
+ * with `FOR NO KEY UPDATE SKIP LOCKED` so several processes never pick the same contact.
+ *
+ * `NO KEY`: these locks only serialize claimers. A plain `FOR UPDATE` also blocks the foreign-key checks
+ * of every other transaction touching a row that references the organization (they take `FOR KEY
+ * SHARE`), so a claim (organization, then campaign) and a finishing call (campaign, then a run's
+ * foreign-key check on the organization) deadlocked under load.
  */
 import type { CampaignId, OrganizationId } from "@agentline/api/Ids"
 import { type ClaimedContact, DispatchRepo } from "@agentline/core/dispatcher/DispatchRepo"
@@ -33,7 +38,7 @@ export const layer = Layer.effect(
 
     const lockOrganization = (organizationId: OrganizationId) =>
       (isPg
-        ? sql`SELECT concurrent_call_limit AS "limit" FROM organizations WHERE id = ${organizationId} FOR UPDATE`
+        ? sql`SELECT concurrent_call_limit AS "limit" FROM organizations WHERE id = ${organizationId} FOR NO KEY UPDATE`
         : sql`SELECT concurrent_call_limit AS "limit" FROM organizations WHERE id = ${organizationId}`).pipe(
           Effect.flatMap(decodeLimit),
           Effect.map((rows) => Option.fromNullable(rows[0]?.limit))
@@ -114,7 +119,7 @@ export const layer = Layer.effect(
           const candidates = input.contactIds.slice(0, Math.max(capacity * 2, capacity + 16))
           const chosen = yield* (isPg
             ? sql`SELECT id, phone_number, initial_context, attempts FROM contacts
-                  WHERE ${sql.in("id", candidates)} AND state = 'queued' ORDER BY id LIMIT ${capacity} FOR UPDATE SKIP LOCKED`
+                  WHERE ${sql.in("id", candidates)} AND state = 'queued' ORDER BY id LIMIT ${capacity} FOR NO KEY UPDATE SKIP LOCKED`
             : sql`SELECT id, phone_number, initial_context, attempts FROM contacts
                   WHERE ${sql.in("id", candidates)} AND state = 'queued' ORDER BY id LIMIT ${capacity}`).pipe(
               Effect.flatMap(decodeClaimable)

@@ -39,9 +39,9 @@ export const layer = Layer.effect(
       sql`${select} WHERE p.id = ${id} AND p.organization_id = ${organizationId} AND p.telephony_configuration_id = ${configurationId}`
         .pipe(Effect.flatMap(firstNumber))
 
-    /** Serializes default-caller changes per configuration. */
+    /** Serializes default-caller changes per configuration (`NO KEY`: foreign-key checks are not blocked). */
     const lockConfiguration = (configurationId: number) =>
-      isPg ? sql`SELECT id FROM telephony_configurations WHERE id = ${configurationId} FOR UPDATE` : Effect.succeed([])
+      isPg ? sql`SELECT id FROM telephony_configurations WHERE id = ${configurationId} FOR NO KEY UPDATE` : Effect.succeed([])
 
     const clearDefault = (configurationId: number, now: string) =>
       sql`UPDATE phone_numbers SET is_default_caller_id = ${Columns.boolParam(false)}, updated_at = ${now}

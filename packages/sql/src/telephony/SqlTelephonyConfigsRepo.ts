@@ -45,9 +45,12 @@ export const layer = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const isPg = sql.onDialectOrElse({ pg: () => true, orElse: () => false })
 
-    /** Serializes default changes per organization (SQLite serializes all writers already). */
+    /**
+     * Serializes default changes per organization (SQLite serializes all writers already); `NO KEY` so
+     * the lock never blocks other transactions' foreign-key checks on the organization.
+     */
     const lockOrganization = (organizationId: number) =>
-      isPg ? sql`SELECT id FROM organizations WHERE id = ${organizationId} FOR UPDATE` : Effect.succeed([])
+      isPg ? sql`SELECT id FROM organizations WHERE id = ${organizationId} FOR NO KEY UPDATE` : Effect.succeed([])
 
     const clearDefault = (organizationId: number, now: string) =>
       sql`UPDATE telephony_configurations SET is_default_outbound = ${Columns.boolParam(false)}, updated_at = ${now}
