@@ -42,7 +42,8 @@ export const plivoCompatible = (carrier: {
         // The caller says nothing unless the suite makes them speak.
         stream: { audio: new Uint8Array(0) },
         // Long enough a ring for the suite to hang up a call that is still ringing.
-        timings: { noAnswerMillis: 1_500 }
+        // (A busy machine can take more than a second between placing the call and asking about it.)
+        timings: { noAnswerMillis: 4_000 }
       }),
       scope
     ))
