@@ -18,6 +18,7 @@ import { Campaigns } from "@agentline/core/campaigns/Campaigns"
 import { Dispatcher, DispatcherSettings } from "@agentline/core/dispatcher/Dispatcher"
 import { PhoneNumbers } from "@agentline/core/phone-numbers/PhoneNumbers"
 import { SecretBox } from "@agentline/core/telephony/Secrets"
+import { CallEventSink } from "@agentline/core/telephony/CallEventSink"
 import { InProcessInbound } from "@agentline/core/telephony/InProcessInbound"
 import { TelephonyConfigs } from "@agentline/core/telephony/TelephonyConfigs"
 import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
@@ -143,7 +144,7 @@ export const ServicesLive = Layer.mergeAll(
   )),
   Layer.provideMerge(PostCall.Default),
   Layer.provideMerge(WebhookOutbox.Default),
-  Layer.provideMerge(Layer.mergeAll(MediaTokens.Default, CallAudioLive, InProcessInbound.Default)),
+  Layer.provideMerge(Layer.mergeAll(MediaTokens.Default, CallAudioLive, InProcessInbound.Default, CallEventSink.Default)),
   Layer.provideMerge(Layer.mergeAll(Repositories.layer, InfrastructureLive))
 )
 

@@ -18,6 +18,7 @@ import m0007 from "./migrations/0007_media_stream_tokens.js"
 import m0008 from "./migrations/0008_do_not_call.js"
 import m0009 from "./migrations/0009_webhooks.js"
 import m0010 from "./migrations/0010_credentials.js"
+import m0011 from "./migrations/0011_connection_leases.js"
 
 /** Keys are `<id>_<name>`; ids only ever grow (the migrator never fills gaps). */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -30,7 +31,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0007_media_stream_tokens": m0007,
   "0008_do_not_call": m0008,
   "0009_webhooks": m0009,
-  "0010_credentials": m0010
+  "0010_credentials": m0010,
+  "0011_connection_leases": m0011
 }
 
 const ADVISORY_LOCK_ID = 0x61676c6e // "agln"

@@ -11,6 +11,7 @@ import * as SqlMediaTokensRepo from "./media/SqlMediaTokensRepo.js"
 import * as SqlOrganizationsRepo from "./organizations/SqlOrganizationsRepo.js"
 import * as SqlPhoneNumbersRepo from "./phone-numbers/SqlPhoneNumbersRepo.js"
 import * as SqlRunsRepo from "./runs/SqlRunsRepo.js"
+import * as SqlConnectionLeasesRepo from "./telephony/SqlConnectionLeasesRepo.js"
 import * as SqlTelephonyConfigsRepo from "./telephony/SqlTelephonyConfigsRepo.js"
 import * as Transactor from "./Transactor.js"
 import * as SqlUploadsRepo from "./uploads/SqlUploadsRepo.js"
@@ -27,6 +28,7 @@ export const layer = Layer.mergeAll(
   SqlRunsRepo.layer,
   SqlDispatchRepo.layer,
   SqlTelephonyConfigsRepo.layer,
+  SqlConnectionLeasesRepo.layer,
   SqlPhoneNumbersRepo.layer,
   SqlCampaignsRepo.layer,
   SqlUploadsRepo.layer,

@@ -17,6 +17,10 @@
  *   record of ended calls, so after a restart an unknown channel is `Unknown`, never a guess.
  *
  * ARI has no HTTP callbacks: `webhooks.verify` refuses every HTTP request that claims to be one.
+ *
+ * Several processes of one deployment: one holds the application's events WebSocket (the application
+ * leases it, see `TelephonyConfigs`); the others originate and hang up over REST, and the holder serves
+ * their calls' events and media (`ConnectContext.adopt`), recognizing them by their channel ids.
  */
 import type { CallEvent, CallInstruction, CallStatus, ConnectContext, ProviderSync, TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
 import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
@@ -58,6 +62,9 @@ interface Call {
 
 /** ARI's events are the provider's own reports: written to the run's log as they come (`onEvent`). */
 const durable = { durable: true } as const
+
+/** The channel id `place` chooses: this adapter instance's, and the attempt's. */
+const OUTBOUND_CHANNEL = /^agentline-([0-9a-f]{8})-(\d+)$/
 
 const mediaChannelId = (channelId: string) => `${channelId}-media`
 const bridgeId = (channelId: string) => `${channelId}-bridge`
@@ -175,7 +182,7 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
         if (event.type === "StasisStart" && call !== undefined && call.ended === undefined) yield* Effect.forkDaemon(bridge(call))
         return
       }
-      const call = calls.get(channelId)
+      const call = calls.get(channelId) ?? (yield* adopt(config, context, channelId))
       if (call === undefined) {
         const args = Array.isArray(event.args) ? event.args.filter((a): a is string => typeof a === "string") : []
         if (AriInbound.isIncoming(event, args) && !incoming.has(channelId)) {
@@ -219,6 +226,41 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
         default:
           return
       }
+    })
+
+  /** Channels of other processes' calls that were not theirs to hand on (looked up once). */
+  const strangers = new Set<string>()
+
+  /**
+   * A channel another process of this deployment originated (`agentline-<instance>-<attempt>`, another
+   * instance): this process holds the application's events WebSocket, so it serves the call (events to
+   * its attempt, media once answered) when the application says the attempt is open.
+   */
+  const adopt = (config: AriConfig, context: ConnectContext | undefined, channelId: string) =>
+    Effect.gen(function*() {
+      const ours = OUTBOUND_CHANNEL.exec(channelId)
+      if (ours === null || ours[1] === instance || context?.adopt === undefined || strangers.has(channelId)) return undefined
+      const attemptId = Number(ours[2])
+      const adopted = yield* context.adopt({ attemptId, providerCallId: channelId })
+      if (adopted._tag === "None") {
+        if (strangers.size >= TRACKED) strangers.clear()
+        strangers.add(channelId)
+        return undefined
+      }
+      const call: Call = {
+        channelId,
+        config,
+        attemptId,
+        onEvent: adopted.value.onEvent,
+        whenAnswered: adopted.value.whenAnswered,
+        answeredAt: undefined,
+        canceledByUs: false,
+        mediaStarted: false,
+        ended: undefined
+      }
+      while (calls.size >= TRACKED) calls.delete(calls.keys().next().value!)
+      calls.set(channelId, call)
+      return call
     })
 
   /**

@@ -13,8 +13,9 @@
  * TestClock drives retries, windows and simulated calls.
  */
 import type { AttemptId, CampaignId } from "@agentline/api/Ids"
-import { Effect, Fiber, Layer } from "effect"
+import { Effect, Fiber, Layer, Option } from "effect"
 import { CampaignDialer } from "../campaigns/CampaignDialer.js"
+import { CallEventSink } from "../telephony/CallEventSink.js"
 import type { CallEvent } from "../telephony/TelephonyProvider.js"
 import { Attempts } from "./Attempts.js"
 import { DispatcherSettings } from "./DispatcherSettings.js"
@@ -69,6 +70,11 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("@agentline/core/Di
       yield* recovery.handOver()
       yield* Effect.logInfo(`Dispatcher stopped: ${inProgress - left} calls ended here, ${left} handed over to other processes`)
     }).pipe(Effect.catchAllCause(Effect.logError))
+
+    // Events of this process's calls heard by another process's connection come back through the database;
+    // those of other processes' calls heard here go to `handleEvent` (see `CallEventSink`).
+    const sink = yield* Effect.serviceOption(CallEventSink)
+    if (Option.isSome(sink)) yield* sink.value.register((attemptId, event, options) => attempts.handleEvent(attemptId, event, options))
 
     yield* leases.register
     // Added before the background fibers start, so it runs after they are stopped (finalizers run in reverse).

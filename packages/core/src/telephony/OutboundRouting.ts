@@ -53,6 +53,26 @@ export const withRetries = <A>(request: Effect.Effect<A, TelephonyError>): Effec
   )
 
 /**
+ * What an answered call of an attempt is told: connect to the media route with a fresh token, or, without
+ * a media route or a provider that cannot stream, stay up, silent.
+ */
+export const answerInstruction = (
+  provider: TelephonyProvider<any>,
+  urls: PublicUrlsShape,
+  mediaToken: ((attemptId: number) => Effect.Effect<string>) | undefined
+) =>
+(attemptId: number): Effect.Effect<AnswerInstruction> => {
+  const mediaStream = urls.mediaStream
+  return mediaStream === undefined || mediaToken === undefined || provider.media === undefined
+    ? Effect.succeed({ _tag: "KeepOpen" })
+    : Effect.map(mediaToken(attemptId), (token) => ({
+      _tag: "ConnectMediaStream",
+      url: mediaStream({ provider: provider.name, token }),
+      parameters: { attempt_id: String(attemptId) }
+    }))
+}
+
+/**
  * `provider`'s calls bound to a decoded `config`. A provider without calls (configuration only) is
  * refused with a non-retryable error (retrying cannot help) and its calls' fate is Unknown, so an
  * attempt is never re-dialed on a guess.
@@ -66,16 +86,7 @@ export const bindCalls = <Config>(
   /** A new single-use token for the media stream URL of an attempt (`MediaTokens.issue`). */
   mediaToken?: (attemptId: number) => Effect.Effect<string>
 ): RouteCalls => {
-  // Without a media route, or a provider that cannot stream, the call stays up, silent.
-  const mediaStream = urls.mediaStream
-  const whenAnswered = (attemptId: number): Effect.Effect<AnswerInstruction> =>
-    mediaStream === undefined || mediaToken === undefined || provider.media === undefined
-      ? Effect.succeed({ _tag: "KeepOpen" })
-      : Effect.map(mediaToken(attemptId), (token) => ({
-        _tag: "ConnectMediaStream",
-        url: mediaStream({ provider: provider.name, token }),
-        parameters: { attempt_id: String(attemptId) }
-      }))
+  const whenAnswered = answerInstruction(provider, urls, mediaToken)
   const calls = provider.calls
   if (calls === undefined) {
     const refused = Effect.fail(

@@ -21,7 +21,11 @@ import { PublicUrls } from "../PublicUrls.js"
 import { MediaTokens } from "../media/MediaTokens.js"
 import { AttemptId } from "@agentline/api/Ids"
 import * as Connections from "./Connections.js"
-import { bindCalls, OutboundRouting } from "./OutboundRouting.js"
+import { answerInstruction, bindCalls, OutboundRouting } from "./OutboundRouting.js"
+import { CallEventSink } from "./CallEventSink.js"
+import { ConnectionLeasesRepo } from "./ConnectionLeasesRepo.js"
+import { DispatchRepo } from "../dispatcher/DispatchRepo.js"
+import { DispatcherSettings } from "../dispatcher/DispatcherSettings.js"
 import { decryptConfig, encryptConfig, maskConfig, mergeMaskedUpdate, SecretBox } from "./Secrets.js"
 import type { CreateTelephonyConfigurationRequest, TelephonyConfigurationDetail, UpdateTelephonyConfigurationRequest } from "@agentline/api/telephony/TelephonyConfig"
 import { type StoredTelephonyConfiguration, TelephonyConfigsRepo } from "./TelephonyConfigsRepo.js"
@@ -44,15 +48,67 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
     const box = yield* SecretBox
     const urls = yield* PublicUrls
     const tokens = yield* MediaTokens
+    const leases = yield* ConnectionLeasesRepo
+    const dispatch = yield* DispatchRepo
+    const settings = yield* DispatcherSettings
+
+    /**
+     * One process of a deployment holds a configuration's connection (ARI: Asterisk gives an
+     * application's events to the WebSocket that registered last, so two would take it from each other),
+     * under a lease of the dispatcher's length renewed by `keepConnected`; the others place and hang up
+     * calls through the provider's REST API and the holder hands them their calls' events (`adopt`).
+     */
+    const leaseMillis = settings.leaseSeconds * 1000
+    const leaseKey = (configurationId: number) => `telephony-connection:${configurationId}`
+    /** The leases this process holds: configuration id → when it runs out (local clock). */
+    const heldUntil = new Map<number, number>()
+    const holdsLease = (configurationId: number) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        // Renewed less than a third of a lease ago: still ours, no need to ask the database.
+        if ((heldUntil.get(configurationId) ?? 0) - now > (leaseMillis * 2) / 3) return true
+        const granted = yield* leases.acquire({ key: leaseKey(configurationId), node: settings.nodeId, now: iso(now), expiresAt: iso(now + leaseMillis) })
+        if (granted) heldUntil.set(configurationId, now + leaseMillis)
+        else heldUntil.delete(configurationId)
+        return granted
+      })
+    const releaseLease = (configurationId: number) =>
+      Effect.suspend(() => {
+        if (!heldUntil.delete(configurationId)) return Effect.void
+        return leases.release({ key: leaseKey(configurationId), node: settings.nodeId })
+      })
+    // Added before the connections' scope, so it runs after they are closed: another process takes over at once.
+    yield* Effect.addFinalizer(() => Effect.forEach([...heldUntil.keys()], releaseLease, { discard: true }).pipe(Effect.ignore))
+
     const connections = yield* Connections.make
     const scope = yield* Effect.scope
     // Optional: an application without the inbound route (a test, an embedding) hears no incoming calls.
     const inProcessInbound = yield* Effect.serviceOption(InProcessInbound)
-    const connectContext = (provider: TelephonyProvider): ConnectContext => ({
+    // Optional: an application without a dispatcher adopts no other process's calls.
+    const eventSink = yield* Effect.serviceOption(CallEventSink)
+    const mediaToken = (provider: TelephonyProvider) => (attemptId: number) => tokens.issue({ attemptId: AttemptId.make(attemptId), provider: provider.name })
+    const connectContext = (provider: TelephonyProvider, configurationId: number): ConnectContext => ({
       inbound: (request) =>
         Option.match(inProcessInbound, {
           onNone: () => Effect.succeed(Option.none()),
           onSome: (sink) => sink.deliver(provider.name, request)
+        }),
+      adopt: ({ attemptId, providerCallId }) =>
+        Effect.gen(function*() {
+          if (Option.isNone(eventSink)) return Option.none()
+          const sink = eventSink.value
+          const attempt = yield* dispatch.findAttempt(AttemptId.make(attemptId))
+          // Only an open attempt of this configuration whose call this is (or whose id is not written yet).
+          if (
+            Option.isNone(attempt) || attempt.value.provider !== provider.name || attempt.value.telephonyConfigurationId !== configurationId ||
+            (attempt.value.state !== "claimed" && attempt.value.state !== "dialing") ||
+            (attempt.value.providerCallId !== null && attempt.value.providerCallId !== providerCallId)
+          ) return Option.none()
+          const whenAnswered = yield* answerInstruction(provider, urls, mediaToken(provider))(attemptId)
+          return Option.some({
+            onEvent: (event, options) => sink.deliver(AttemptId.make(attemptId), event, options),
+            whenAnswered
+          })
         })
     })
 
@@ -178,6 +234,7 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
         return yield* new TelephonyConfigurationInUse({ configurationId: id })
       }
       yield* connections.close(id)
+      yield* releaseLease(id)
       return { message: "Telephony configuration deleted" }
     })
 
@@ -207,11 +264,16 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
         return { provider, config }
       })
 
-    /** Opens (or keeps) the connection of a configuration whose provider holds one (`connect`). */
+    /**
+     * Opens (or keeps) the connection of a configuration whose provider holds one (`connect`), when this
+     * process holds its lease; another process holding it hears this one's calls and hands them their
+     * events.
+     */
     const connected = (stored: StoredTelephonyConfiguration, provider: TelephonyProvider, config: unknown) =>
       provider.connect === undefined
         ? Effect.void
-        : connections.ensure(stored.id, stored.updated_at, provider.connect(config, connectContext(provider)))
+        : Effect.flatMap(holdsLease(stored.id), (mine) =>
+          mine ? connections.ensure(stored.id, stored.updated_at, provider.connect!(config, connectContext(provider, stored.id))) : Effect.void)
 
     /**
      * A new or changed configuration's connection, opened now (incoming calls need it before any
@@ -232,25 +294,42 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
         yield* Fiber.await(opening).pipe(Effect.timeout("3 seconds"), Effect.ignore)
       })
 
+    /** A connection that failed to open is tried again by the sweep after this long (its warning with it). */
+    const REOPEN_MILLIS = 30_000
+    const failedAt = new Map<number, number>()
+
     /**
-     * Holds the connections of every configuration whose provider keeps one (ARI's events WebSocket),
-     * at once and then every half minute (a failed open is tried again; a changed configuration
-     * reconnects). Runs in the serving application only: a one-off command must not take an ARI
-     * application's events from the server (Asterisk gives it to the last WebSocket that registered).
+     * Holds the connections of every configuration whose provider keeps one (ARI's events WebSocket)
+     * whose lease this process holds or can take, at once and then three times a lease (renewing the
+     * leases; a failed open is tried again after half a minute; a changed configuration reconnects; a
+     * lease another process took closes ours). Runs in the serving application only: a one-off command
+     * must not take an ARI application's events from the server.
      */
     const keepConnected = Effect.gen(function*() {
       for (const provider of registry.all) {
         if (provider.connect === undefined) continue
         for (const stored of yield* repo.listByProvider(provider.name)) {
+          const now = yield* Clock.currentTimeMillis
+          if (!(yield* holdsLease(stored.id))) {
+            yield* connections.close(stored.id)
+            continue
+          }
+          if (now - (failedAt.get(stored.id) ?? -Infinity) < REOPEN_MILLIS) continue
           // One configuration that cannot be read (credentials under another server secret) or
           // reached does not keep the others closed.
           yield* Effect.flatMap(open(stored), ({ config }) => connected(stored, provider, config)).pipe(
+            Effect.tap(() => Effect.sync(() => failedAt.delete(stored.id))),
+            Effect.tapErrorCause(() => Effect.sync(() => failedAt.set(stored.id, now))),
             Effect.catchAll((e) => Effect.logWarning(`telephony configuration ${stored.id}: ${e.message}`)),
             Effect.catchAllDefect(() => Effect.logWarning(`telephony configuration ${stored.id}: its credentials cannot be read`))
           )
         }
       }
-    }).pipe(Effect.catchAllDefect((defect) => Effect.logError("telephony connections sweep failed", defect)), Effect.repeat(Schedule.spaced("30 seconds")), Effect.asVoid)
+    }).pipe(
+      Effect.catchAllDefect((defect) => Effect.logError("telephony connections sweep failed", defect)),
+      Effect.repeat(Schedule.spaced(Math.max(1, Math.floor(leaseMillis / 3)))),
+      Effect.asVoid
+    )
 
     const resolve = (organizationId: number, configurationId: number | null) =>
       Effect.gen(function*() {
@@ -267,13 +346,7 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
           configurationName: stored.value.name,
           provider,
           config,
-          calls: bindCalls(
-            provider,
-            config,
-            urls,
-            connected(stored.value, provider, config),
-            (attemptId) => tokens.issue({ attemptId: AttemptId.make(attemptId), provider: provider.name })
-          ),
+          calls: bindCalls(provider, config, urls, connected(stored.value, provider, config), mediaToken(provider)),
           defaultCallerId: callers.defaultCallerId,
           callerIds: callers.active
         }

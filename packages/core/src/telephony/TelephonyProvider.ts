@@ -261,4 +261,19 @@ export interface ConnectContext {
    * document comes back; `None` when this application has no inbound route.
    */
   readonly inbound: (request: WebhookRequest) => Effect.Effect<Option.Option<WebhookResponse>>
+  /**
+   * A call another process of this deployment placed (same database), heard over this process's
+   * connection: only one process holds a configuration's connection (ARI: Asterisk gives an
+   * application's events to one WebSocket), so it hears every process's calls. For an open attempt of
+   * this provider, what its events go to (the attempt, through the dispatcher) and what its answer
+   * does (a fresh media stream URL); `None` for anything else. Absent in an application without a
+   * dispatcher.
+   */
+  readonly adopt?: (call: { readonly attemptId: number; readonly providerCallId: string }) => Effect.Effect<Option.Option<AdoptedCall>>
+}
+
+/** A call placed by another process, as the process holding the connection serves it (`adopt`). */
+export interface AdoptedCall {
+  readonly onEvent: (event: CallEvent, options?: { readonly durable?: boolean }) => Effect.Effect<void>
+  readonly whenAnswered: Exclude<CallInstruction, { readonly _tag: "Reject" }>
 }

@@ -7,6 +7,7 @@ import type { CallAudioHandlerShape } from "@agentline/core/media/CallAudio"
 import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
 import { type Database, Testing } from "@agentline/sql"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import type { SqlClient } from "@effect/sql"
 import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Logger, Redacted } from "effect"
 import * as NodeFs from "node:fs"
@@ -42,7 +43,9 @@ export const liveApp = (
   providers: ReadonlyArray<TelephonyProvider>,
   callAudioHandler?: CallAudioHandlerShape,
   voiceServices?: ServerSettings["voiceServices"],
-  settings: Partial<ServerSettings> = {}
+  settings: Partial<ServerSettings> = {},
+  /** The database; a fresh one of `dialect` unless given (two processes sharing one). */
+  database: Layer.Layer<SqlClient.SqlClient> = Testing.layerEmptyDatabase(dialect)
 ) =>
   HttpApiBuilder.serve().pipe(
     Layer.provideMerge(Server.HttpAppLive),
@@ -70,6 +73,6 @@ export const liveApp = (
       ...(voiceServices !== undefined ? { voiceServices } : {}),
       ...settings
     })),
-    Layer.provideMerge(Testing.layerEmptyDatabase(dialect)),
+    Layer.provideMerge(database),
     Layer.provide(recordingLogger)
   )
