@@ -217,7 +217,14 @@ export const runContract = (carrier: CarrierUnderTest) => {
           expect(placed.status).toBe(200)
           const attempt = yield* attemptOf(placed.body.workflow_run_id)
           const route = yield* (yield* OutboundRouting).resolve(setup.principal.organizationId, setup.configurationId)
-          expect((yield* route.calls.get(attempt.providerCallId))._tag).toBe("InProgress")
+          // Just placed, a call may still be queued at the carrier for a moment (known there by another
+          // id), which `get` rightly reports as Unknown: ask until the carrier has it ringing.
+          let first = yield* route.calls.get(attempt.providerCallId)
+          for (let tries = 0; first._tag === "Unknown" && tries < 20; tries++) {
+            yield* sleep(50)
+            first = yield* route.calls.get(attempt.providerCallId)
+          }
+          expect(first._tag).toBe("InProgress")
           yield* route.calls.hangUp(attempt.providerCallId)
           expect(yield* Effect.promise(() => fake.ended(attempt.providerCallId))).toBe("canceled")
           const run = yield* completedRun(setup, placed.body.workflow_run_id)

@@ -42,8 +42,7 @@ export const plivoCompatible = (carrier: {
         // The caller says nothing unless the suite makes them speak.
         stream: { audio: new Uint8Array(0) },
         // Long enough a ring for the suite to hang up a call that is still ringing.
-        // (A busy machine can take more than a second between placing the call and asking about it.)
-        timings: { noAnswerMillis: 4_000 }
+        timings: { noAnswerMillis: 1_500 }
       }),
       scope
     ))

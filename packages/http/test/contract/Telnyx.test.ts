@@ -12,7 +12,9 @@ const behaviours: Record<Scenario, FakeTelnyx.Behaviour> = {
   busy: { answer: "busy" },
   no_answer: { answer: "no-answer" },
   failed: { answer: "unreachable" },
-  voicemail: { answer: "machine" },
+  // The machine talks long enough (200 ms scaled) for the detection verdict (10 ms after the answer) to
+  // come first on a busy machine too.
+  voicemail: { answer: "machine", talkSeconds: 10 },
   invalid: { answer: "invalid" },
   talking: { answer: "human", talkSeconds: 1000 }
 }
