@@ -11,6 +11,7 @@
  * `HANGUP` hangs the channel up. Control messages are case-sensitive plain-text TEXT frames (the default
  * control format); an unknown one gets `ERROR`.
  */
+import * as FakePlayout from "@agentline/core/testing/FakePlayout"
 import WebSocket from "ws"
 
 export interface MediaLeg {
@@ -34,10 +35,6 @@ export interface MediaLeg {
 }
 
 const FRAME = 160
-
-type Queued = { readonly _tag: "Audio"; data: Uint8Array } | { readonly _tag: "Mark"; readonly name: string }
-
-const concat = (chunks: ReadonlyArray<Uint8Array>) => new Uint8Array(Buffer.concat(chunks.map((c) => Buffer.from(c))))
 
 /** `v(token=abc,x=1)` as query parameters; other dial options (`c(ulaw)`, `n`) are not parameters. */
 export const uriParams = (transportData: string | undefined): Record<string, string> => {
@@ -66,11 +63,7 @@ export const dial = (input: {
     // websocket_client.conf's connection_timeout: a server that never completes the handshake (one
     // shutting down) is given up on rather than held open.
     const socket = new WebSocket(url.toString(), "media", { handshakeTimeout: 3000 })
-    const received: Array<Uint8Array> = []
-    const played: Array<Uint8Array> = []
     const marks: Array<string> = []
-    const queue: Array<Queued> = []
-    let flushes = 0
     let open = false
     const text = (message: string) => {
       if (socket.readyState === WebSocket.OPEN) socket.send(message)
@@ -80,32 +73,21 @@ export const dial = (input: {
       marks.push(name)
       text(name === "" ? "MEDIA_MARK_PROCESSED" : `MEDIA_MARK_PROCESSED ${name}`)
     }
-    const tick = () => {
-      if (queue.length === 0 && reportDrained) {
-        reportDrained = false
-        text("QUEUE_DRAINED")
-      }
-      let budget = FRAME
-      while (queue.length > 0) {
-        const head = queue[0]!
-        if (head._tag === "Mark") {
-          queue.shift()
-          processed(head.name)
-          continue
+    const playout: FakePlayout.FakePlayout<string> = FakePlayout.make<string>({
+      frameBytes: FRAME,
+      frameMillis: 20,
+      reached: processed,
+      beforeTick: () => {
+        if (playout.isEmpty() && reportDrained) {
+          reportDrained = false
+          text("QUEUE_DRAINED")
         }
-        if (budget === 0) break
-        const take = head.data.subarray(0, budget)
-        played.push(take)
-        budget -= take.length
-        head.data = head.data.subarray(take.length)
-        if (head.data.length === 0) queue.shift()
       }
-    }
-    const player = setInterval(tick, 20)
+    })
     const closed = new Promise<void>((done) =>
       socket.on("close", () => {
         open = false
-        clearInterval(player)
+        playout.stop()
         done()
       })
     )
@@ -116,18 +98,17 @@ export const dial = (input: {
     socket.on("message", (raw, isBinary) => {
       if (isBinary) {
         const audio = new Uint8Array(raw as Buffer)
-        received.push(audio)
-        queue.push({ _tag: "Audio", data: audio })
+        playout.audio(audio)
         return
       }
       const [command, ...args] = raw.toString().trim().split(/\s+/)
       switch (command) {
         case "MARK_MEDIA":
-          queue.push({ _tag: "Mark", name: args.join(" ") })
+          playout.mark(args.join(" "))
           return
         case "FLUSH_MEDIA":
-          flushes++
-          queue.splice(0, queue.length)
+          // Marks included, without a word.
+          playout.clear()
           return
         case "REPORT_QUEUE_DRAINED":
           reportDrained = true
@@ -154,10 +135,10 @@ export const dial = (input: {
       resolve({
         connectionId: input.connectionId,
         url: url.toString(),
-        received: () => concat(received),
-        played: () => concat(played),
+        received: playout.received,
+        played: playout.played,
         marks: () => [...marks],
-        flushes: () => flushes,
+        flushes: playout.clears,
         speak: (audio) => {
           for (let offset = 0; offset < audio.length; offset += FRAME) {
             if (socket.readyState === WebSocket.OPEN) socket.send(audio.subarray(offset, offset + FRAME))

@@ -25,6 +25,7 @@
  *
  * Knobs: `behave(number, behaviour)`, `failNext` for 429/5xx, `secondMillis` to scale time.
  */
+import * as FakePlayout from "@agentline/core/testing/FakePlayout"
 import * as Crypto from "node:crypto"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -61,7 +62,6 @@ const sidOf = () => Crypto.randomBytes(16).toString("hex")
 /** Exotel's time format, `YYYY-MM-DD HH:mm:ss`. */
 const timestamp = (at: number) => new Date(at).toISOString().replace("T", " ").slice(0, 19)
 
-const concat = (chunks: ReadonlyArray<Uint8Array>) => new Uint8Array(Buffer.concat(chunks.map((c) => Buffer.from(c))))
 
 // ------------------------------------------------------------------------------------------- the media leg
 
@@ -86,8 +86,6 @@ export interface MediaLeg {
   readonly isOpen: () => boolean
 }
 
-type Queued = { readonly _tag: "Audio"; data: Uint8Array } | { readonly _tag: "Mark"; readonly name: string }
-
 export const connectMedia = (input: {
   readonly url: string
   readonly callSid: string
@@ -105,11 +103,7 @@ export const connectMedia = (input: {
     const frameBytes = (sampleRate / 50) * 2
     const socket = new WebSocket(input.url)
     const streamSid = sidOf()
-    const received: Array<Uint8Array> = []
-    const played: Array<Uint8Array> = []
     const marks: Array<string> = []
-    const queue: Array<Queued> = []
-    let clears = 0
     let ragged = 0
     let sequence = 0
     let chunk = 0
@@ -121,28 +115,11 @@ export const connectMedia = (input: {
       marks.push(name)
       send({ event: "mark", stream_sid: streamSid, mark: { name } })
     }
-    const tick = () => {
-      let budget = frameBytes
-      while (queue.length > 0) {
-        const head = queue[0]!
-        if (head._tag === "Mark") {
-          queue.shift()
-          echo(head.name)
-          continue
-        }
-        if (budget === 0) break
-        const take = head.data.subarray(0, budget)
-        played.push(take)
-        budget -= take.length
-        head.data = head.data.subarray(take.length)
-        if (head.data.length === 0) queue.shift()
-      }
-    }
-    const player = setInterval(tick, input.frameMillis)
+    const playout = FakePlayout.make<string>({ frameBytes, frameMillis: input.frameMillis, reached: echo })
     const closed = new Promise<void>((done) =>
       socket.on("close", () => {
         open = false
-        clearInterval(player)
+        playout.stop()
         done()
       })
     )
@@ -164,18 +141,16 @@ export const connectMedia = (input: {
         case "media": {
           const audio = new Uint8Array(Buffer.from(String(message.media?.payload ?? ""), "base64"))
           if (audio.length % frameBytes !== 0) ragged++
-          received.push(audio)
-          queue.push({ _tag: "Audio", data: audio })
+          playout.audio(audio)
           break
         }
         case "mark":
-          queue.push({ _tag: "Mark", name: String(message.mark?.name ?? "") })
+          playout.mark(String(message.mark?.name ?? ""))
           break
-        case "clear": {
-          clears++
-          for (const item of queue.splice(0, queue.length)) if (item._tag === "Mark") echo(item.name)
+        case "clear":
+          // The marks a clear dropped come back, as Twilio's do.
+          for (const name of playout.clear()) echo(name)
           break
-        }
       }
     })
     socket.on("open", () => {
@@ -199,10 +174,10 @@ export const connectMedia = (input: {
         streamSid,
         url: input.url,
         sampleRate,
-        received: () => concat(received),
-        played: () => concat(played),
+        received: playout.received,
+        played: playout.played,
         marks: () => [...marks],
-        clears: () => clears,
+        clears: playout.clears,
         ragged: () => ragged,
         speak: (audio) => {
           for (let offset = 0; offset < audio.length; offset += chunkBytes) {

@@ -8,6 +8,7 @@
  * unplayed audio and sends the marks it dropped back. With `both_tracks`, what it plays is streamed
  * back as the `outbound` track. A frame it cannot read gets an `error` frame, as Telnyx answers.
  */
+import * as FakePlayout from "@agentline/core/testing/FakePlayout"
 import * as Crypto from "node:crypto"
 import WebSocket from "ws"
 
@@ -42,10 +43,6 @@ export interface MediaLeg {
   readonly isOpen: () => boolean
 }
 
-type Queued = { readonly _tag: "Audio"; data: Uint8Array } | { readonly _tag: "Mark"; readonly name: string }
-
-const concat = (chunks: ReadonlyArray<Uint8Array>) => new Uint8Array(Buffer.concat(chunks.map((c) => Buffer.from(c))))
-
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 
 export const connect = (input: {
@@ -64,11 +61,7 @@ export const connect = (input: {
     const socket = new WebSocket(input.url)
     const streamId = Crypto.randomUUID()
     const frameBytes = (input.format.sampleRate / 50) * (input.format.encoding === "L16" ? 2 : 1)
-    const received: Array<Uint8Array> = []
-    const played: Array<Uint8Array> = []
     const marks: Array<string> = []
-    const queue: Array<Queued> = []
-    let clears = 0
     let errors = 0
     let sequence = 0
     let chunk = 0
@@ -87,36 +80,25 @@ export const connect = (input: {
       send({ event: "error", stream_id: streamId, payload: { code: 100002, title: "Unknown error", detail } })
     }
     /** Plays one frame's worth of the queue; marks at its head come back once the audio before them played. */
-    const tick = () => {
-      let budget = frameBytes
-      while (queue.length > 0) {
-        const head = queue[0]!
-        if (head._tag === "Mark") {
-          queue.shift()
-          sendBack(head.name)
-          continue
-        }
-        if (budget === 0) break
-        const take = head.data.subarray(0, budget)
-        played.push(take)
-        if (input.bothTracks) {
-          outboundChunk++
-          send({
-            event: "media",
-            stream_id: streamId,
-            media: { track: "outbound", chunk: String(outboundChunk), timestamp: String(outboundChunk * 20), payload: Buffer.from(take).toString("base64") }
-          })
-        }
-        budget -= take.length
-        head.data = head.data.subarray(take.length)
-        if (head.data.length === 0) queue.shift()
+    const playout = FakePlayout.make<string>({
+      frameBytes,
+      frameMillis: input.frameMillis,
+      reached: sendBack,
+      // With both tracks, what plays goes back as the outbound track.
+      played: (take) => {
+        if (!input.bothTracks) return
+        outboundChunk++
+        send({
+          event: "media",
+          stream_id: streamId,
+          media: { track: "outbound", chunk: String(outboundChunk), timestamp: String(outboundChunk * 20), payload: Buffer.from(take).toString("base64") }
+        })
       }
-    }
-    const player = setInterval(tick, input.frameMillis)
+    })
     const closed = new Promise<void>((done) =>
       socket.on("close", () => {
         open = false
-        clearInterval(player)
+        playout.stop()
         done()
       })
     )
@@ -139,25 +121,21 @@ export const connect = (input: {
           const payload = message.media?.payload
           if (typeof payload !== "string" || !BASE64.test(payload)) return refuse("media.payload must be base64")
           if (!started) return refuse("media before the stream started")
-          const audio = new Uint8Array(Buffer.from(payload, "base64"))
-          received.push(audio)
-          queue.push({ _tag: "Audio", data: audio })
+          playout.audio(new Uint8Array(Buffer.from(payload, "base64")))
           break
         }
         case "mark": {
           const name = message.mark?.name
           if (typeof name !== "string") return refuse("mark.name is required")
           // Nothing queued: the mark is reached at once.
-          if (queue.length === 0) sendBack(name)
-          else queue.push({ _tag: "Mark", name })
+          if (playout.isEmpty()) sendBack(name)
+          else playout.mark(name)
           break
         }
-        case "clear": {
-          clears++
-          const dropped = queue.splice(0, queue.length)
-          for (const item of dropped) if (item._tag === "Mark") sendBack(item.name)
+        case "clear":
+          // The marks a clear dropped come back.
+          for (const name of playout.clear()) sendBack(name)
           break
-        }
         default:
           refuse(`unknown event ${String(message?.event)}`)
       }
@@ -169,10 +147,10 @@ export const connect = (input: {
         streamId,
         url: input.url,
         format: input.format,
-        received: () => concat(received),
-        played: () => concat(played),
+        received: playout.received,
+        played: playout.played,
         marks: () => [...marks],
-        clears: () => clears,
+        clears: playout.clears,
         errors: () => errors,
         start: () => {
           if (started) return

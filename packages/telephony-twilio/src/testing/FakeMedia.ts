@@ -6,6 +6,7 @@
  * is echoed once the audio queued before it has played, `clear` drops the unplayed audio and echoes
  * the marks it dropped, as Twilio does.
  */
+import * as FakePlayout from "@agentline/core/testing/FakePlayout"
 import * as Crypto from "node:crypto"
 import WebSocket from "ws"
 import { sign } from "../Signature.js"
@@ -33,10 +34,6 @@ export interface MediaLeg {
   readonly isOpen: () => boolean
 }
 
-type Queued = { readonly _tag: "Audio"; data: Uint8Array } | { readonly _tag: "Mark"; readonly name: string }
-
-const concat = (chunks: ReadonlyArray<Uint8Array>) => new Uint8Array(Buffer.concat(chunks.map((c) => Buffer.from(c))))
-
 export const connect = (input: {
   readonly url: string
   readonly parameters: Readonly<Record<string, string>>
@@ -49,11 +46,7 @@ export const connect = (input: {
   new Promise((resolve, reject) => {
     const socket = new WebSocket(input.url, { headers: { "X-Twilio-Signature": sign(input.authToken, input.url) } })
     const streamSid = `MZ${Crypto.randomBytes(16).toString("hex")}`
-    const received: Array<Uint8Array> = []
-    const played: Array<Uint8Array> = []
     const marks: Array<string> = []
-    const queue: Array<Queued> = []
-    let clears = 0
     let sequence = 0
     let chunk = 0
     let open = false
@@ -64,29 +57,11 @@ export const connect = (input: {
       marks.push(name)
       send({ event: "mark", streamSid, mark: { name } })
     }
-    /** Plays one frame's worth of the queue; marks at the head are reached as soon as the audio before them has played. */
-    const tick = () => {
-      let budget = FRAME_BYTES
-      while (queue.length > 0) {
-        const head = queue[0]!
-        if (head._tag === "Mark") {
-          queue.shift()
-          echo(head.name)
-          continue
-        }
-        if (budget === 0) break
-        const take = head.data.subarray(0, budget)
-        played.push(take)
-        budget -= take.length
-        head.data = head.data.subarray(take.length)
-        if (head.data.length === 0) queue.shift()
-      }
-    }
-    const player = setInterval(tick, input.frameMillis)
+    const playout = FakePlayout.make<string>({ frameBytes: FRAME_BYTES, frameMillis: input.frameMillis, reached: echo })
     const closed = new Promise<void>((done) =>
       socket.on("close", () => {
         open = false
-        clearInterval(player)
+        playout.stop()
         done()
       })
     )
@@ -107,20 +82,16 @@ export const connect = (input: {
       if (message?.streamSid !== streamSid) return
       switch (message.event) {
         case "media": {
-          const audio = new Uint8Array(Buffer.from(String(message.media?.payload ?? ""), "base64"))
-          received.push(audio)
-          queue.push({ _tag: "Audio", data: audio })
+          playout.audio(new Uint8Array(Buffer.from(String(message.media?.payload ?? ""), "base64")))
           break
         }
         case "mark":
-          queue.push({ _tag: "Mark", name: String(message.mark?.name ?? "") })
+          playout.mark(String(message.mark?.name ?? ""))
           break
-        case "clear": {
-          clears++
-          const dropped = queue.splice(0, queue.length)
-          for (const item of dropped) if (item._tag === "Mark") echo(item.name)
+        case "clear":
+          // Twilio reports the marks a clear dropped as reached.
+          for (const name of playout.clear()) echo(name)
           break
-        }
       }
     })
     socket.on("open", () => {
@@ -141,10 +112,10 @@ export const connect = (input: {
       resolve({
         streamSid,
         url: input.url,
-        received: () => concat(received),
-        played: () => concat(played),
+        received: playout.received,
+        played: playout.played,
         marks: () => [...marks],
-        clears: () => clears,
+        clears: playout.clears,
         speak: (audio) => {
           for (let offset = 0; offset < audio.length; offset += FRAME_BYTES) {
             chunk++

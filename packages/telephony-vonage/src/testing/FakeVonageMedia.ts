@@ -7,6 +7,7 @@
  * queued before it has played, `clear` drops the unplayed audio and the notifications behind it and is
  * answered with `websocket:cleared`. When the call ends Vonage closes the socket.
  */
+import * as FakePlayout from "@agentline/core/testing/FakePlayout"
 import WebSocket from "ws"
 
 export interface MediaLeg {
@@ -28,10 +29,6 @@ export interface MediaLeg {
   readonly isOpen: () => boolean
 }
 
-type Queued = { readonly _tag: "Audio"; data: Uint8Array } | { readonly _tag: "Notify"; readonly payload: unknown }
-
-const concat = (chunks: ReadonlyArray<Uint8Array>) => new Uint8Array(Buffer.concat(chunks.map((c) => Buffer.from(c))))
-
 /** The sample rate of `audio/l16;rate=N` (Vonage takes 8000, 16000 and 24000). */
 export const rateOf = (contentType: string): number | undefined => {
   const match = /^audio\/l16;rate=(8000|16000|24000)$/.exec(contentType.replace(/\s+/g, ""))
@@ -50,11 +47,7 @@ export const connect = (input: {
     if (sampleRate === undefined) return reject(new Error(`Vonage does not stream ${input.contentType}`))
     const frameBytes = (sampleRate / 50) * 2
     const socket = new WebSocket(input.uri)
-    const received: Array<Uint8Array> = []
-    const played: Array<Uint8Array> = []
     const marks: Array<string> = []
-    const queue: Array<Queued> = []
-    let clears = 0
     let open = false
     const send = (message: Record<string, unknown>) => {
       if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message))
@@ -64,29 +57,12 @@ export const connect = (input: {
       marks.push(typeof name === "string" ? name : JSON.stringify(payload))
       send({ event: "websocket:notify", payload })
     }
-    /** Plays one frame's worth of the queue; notifications at its head are answered once the audio before them has played. */
-    const tick = () => {
-      let budget = frameBytes
-      while (queue.length > 0) {
-        const head = queue[0]!
-        if (head._tag === "Notify") {
-          queue.shift()
-          notify(head.payload)
-          continue
-        }
-        if (budget === 0) break
-        const take = head.data.subarray(0, budget)
-        played.push(take)
-        budget -= take.length
-        head.data = head.data.subarray(take.length)
-        if (head.data.length === 0) queue.shift()
-      }
-    }
-    const player = setInterval(tick, input.frameMillis)
+    // Notifications are answered once the audio queued before them has played.
+    const playout = FakePlayout.make<unknown>({ frameBytes, frameMillis: input.frameMillis, reached: notify })
     const closed = new Promise<void>((done) =>
       socket.on("close", () => {
         open = false
-        clearInterval(player)
+        playout.stop()
         done()
       })
     )
@@ -98,9 +74,7 @@ export const connect = (input: {
     })
     socket.on("message", (raw, isBinary) => {
       if (isBinary) {
-        const audio = new Uint8Array(Buffer.isBuffer(raw) ? raw : Buffer.concat(raw as Array<Buffer>))
-        received.push(audio)
-        queue.push({ _tag: "Audio", data: audio })
+        playout.audio(new Uint8Array(Buffer.isBuffer(raw) ? raw : Buffer.concat(raw as Array<Buffer>)))
         return
       }
       let message: any
@@ -111,11 +85,11 @@ export const connect = (input: {
       }
       switch (message?.action) {
         case "notify":
-          queue.push({ _tag: "Notify", payload: message.payload ?? {} })
+          playout.mark(message.payload ?? {})
           break
         case "clear":
-          clears++
-          queue.splice(0, queue.length)
+          // The notifications behind the dropped audio are dropped with it, unanswered.
+          playout.clear()
           send({ event: "websocket:cleared" })
           break
       }
@@ -126,10 +100,10 @@ export const connect = (input: {
       resolve({
         url: input.uri,
         sampleRate,
-        received: () => concat(received),
-        played: () => concat(played),
+        received: playout.received,
+        played: playout.played,
         marks: () => [...marks],
-        clears: () => clears,
+        clears: playout.clears,
         speak: (audio) => {
           for (let offset = 0; offset < audio.length; offset += frameBytes) {
             if (socket.readyState === WebSocket.OPEN) socket.send(audio.subarray(offset, offset + frameBytes))
