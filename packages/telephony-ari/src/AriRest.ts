@@ -13,29 +13,29 @@
  * `TelephonyError`s with Asterisk's `message` but never the credentials; 429 and 5xx (and an Asterisk
  * that cannot be reached) are retryable, other refusals not.
  */
-import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
-import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
-import { Config, Duration, Effect, Either, Option } from "effect"
+import * as ProviderRest from "@agentline/core/telephony/ProviderRest"
+import type { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
+import { HttpClientRequest } from "@effect/platform"
+import { Config, Effect, type Either, Option } from "effect"
 import type { AriConfig } from "./AriConfig.js"
 
 export const apiUrlOverride = Config.option(Config.string("AGENTLINE_ARI_URL"))
 
-const REQUEST_TIMEOUT = Duration.seconds(15)
+export type AriFailure = ProviderRest.ProviderFailure
 
-export interface AriFailure {
-  readonly status: number
-  readonly message: string
+/** ARI's errors are `{"message": ...}`; an allocation failure is `{"error": "Allocation failed"}`. */
+const api: ProviderRest.ProviderApi = {
+  provider: "ari",
+  displayName: "Asterisk",
+  failureMessage: (body) => {
+    const json = typeof body === "object" && body !== null ? body as Record<string, unknown> : {}
+    return typeof json.message === "string" ? json.message : typeof json.error === "string" ? json.error : undefined
+  },
+  // Some of ARI's answers are not JSON; only their status matters.
+  lenient: true
 }
 
-export const failure = (f: AriFailure, what: string) =>
-  new TelephonyError({
-    provider: "ari",
-    message: `Asterisk refused to ${what}: ${f.message} (HTTP ${f.status})`,
-    retryable: f.status === 429 || f.status >= 500
-  })
-
-export const unreachable = (what: string, reason: string) =>
-  new TelephonyError({ provider: "ari", message: `Asterisk could not be reached to ${what}: ${reason}`, retryable: true })
+export const failure = (f: AriFailure, what: string) => ProviderRest.refused(api, f, what)
 
 /** `http://pbx:8088` or `http://pbx:8088/ari` as the REST base, `http://pbx:8088/ari`. */
 export const restBase = (endpoint: string) => `${endpoint.replace(/\/+$/, "").replace(/\/ari$/, "")}/ari`
@@ -71,26 +71,6 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Re
         HttpClientRequest.acceptJson
       )
       if (body !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, body)
-      const client = yield* HttpClient.HttpClient
-      const response = yield* client.execute(request).pipe(
-        Effect.timeoutFail({ duration: REQUEST_TIMEOUT, onTimeout: () => unreachable(what, "no answer within 15 seconds") }),
-        // The request error names the URL and the failure, never the Authorization header.
-        Effect.catchTag("RequestError", (e) => Effect.fail(unreachable(what, e.reason))),
-        Effect.catchTag("ResponseError", (e) => Effect.fail(unreachable(what, e.reason)))
-      )
-      const text = yield* response.text.pipe(Effect.orElseSucceed(() => ""))
-      let json: unknown = undefined
-      try {
-        json = text.trim() === "" ? undefined : JSON.parse(text)
-      } catch {
-        json = undefined
-      }
-      if (response.status < 200 || response.status >= 300) {
-        // ARI's errors are {"message": ...}; an allocation failure is {"error": "Allocation failed"}.
-        const body = typeof json === "object" && json !== null ? json as Record<string, unknown> : {}
-        const message = typeof body.message === "string" ? body.message : typeof body.error === "string" ? body.error : `HTTP ${response.status}`
-        return Either.left({ status: response.status, message })
-      }
-      return Either.right(json)
-    }).pipe(Effect.scoped, Effect.provide(FetchHttpClient.layer))
+      return yield* ProviderRest.send(api, request, what)
+    })
 })

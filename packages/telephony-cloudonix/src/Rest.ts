@@ -12,30 +12,16 @@
  * an organization's configuration. Failures become `TelephonyError`s with Cloudonix's message but never
  * the API key; 429 and 5xx (and a Cloudonix that cannot be reached) are retryable, other refusals not.
  */
-import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
-import { FetchHttpClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import { Config, Duration, Effect, Either, Schema } from "effect"
+import * as ProviderRest from "@agentline/core/telephony/ProviderRest"
+import type { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
+import { HttpClientRequest } from "@effect/platform"
+import { Config, Effect, Either, Schema } from "effect"
 
 export const DEFAULT_API_URL = "https://api.cloudonix.io"
 
 export const apiUrlConfig = Config.string("AGENTLINE_CLOUDONIX_API_URL").pipe(Config.withDefault(DEFAULT_API_URL))
 
-const REQUEST_TIMEOUT = Duration.seconds(15)
-
-export interface CloudonixFailure {
-  readonly status: number
-  readonly message: string
-}
-
-export const failure = (f: CloudonixFailure, what: string) =>
-  new TelephonyError({
-    provider: "cloudonix",
-    message: `Cloudonix refused to ${what}: ${f.message} (HTTP ${f.status})`,
-    retryable: f.status === 429 || f.status >= 500
-  })
-
-const unreachable = (what: string, reason: string) =>
-  new TelephonyError({ provider: "cloudonix", message: `Cloudonix could not be reached to ${what}: ${reason}`, retryable: true })
+export type CloudonixFailure = ProviderRest.ProviderFailure
 
 /** Cloudonix's error bodies name the problem in `message` (or `error`); anything else is shown by status. */
 const ErrorBody = Schema.Struct({
@@ -43,12 +29,16 @@ const ErrorBody = Schema.Struct({
   error: Schema.optional(Schema.NullOr(Schema.String))
 })
 
-const readFailure = (response: HttpClientResponse.HttpClientResponse) =>
-  Effect.map(Effect.either(response.json), (body): CloudonixFailure => {
-    const parsed = Either.isRight(body) ? Schema.decodeUnknownEither(ErrorBody)(body.right) : undefined
-    const error = parsed !== undefined && Either.isRight(parsed) ? parsed.right : undefined
-    return { status: response.status, message: error?.message ?? error?.error ?? `HTTP ${response.status}` }
-  })
+const api: ProviderRest.ProviderApi = {
+  provider: "cloudonix",
+  displayName: "Cloudonix",
+  failureMessage: (body) => {
+    const parsed = Schema.decodeUnknownEither(ErrorBody)(body)
+    return Either.isRight(parsed) ? parsed.right.message ?? parsed.right.error ?? undefined : undefined
+  }
+}
+
+export const failure = (f: CloudonixFailure, what: string) => ProviderRest.refused(api, f, what)
 
 export const PlacedCall = Schema.Struct({ token: Schema.String })
 
@@ -84,28 +74,8 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Re
         HttpClientRequest.acceptJson
       )
       if (body !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, body)
-      const client = yield* HttpClient.HttpClient
-      const response = yield* client.execute(request).pipe(
-        Effect.timeoutFail({ duration: REQUEST_TIMEOUT, onTimeout: () => unreachable(what, "no answer within 15 seconds") }),
-        // The request error describes the URL and the failure, never the Authorization header.
-        Effect.catchTag("RequestError", (e) => Effect.fail(unreachable(what, e.reason))),
-        Effect.catchTag("ResponseError", (e) => Effect.fail(unreachable(what, e.reason)))
-      )
-      if (response.status < 200 || response.status >= 300) return Either.left(yield* readFailure(response))
-      // Cloudonix accepted the request: asking again could place a second call, so these are not retryable.
-      const unexpected = (reason: string) =>
-        new TelephonyError({ provider: "cloudonix", message: `Cloudonix's answer to ${what} was ${reason}`, retryable: false })
-      const text = yield* response.text.pipe(Effect.mapError(() => unexpected("unreadable")))
-      let json: unknown = undefined
-      if (text.trim() !== "") {
-        try {
-          json = JSON.parse(text)
-        } catch {
-          return yield* Effect.fail(unexpected("not JSON"))
-        }
-      }
-      const decoded = Schema.decodeUnknownEither(schema)(json)
-      if (Either.isLeft(decoded)) return yield* Effect.fail(unexpected("not of the expected shape"))
-      return Either.right(decoded.right)
-    }).pipe(Effect.scoped, Effect.provide(FetchHttpClient.layer))
+      const answered = yield* ProviderRest.send(api, request, what)
+      if (Either.isLeft(answered)) return Either.left(answered.left)
+      return Either.right(yield* ProviderRest.decode(api, schema, answered.right, what))
+    })
 })

@@ -16,9 +16,10 @@
  * (`RestException.Message`) but never the credentials or the account SID (it is in every path); 429
  * and 5xx (and an Exotel that cannot be reached) are retryable, other refusals not.
  */
-import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
-import { FetchHttpClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import { Config, Duration, Effect, Either, Option } from "effect"
+import type { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
+import * as ProviderRest from "@agentline/core/telephony/ProviderRest"
+import { HttpClientRequest } from "@effect/platform"
+import { Config, Effect, type Either, Option } from "effect"
 
 export const DEFAULT_API_URL = "https://api.exotel.com"
 
@@ -27,22 +28,7 @@ export const apiUrlConfig = Config.option(Config.string("AGENTLINE_EXOTEL_API_UR
   Config.map(Option.filter((url) => url.trim() !== ""))
 )
 
-const REQUEST_TIMEOUT = Duration.seconds(15)
-
-export interface ExotelFailure {
-  readonly status: number
-  readonly message: string
-}
-
-export const failure = (f: ExotelFailure, what: string) =>
-  new TelephonyError({
-    provider: "exotel",
-    message: `Exotel refused to ${what}: ${f.message} (HTTP ${f.status})`,
-    retryable: f.status === 429 || f.status >= 500
-  })
-
-const unreachable = (what: string, reason: string) =>
-  new TelephonyError({ provider: "exotel", message: `Exotel could not be reached to ${what}: ${reason}`, retryable: true })
+export type ExotelFailure = ProviderRest.ProviderFailure
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
 
@@ -58,20 +44,16 @@ export const text = (value: unknown): string | undefined =>
   typeof value === "string" && value !== "" ? value : typeof value === "number" ? String(value) : undefined
 
 /** Exotel's error bodies: `{"RestException": {"Status", "Message"}}`; anything else is shown by status. */
-const readFailure = (response: HttpClientResponse.HttpClientResponse) =>
-  Effect.map(Effect.either(response.text), (body): ExotelFailure => {
-    let json: unknown = undefined
-    if (Either.isRight(body)) {
-      try {
-        json = JSON.parse(body.right)
-      } catch {
-        json = undefined
-      }
-    }
-    const exception = member(json, "RestException") ?? json
-    const message = text(member(exception, "Message")) ?? text(member(exception, "message"))
-    return { status: response.status, message: message ?? `HTTP ${response.status}` }
-  })
+const api: ProviderRest.ProviderApi = {
+  provider: "exotel",
+  displayName: "Exotel",
+  failureMessage: (body) => {
+    const exception = member(body, "RestException") ?? body
+    return text(member(exception, "Message")) ?? text(member(exception, "message"))
+  }
+}
+
+export const failure = (f: ExotelFailure, what: string) => ProviderRest.refused(api, f, what)
 
 export interface Credentials {
   readonly account_sid: string
@@ -103,23 +85,7 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Re
         HttpClientRequest.acceptJson
       )
       if (form !== undefined) request = HttpClientRequest.bodyUrlParams(request, form.map(([k, v]) => [k, v] as [string, string]))
-      const client = yield* HttpClient.HttpClient
-      const response = yield* client.execute(request).pipe(
-        Effect.timeoutFail({ duration: REQUEST_TIMEOUT, onTimeout: () => unreachable(what, "no answer within 15 seconds") }),
-        // `reason` names the kind of fault only: the URL (with the account SID) and the credentials stay out.
-        Effect.catchTag("RequestError", (e) => Effect.fail(unreachable(what, e.reason))),
-        Effect.catchTag("ResponseError", (e) => Effect.fail(unreachable(what, e.reason)))
-      )
-      if (response.status < 200 || response.status >= 300) return Either.left(yield* readFailure(response))
-      // Exotel accepted the request: asking again could place a second call, so these are not retryable.
-      const unexpected = (reason: string) =>
-        new TelephonyError({ provider: "exotel", message: `Exotel's answer to ${what} was ${reason}`, retryable: false })
-      const body = yield* response.text.pipe(Effect.mapError(() => unexpected("unreadable")))
-      if (body.trim() === "") return Either.right(undefined)
-      try {
-        return Either.right(JSON.parse(body) as unknown)
-      } catch {
-        return yield* Effect.fail(unexpected("not JSON"))
-      }
-    }).pipe(Effect.scoped, Effect.provide(FetchHttpClient.layer))
+      // The platform's request errors name the kind of fault only: the URL (with the account SID) and the credentials stay out.
+      return yield* ProviderRest.send(api, request, what)
+    })
 })

@@ -15,38 +15,28 @@
  * there too) — never an organization's configuration. Failures become `TelephonyError`s with Vonage's
  * own words but never the credentials; 429 and 5xx (and a Vonage that cannot be reached) are retryable.
  */
-import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
-import { FetchHttpClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import { Config, Duration, Effect, Either, Option, Schema } from "effect"
+import * as ProviderRest from "@agentline/core/telephony/ProviderRest"
+import type { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
+import { HttpClientRequest } from "@effect/platform"
+import { Config, Effect, Either, Option, Schema } from "effect"
 
 export const DEFAULT_API_URL = "https://api.nexmo.com"
 export const DEFAULT_REST_URL = "https://rest.nexmo.com"
 
-const REQUEST_TIMEOUT = Duration.seconds(15)
-
-export interface VonageFailure {
-  readonly status: number
-  readonly message: string
-}
-
-export const failure = (f: VonageFailure, what: string) =>
-  new TelephonyError({
-    provider: "vonage",
-    message: `Vonage refused to ${what}: ${f.message} (HTTP ${f.status})`,
-    retryable: f.status === 429 || f.status >= 500
-  })
-
-const unreachable = (what: string, reason: string) =>
-  new TelephonyError({ provider: "vonage", message: `Vonage could not be reached to ${what}: ${reason}`, retryable: true })
+export type VonageFailure = ProviderRest.ProviderFailure
 
 /** Vonage's error bodies: RFC 7807 problems (`title`, `detail`) on the Voice API, `error-code-label` on the Numbers API. */
-const readFailure = (response: HttpClientResponse.HttpClientResponse) =>
-  Effect.map(Effect.either(response.json), (body): VonageFailure => {
-    const json = Either.isRight(body) && typeof body.right === "object" && body.right !== null ? body.right as Record<string, unknown> : {}
-    const words = [json.title, json.detail, json["error-code-label"], json.error_title]
-      .filter((w): w is string => typeof w === "string" && w !== "")
-    return { status: response.status, message: words.length === 0 ? `HTTP ${response.status}` : [...new Set(words)].join(": ") }
-  })
+const api: ProviderRest.ProviderApi = {
+  provider: "vonage",
+  displayName: "Vonage",
+  failureMessage: (body) => {
+    const json = typeof body === "object" && body !== null ? body as Record<string, unknown> : {}
+    const words = [json.title, json.detail, json["error-code-label"], json.error_title].filter((w): w is string => typeof w === "string" && w !== "")
+    return words.length === 0 ? undefined : [...new Set(words)].join(": ")
+  }
+}
+
+export const failure = (f: VonageFailure, what: string) => ProviderRest.refused(api, f, what)
 
 export const PlacedCall = Schema.Struct({ uuid: Schema.String })
 
@@ -104,37 +94,17 @@ export const baseUrls = (options: { readonly apiUrl?: string | undefined; readon
   }).pipe(Effect.orDie)
 
 export const make = (options: { readonly apiUrl?: string | undefined; readonly restUrl?: string | undefined } = {}): Rest => ({
-  send: ({ api, auth, form, json, method, path, schema, what }) =>
+  send: ({ api: which, auth, form, json, method, path, schema, what }) =>
     Effect.gen(function*() {
       const bases = yield* baseUrls(options)
-      let request = HttpClientRequest.make(method)(`${bases[api]}${path}`).pipe(
+      let request = HttpClientRequest.make(method)(`${bases[which]}${path}`).pipe(
         auth._tag === "Bearer" ? HttpClientRequest.bearerToken(auth.token) : HttpClientRequest.basicAuth(auth.user, auth.password),
         HttpClientRequest.acceptJson
       )
       if (json !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, json)
       if (form !== undefined) request = HttpClientRequest.bodyUrlParams(request, form)
-      const client = yield* HttpClient.HttpClient
-      const response = yield* client.execute(request).pipe(
-        Effect.timeoutFail({ duration: REQUEST_TIMEOUT, onTimeout: () => unreachable(what, "no answer within 15 seconds") }),
-        // The request error describes the URL and the failure, never the Authorization header.
-        Effect.catchTag("RequestError", (e) => Effect.fail(unreachable(what, e.reason))),
-        Effect.catchTag("ResponseError", (e) => Effect.fail(unreachable(what, e.reason)))
-      )
-      if (response.status < 200 || response.status >= 300) return Either.left(yield* readFailure(response))
-      // Vonage accepted the request: asking again could place a second call, so these are not retryable.
-      const unexpected = (reason: string) =>
-        new TelephonyError({ provider: "vonage", message: `Vonage's answer to ${what} was ${reason}`, retryable: false })
-      const text = yield* response.text.pipe(Effect.mapError(() => unexpected("unreadable")))
-      let body: unknown = undefined
-      if (text.trim() !== "") {
-        try {
-          body = JSON.parse(text)
-        } catch {
-          return yield* Effect.fail(unexpected("not JSON"))
-        }
-      }
-      const decoded = Schema.decodeUnknownEither(schema)(body)
-      if (Either.isLeft(decoded)) return yield* Effect.fail(unexpected("not of the expected shape"))
-      return Either.right(decoded.right)
-    }).pipe(Effect.scoped, Effect.provide(FetchHttpClient.layer))
+      const answered = yield* ProviderRest.send(api, request, what)
+      if (Either.isLeft(answered)) return Either.left(answered.left)
+      return Either.right(yield* ProviderRest.decode(api, schema, answered.right, what))
+    })
 })

@@ -1,0 +1,82 @@
+/**
+ * One request to a provider's REST API, as every adapter needs it: a bounded wait, faults worded
+ * without the request's credentials (the platform's request errors name the URL and the kind of
+ * fault, never the headers), the provider's own words on a refusal, and the JSON body of an answer.
+ *
+ * What is retryable follows the port's rule (`TelephonyError.retryable`): a provider that cannot be
+ * reached, 429 and 5xx are; other refusals are not; and neither is an answer that cannot be read,
+ * since the provider accepted the request (asking again could place a second call).
+ */
+import { FetchHttpClient, HttpClient, type HttpClientRequest } from "@effect/platform"
+import { Duration, Effect, Either, Schema } from "effect"
+import { TelephonyError } from "./TelephonyProvider.js"
+
+export interface ProviderFailure {
+  readonly status: number
+  readonly message: string
+}
+
+export interface ProviderApi {
+  /** `TelephonyError.provider`, e.g. `vonage`. */
+  readonly provider: string
+  /** How messages name it, e.g. `Vonage`. */
+  readonly displayName: string
+  /** The provider's words in an error body (its JSON, or `undefined` when it is none). */
+  readonly failureMessage: (body: unknown) => string | undefined
+  /** A 2xx whose body is not JSON is taken as empty rather than refused (Asterisk answers some with text). */
+  readonly lenient?: boolean
+  readonly timeout?: Duration.DurationInput
+}
+
+const DEFAULT_TIMEOUT = Duration.seconds(15)
+
+/** A refusal as the port's error: the provider's words and the status; 429 and 5xx retryable. */
+export const refused = (api: ProviderApi, failure: ProviderFailure, what: string) =>
+  new TelephonyError({
+    provider: api.provider,
+    message: `${api.displayName} refused to ${what}: ${failure.message} (HTTP ${failure.status})`,
+    retryable: failure.status === 429 || failure.status >= 500
+  })
+
+export const unreachable = (api: ProviderApi, what: string, reason: string) =>
+  new TelephonyError({ provider: api.provider, message: `${api.displayName} could not be reached to ${what}: ${reason}`, retryable: true })
+
+const unexpected = (api: ProviderApi, what: string, reason: string) =>
+  new TelephonyError({ provider: api.provider, message: `${api.displayName}'s answer to ${what} was ${reason}`, retryable: false })
+
+const parse = (text: string): Either.Either<unknown, "not JSON"> => {
+  if (text.trim() === "") return Either.right(undefined)
+  try {
+    return Either.right(JSON.parse(text) as unknown)
+  } catch {
+    return Either.left("not JSON")
+  }
+}
+
+/** Sends `request`: the JSON body of a 2xx (`undefined` when empty), `Left` with the provider's refusal otherwise. */
+export const send = (api: ProviderApi, request: HttpClientRequest.HttpClientRequest, what: string): Effect.Effect<Either.Either<unknown, ProviderFailure>, TelephonyError> =>
+  Effect.gen(function*() {
+    const seconds = Duration.toSeconds(api.timeout ?? DEFAULT_TIMEOUT)
+    const client = yield* HttpClient.HttpClient
+    const response = yield* client.execute(request).pipe(
+      Effect.timeoutFail({ duration: api.timeout ?? DEFAULT_TIMEOUT, onTimeout: () => unreachable(api, what, `no answer within ${seconds} seconds`) }),
+      Effect.catchTag("RequestError", (e) => Effect.fail(unreachable(api, what, e.reason))),
+      Effect.catchTag("ResponseError", (e) => Effect.fail(unreachable(api, what, e.reason)))
+    )
+    if (response.status < 200 || response.status >= 300) {
+      const text = yield* response.text.pipe(Effect.orElseSucceed(() => ""))
+      const body = Either.getOrUndefined(parse(text))
+      return Either.left({ status: response.status, message: api.failureMessage(body) ?? `HTTP ${response.status}` })
+    }
+    const text = yield* response.text.pipe(Effect.mapError(() => unexpected(api, what, "unreadable")))
+    const body = parse(text)
+    if (Either.isLeft(body)) return api.lenient === true ? Either.right(undefined) : yield* Effect.fail(unexpected(api, what, "not JSON"))
+    return Either.right(body.right)
+  }).pipe(Effect.scoped, Effect.provide(FetchHttpClient.layer))
+
+/** An answer's body in the shape the adapter reads (a provider that answers otherwise is not retried). */
+export const decode = <A, I>(api: ProviderApi, schema: Schema.Schema<A, I>, body: unknown, what: string): Effect.Effect<A, TelephonyError> =>
+  Either.match(Schema.decodeUnknownEither(schema)(body), {
+    onLeft: () => Effect.fail(unexpected(api, what, "not of the expected shape")),
+    onRight: Effect.succeed
+  })
