@@ -27,7 +27,7 @@ import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
 import { Clock, Deferred, Effect, Either, Exit, Scope } from "effect"
 import * as Crypto from "node:crypto"
 import { appArgs, causeText, DEFAULT_DIAL_STRING, dialString, outcomeOf, timestampMillis } from "./AriCalls.js"
-import { type AriConfig, configuration, normalizeEndpoint } from "./AriConfig.js"
+import { accountId, type AriConfig, configuration, normalizeEndpoint } from "./AriConfig.js"
 import * as AriEvents from "./AriEvents.js"
 import * as AriInbound from "./AriInbound.js"
 import { media } from "./AriMedia.js"
@@ -192,6 +192,12 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
         if (event.type === "ChannelDestroyed") incoming.delete(channelId)
         return
       }
+      // Up without this process having seen it enter Stasis: answered while another process held the
+      // application (the lease moved mid-call), which connected its audio. It ends completed, and what is
+      // left of its media is removed here.
+      if (call.answeredAt === undefined && channel.state === "Up" && event.type !== "StasisStart" && event.type !== "ChannelStateChange") {
+        call.answeredAt = stamp
+      }
       switch (event.type) {
         case "ChannelStateChange":
           if (channel.state === "Ringing") yield* call.onEvent({ type: "ringing", providerCallId: channelId, at: now }, durable)
@@ -218,7 +224,7 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
           if (call.ended === undefined) {
             call.ended = { outcome: ended }
             forget(channelId)
-            if (call.mediaStarted) yield* Effect.forkDaemon(tearDown(call))
+            if (call.mediaStarted || call.answeredAt !== undefined) yield* Effect.forkDaemon(tearDown(call))
           }
           yield* call.onEvent({ ...ended, at: now }, durable)
           return
@@ -475,6 +481,7 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
   return {
     ...configuration,
     calls: { place, hangUp, get },
+    connectionKey: accountId,
     webhooks: {
       // Only the adapter's own in-process requests carry the MAC; ARI never posts callbacks.
       verify: ({ config, request }) => Effect.sync(() => AriInbound.verify(config, request)),

@@ -73,6 +73,8 @@ export class LiveAttempts extends Effect.Service<LiveAttempts>()("@agentline/cor
       update,
       take,
       get: (attemptId: AttemptId) => Effect.map(Ref.get(live), HashMap.get(attemptId)),
+      /** The attempts this process has in memory. */
+      ids: Effect.map(Ref.get(live), (all) => Array.from(HashMap.keys(all))),
       /** Calls this process has in progress. */
       size: Effect.map(Ref.get(live), HashMap.size),
       /** The most calls this process had in progress at once, for benchmarks and tests. */

@@ -80,7 +80,25 @@ export class Recovery extends Effect.Service<Recovery>()("@agentline/core/dispat
     })
 
     /** One pass of the sweeper (see the module comment). */
+    /**
+     * Calls this process holds in memory whose end another process recorded (a status callback that
+     * landed there, the process holding ARI's events WebSocket): forgotten, so they neither count as in
+     * progress nor hold a graceful stop. This process's open attempts come in one query; only the rest
+     * are looked up one by one.
+     */
+    const forgetSettledElsewhere = Effect.gen(function*() {
+      const ids = yield* live.ids
+      if (ids.length === 0) return
+      const open = new Set((yield* repo.openAttemptsOf({ nodeId: settings.nodeId })).map((a) => a.id))
+      for (const id of ids) {
+        if (open.has(id)) continue
+        const stored = yield* repo.findAttempt(id)
+        if (Option.isSome(stored) && stored.value.state !== "claimed" && stored.value.state !== "dialing") yield* live.take(id)
+      }
+    })
+
     const sweep = Effect.fn("Dispatcher.sweep")(function*() {
+      yield* forgetSettledElsewhere
       yield* reconcile()
       const at = yield* Clock.currentTimeMillis
       const overdue = yield* repo.overdueAttempts({ nodeId: settings.nodeId, now: iso(at), limit: SWEEP_BATCH })

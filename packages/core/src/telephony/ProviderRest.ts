@@ -23,7 +23,7 @@ export interface ProviderApi {
   readonly displayName: string
   /** The provider's words in an error body (its JSON, or `undefined` when it is none). */
   readonly failureMessage: (body: unknown) => string | undefined
-  /** A 2xx whose body is not JSON is taken as empty rather than refused (Asterisk answers some with text). */
+  /** A 2xx whose body is not JSON, or cannot be read, is taken as empty rather than refused (only its status matters). */
   readonly lenient?: boolean
   readonly timeout?: Duration.DurationInput
 }
@@ -68,7 +68,9 @@ export const send = (api: ProviderApi, request: HttpClientRequest.HttpClientRequ
       const body = Either.getOrUndefined(parse(text))
       return Either.left({ status: response.status, message: api.failureMessage(body) ?? `HTTP ${response.status}` })
     }
-    const text = yield* response.text.pipe(Effect.mapError(() => unexpected(api, what, "unreadable")))
+    const text = yield* (api.lenient === true
+      ? response.text.pipe(Effect.orElseSucceed(() => ""))
+      : response.text.pipe(Effect.mapError(() => unexpected(api, what, "unreadable"))))
     const body = parse(text)
     if (Either.isLeft(body)) return api.lenient === true ? Either.right(undefined) : yield* Effect.fail(unexpected(api, what, "not JSON"))
     return Either.right(body.right)

@@ -59,26 +59,46 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
      * calls through the provider's REST API and the holder hands them their calls' events (`adopt`).
      */
     const leaseMillis = settings.leaseSeconds * 1000
-    const leaseKey = (configurationId: number) => `telephony-connection:${configurationId}`
-    /** The leases this process holds: configuration id → when it runs out (local clock). */
-    const heldUntil = new Map<number, number>()
-    const holdsLease = (configurationId: number) =>
+    /** The lease of a configuration's connection: the provider's connection identity, or the configuration's own. */
+    const leaseKey = (stored: StoredTelephonyConfiguration, provider: TelephonyProvider, config: unknown) =>
+      provider.connectionKey === undefined
+        ? `telephony-connection:${stored.id}`
+        : `telephony-connection:${provider.name}:${provider.connectionKey(config)}`
+    /** The leases this process holds: key → when it runs out (local clock). */
+    const heldUntil = new Map<string, number>()
+    /** Leases another process held when last asked: key → when to ask again (a third of a lease later). */
+    const refusedUntil = new Map<string, number>()
+    const holdsLease = (key: string) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        // Renewed less than a third of a lease ago: still ours, no need to ask the database.
-        if ((heldUntil.get(configurationId) ?? 0) - now > (leaseMillis * 2) / 3) return true
-        const granted = yield* leases.acquire({ key: leaseKey(configurationId), node: settings.nodeId, now: iso(now), expiresAt: iso(now + leaseMillis) })
-        if (granted) heldUntil.set(configurationId, now + leaseMillis)
-        else heldUntil.delete(configurationId)
+        // Renewed less than a third of a lease ago: still ours, no need to ask the database; nor when
+        // another process held it that recently.
+        if ((heldUntil.get(key) ?? 0) - now > (leaseMillis * 2) / 3) return true
+        if ((refusedUntil.get(key) ?? 0) > now) return false
+        const granted = yield* leases.acquire({ key, node: settings.nodeId, now: iso(now), expiresAt: iso(now + leaseMillis) })
+        if (granted) {
+          heldUntil.set(key, now + leaseMillis)
+          refusedUntil.delete(key)
+        } else {
+          heldUntil.delete(key)
+          refusedUntil.set(key, now + leaseMillis / 3)
+        }
         return granted
       })
-    const releaseLease = (configurationId: number) =>
+    const releaseLease = (key: string) =>
       Effect.suspend(() => {
-        if (!heldUntil.delete(configurationId)) return Effect.void
-        return leases.release({ key: leaseKey(configurationId), node: settings.nodeId })
+        if (!heldUntil.delete(key)) return Effect.void
+        return leases.release({ key, node: settings.nodeId })
       })
-    // Added before the connections' scope, so it runs after they are closed: another process takes over at once.
-    yield* Effect.addFinalizer(() => Effect.forEach([...heldUntil.keys()], releaseLease, { discard: true }).pipe(Effect.ignore))
+    // Added before the connections' scope, so it runs after they are closed: another process takes over at
+    // once. Bounded, and one failure does not keep the other leases: this runs in a finalizer.
+    yield* Effect.addFinalizer(() =>
+      Effect.forEach(
+        [...heldUntil.keys()],
+        (key) => releaseLease(key).pipe(Effect.timeout("2 seconds"), Effect.catchAllCause(() => Effect.void)),
+        { discard: true }
+      )
+    )
 
     const connections = yield* Connections.make
     const scope = yield* Effect.scope
@@ -87,7 +107,7 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
     // Optional: an application without a dispatcher adopts no other process's calls.
     const eventSink = yield* Effect.serviceOption(CallEventSink)
     const mediaToken = (provider: TelephonyProvider) => (attemptId: number) => tokens.issue({ attemptId: AttemptId.make(attemptId), provider: provider.name })
-    const connectContext = (provider: TelephonyProvider, configurationId: number): ConnectContext => ({
+    const connectContext = (provider: TelephonyProvider, key: string): ConnectContext => ({
       inbound: (request) =>
         Option.match(inProcessInbound, {
           onNone: () => Effect.succeed(Option.none()),
@@ -95,15 +115,20 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
         }),
       adopt: ({ attemptId, providerCallId }) =>
         Effect.gen(function*() {
-          if (Option.isNone(eventSink)) return Option.none()
+          if (Option.isNone(eventSink) || !(yield* eventSink.value.ready)) return Option.none()
           const sink = eventSink.value
           const attempt = yield* dispatch.findAttempt(AttemptId.make(attemptId))
-          // Only an open attempt of this configuration whose call this is (or whose id is not written yet).
+          // Only an open attempt whose call this is (or whose id is not written yet), of a configuration
+          // that shares this connection.
           if (
-            Option.isNone(attempt) || attempt.value.provider !== provider.name || attempt.value.telephonyConfigurationId !== configurationId ||
+            Option.isNone(attempt) || attempt.value.provider !== provider.name || attempt.value.telephonyConfigurationId === null ||
             (attempt.value.state !== "claimed" && attempt.value.state !== "dialing") ||
             (attempt.value.providerCallId !== null && attempt.value.providerCallId !== providerCallId)
           ) return Option.none()
+          const stored = yield* repo.find(attempt.value.organizationId, attempt.value.telephonyConfigurationId)
+          if (Option.isNone(stored)) return Option.none()
+          const opened = yield* Effect.either(open(stored.value))
+          if (opened._tag === "Left" || leaseKey(stored.value, provider, opened.right.config) !== key) return Option.none()
           const whenAnswered = yield* answerInstruction(provider, urls, mediaToken(provider))(attemptId)
           return Option.some({
             onEvent: (event, options) => sink.deliver(AttemptId.make(attemptId), event, options),
@@ -233,8 +258,8 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
       if (result === "InUse") {
         return yield* new TelephonyConfigurationInUse({ configurationId: id })
       }
+      // Its lease (shared by the configurations of one connection) runs out unless another renews it.
       yield* connections.close(id)
-      yield* releaseLease(id)
       return { message: "Telephony configuration deleted" }
     })
 
@@ -267,13 +292,18 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
     /**
      * Opens (or keeps) the connection of a configuration whose provider holds one (`connect`), when this
      * process holds its lease; another process holding it hears this one's calls and hands them their
-     * events.
+     * events. A connection that cannot be opened gives the lease up, so another process may try.
      */
-    const connected = (stored: StoredTelephonyConfiguration, provider: TelephonyProvider, config: unknown) =>
-      provider.connect === undefined
-        ? Effect.void
-        : Effect.flatMap(holdsLease(stored.id), (mine) =>
-          mine ? connections.ensure(stored.id, stored.updated_at, provider.connect!(config, connectContext(provider, stored.id))) : Effect.void)
+    const connected = (stored: StoredTelephonyConfiguration, provider: TelephonyProvider, config: unknown) => {
+      if (provider.connect === undefined) return Effect.void
+      const key = leaseKey(stored, provider, config)
+      return Effect.flatMap(holdsLease(key), (mine) =>
+        mine
+          ? connections.ensure(stored.id, stored.updated_at, provider.connect!(config, connectContext(provider, key))).pipe(
+            Effect.tapError(() => releaseLease(key))
+          )
+          : Effect.void)
+    }
 
     /**
      * A new or changed configuration's connection, opened now (incoming calls need it before any
@@ -310,14 +340,13 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
         if (provider.connect === undefined) continue
         for (const stored of yield* repo.listByProvider(provider.name)) {
           const now = yield* Clock.currentTimeMillis
-          if (!(yield* holdsLease(stored.id))) {
-            yield* connections.close(stored.id)
-            continue
-          }
+          // After a failed open, neither the lease nor the connection for a while: another process may try.
           if (now - (failedAt.get(stored.id) ?? -Infinity) < REOPEN_MILLIS) continue
           // One configuration that cannot be read (credentials under another server secret) or
           // reached does not keep the others closed.
-          yield* Effect.flatMap(open(stored), ({ config }) => connected(stored, provider, config)).pipe(
+          yield* Effect.flatMap(open(stored), ({ config }) =>
+            Effect.flatMap(holdsLease(leaseKey(stored, provider, config)), (mine) =>
+              mine ? connected(stored, provider, config) : connections.close(stored.id))).pipe(
             Effect.tap(() => Effect.sync(() => failedAt.delete(stored.id))),
             Effect.tapErrorCause(() => Effect.sync(() => failedAt.set(stored.id, now))),
             Effect.catchAll((e) => Effect.logWarning(`telephony configuration ${stored.id}: ${e.message}`)),

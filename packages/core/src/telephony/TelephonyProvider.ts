@@ -250,6 +250,12 @@ export interface TelephonyProvider<Config = any> {
    * until the configuration changes or the application stops.
    */
   readonly connect?: (config: Config, context?: ConnectContext) => Effect.Effect<void, TelephonyError, Scope.Scope>
+  /**
+   * What identifies the connection `connect` opens, when configurations can share one (ARI: one events
+   * WebSocket per Asterisk box and application): one process of a deployment holds it, under one lease,
+   * and serves the calls of every configuration that shares it. Without it, each configuration's own.
+   */
+  readonly connectionKey?: (config: Config) => string
 }
 
 /** What the application gives a held connection (`connect`). */

@@ -6,6 +6,7 @@
  * other takes the lease and the WebSocket over. (Two apps in one test process, each with its own
  * adapter instance, dispatcher identity and port, as two processes would be.)
  */
+import { Dispatcher } from "@agentline/core/dispatcher/Dispatcher"
 import { DispatcherSettings } from "@agentline/core/dispatcher/DispatcherSettings"
 import { Database, Testing } from "@agentline/sql"
 import { Ari } from "@agentline/telephony-ari"
@@ -122,13 +123,38 @@ describe.runIf(Testing.dialects.includes("pg"))("ARI with two server processes [
       const channelId = first.logs.telephony_status_callbacks[0].call_id as string
       expect(recordings.has(channelId), "the holder connected the call's audio").toBe(true)
 
-      // The holder stops: the other process takes the lease and the application's WebSocket.
+      // A second configuration on the same box and application, made through the other process: the
+      // connection (and its lease) is shared, so still one WebSocket.
+      const twin = yield* inApp(other, call("POST", "/api/v1/organizations/telephony-configs", {
+        apiKey: setup.apiKey,
+        body: { name: "asterisk twin", config: { provider: "ari", ari_endpoint: fake.url, app_name: user.name, app_password: user.password, ws_client_name: WS_CLIENT } }
+      }))
+      expect(twin.status, JSON.stringify(twin.body)).toBe(200)
+      yield* sleep(2_500)
+      expect(fake.eventSockets(user.name)).toBe(1)
+
+      // A call in progress (placed by the other process) when the holder stops: the other process takes
+      // the lease and the application's WebSocket, and hears the call end, a completed call.
+      fake.behave("+14155550173", { answer: "human", talkSeconds: 250 })
+      const during = yield* inApp(other, call("POST", `/api/v1/public/agent/workflow/${setup.agent.workflow_uuid}`, { apiKey: setup.apiKey, body: { phone_number: "+14155550173" } }))
+      expect(during.status).toBe(200)
+      const runOf = (runId: number) => Effect.map(inApp(other, call("GET", `/api/v1/workflow/${setup.agent.id}/runs/${runId}`, { apiKey: setup.apiKey })), (r) => r.body)
+      yield* eventually(
+        Effect.map(runOf(during.body.workflow_run_id), (run) => (run.logs.telephony_status_callbacks ?? []).some((e: any) => e.status === "answered") ? true : undefined),
+        "the call to be answered"
+      )
       fake.websocketClient(WS_CLIENT, mediaOf(other.port))
       yield* Scope.close(holder.scope, Exit.void)
       yield* eventually(Effect.map(ownerSeenBy(other), (node) => (node === other.node ? node : undefined)), "the other process to take the lease")
       yield* eventually(Effect.sync(() => fake.eventSockets(user.name) === 1 ? true : undefined), "the new holder's events WebSocket")
+      const ended = yield* eventually(Effect.map(runOf(during.body.workflow_run_id), (run) => (run.is_completed === true ? run : undefined)), "the call in progress to end", 20_000)
+      expect(ended.gathered_context.outcome).toBe("completed")
+
       const second = yield* callThrough(other, "+14155550172")
       expect(second.gathered_context.outcome).toBe("completed")
       expect(recordings.has(second.logs.telephony_status_callbacks[0].call_id as string)).toBe(true)
+
+      // The calls the holder settled for it are not left in progress in the process that placed them.
+      yield* eventually(Effect.map(inApp(other, Effect.flatMap(Dispatcher, (d) => d.inProgress)), (n) => (n === 0 ? true : undefined)), "nothing left in progress")
     }).pipe(Effect.scoped), 120_000)
 })
