@@ -16,9 +16,9 @@
  * The inbound routing key's account id is the domain (webhooks name it in `Domain` / `AccountSid`).
  * There is no answering-machine detection: Cloudonix documents none that this adapter could use.
  */
+import * as ProviderRest from "@agentline/core/telephony/ProviderRest"
 import { optionalText, present, providerConfig, requiredText, secretField, textField } from "@agentline/core/telephony/ProviderConfig"
 import {
-  type CallStatus,
   type InboundCall,
   type PlaceCall,
   type ProviderField,
@@ -29,7 +29,7 @@ import {
 } from "@agentline/core/telephony/TelephonyProvider"
 import { TwilioMediaStream } from "@agentline/telephony-twilio"
 import * as Crypto from "node:crypto"
-import { Clock, Effect, Either, Schedule, Schema } from "effect"
+import { Clock, Effect, Either, Schema } from "effect"
 import * as Callbacks from "./Callbacks.js"
 import * as Cxml from "./Cxml.js"
 import * as Rest from "./Rest.js"
@@ -58,7 +58,6 @@ export const cloudonixDomain = (domain: string | undefined): string | undefined 
   return d === "" ? undefined : d.includes(".") ? d : `${d}.cloudonix.net`
 }
 
-const lookupRetries = Schedule.exponential("250 millis").pipe(Schedule.intersect(Schedule.recurs(3)))
 
 const refused = (message: string) => new TelephonyError({ provider: "cloudonix", message, retryable: false })
 
@@ -124,19 +123,10 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Cl
 
   /** Transient failures are tried again here: `get` has no error channel, and Unknown means "never re-dial". */
   const get = ({ config, providerCallId }: { readonly config: CloudonixConfig; readonly providerCallId: string }) =>
-    session(config, providerCallId).pipe(
-      Effect.flatMap((found) =>
-        Either.isLeft(found) && Rest.failure(found.left, "look the call up").retryable
-          ? Effect.fail(Rest.failure(found.left, "look the call up"))
-          : Effect.succeed(found)
-      ),
-      Effect.retry({ schedule: lookupRetries, while: (e) => e.retryable }),
-      Effect.map((found): CallStatus =>
-        Either.isLeft(found)
-          ? { _tag: "Unknown", reason: Rest.failure(found.left, "look the call up").message }
-          : Callbacks.sessionStatus(found.right.status, found.right.callDuration)
-      ),
-      Effect.catchAll((e) => Effect.succeed<CallStatus>({ _tag: "Unknown", reason: e.message }))
+    ProviderRest.lookUpCall(
+      session(config, providerCallId),
+      (f) => Rest.failure(f, "look the call up"),
+      (found) => Callbacks.sessionStatus(found.status, found.callDuration)
     )
 
   /** Deleting a session ends the call (canceled while ringing, completed once answered); one already over is left alone. */

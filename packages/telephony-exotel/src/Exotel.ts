@@ -18,6 +18,7 @@
  * The inbound routing key's account id is the account SID. Exotel documents no answering machine
  * detection for these calls: there is none here.
  */
+import * as ProviderRest from "@agentline/core/telephony/ProviderRest"
 import { present, providerConfig, requiredText, secretField } from "@agentline/core/telephony/ProviderConfig"
 import {
   type CallInstruction,
@@ -31,7 +32,7 @@ import {
   type WebhookRequest,
   type WebhookResponse
 } from "@agentline/core/telephony/TelephonyProvider"
-import { Clock, Effect, Either, Option, Schedule, Schema } from "effect"
+import { Clock, Effect, Either, Option, Schema } from "effect"
 import * as Callbacks from "./Callbacks.js"
 import * as Rest from "./Rest.js"
 import * as VoicebotStream from "./VoicebotStream.js"
@@ -89,7 +90,6 @@ export const fields: ReadonlyArray<ProviderField> = [
 
 const refused = (message: string) => new TelephonyError({ provider: "exotel", message, retryable: false })
 
-const lookupRetries = Schedule.exponential("250 millis").pipe(Schedule.intersect(Schedule.recurs(3)))
 
 /** Exotel passes at most three custom parameters, as the stream URL's query (256 characters at most). */
 export const streamUrl = (url: string, parameters: Readonly<Record<string, string>>): string => {
@@ -204,18 +204,10 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ex
 
   /** Transient failures are tried again here: `get` has no error channel, and Unknown means "never re-dial". */
   const get = ({ config, providerCallId }: { readonly config: ExotelConfig; readonly providerCallId: string }) =>
-    details(config, providerCallId).pipe(
-      Effect.flatMap((found) =>
-        Either.isLeft(found) && Rest.failure(found.left, "look the call up").retryable
-          ? Effect.fail(Rest.failure(found.left, "look the call up"))
-          : Effect.succeed(found)
-      ),
-      Effect.retry({ schedule: lookupRetries, while: (e) => e.retryable }),
-      Effect.map((found): CallStatus => {
-        if (Either.isLeft(found)) return { _tag: "Unknown", reason: Rest.failure(found.left, "look the call up").message }
-        return statusOf(found.right) ?? { _tag: "Unknown", reason: "Exotel's call details had no Status" }
-      }),
-      Effect.catchAll((e) => Effect.succeed<CallStatus>({ _tag: "Unknown", reason: e.message }))
+    ProviderRest.lookUpCall(
+      details(config, providerCallId),
+      (f) => Rest.failure(f, "look the call up"),
+      (found): CallStatus => statusOf(found) ?? { _tag: "Unknown", reason: "Exotel's call details had no Status" }
     )
 
   /** A call already over is left alone (the goal is reached); one ringing or talking is hung up. */

@@ -12,6 +12,7 @@
  *
  * The inbound routing key's account id is the connection id (Telnyx webhooks name the application).
  */
+import * as ProviderRest from "@agentline/core/telephony/ProviderRest"
 import {
   type CallEvent,
   type CallInstruction,
@@ -22,7 +23,7 @@ import {
   type TelephonyProvider,
   type WebhookRequest
 } from "@agentline/core/telephony/TelephonyProvider"
-import { Clock, Effect, Either, Schedule, Schema } from "effect"
+import { Clock, Effect, Either, Schema } from "effect"
 import * as CallMemory from "./CallMemory.js"
 import * as ClientState from "./ClientState.js"
 import { accountId, fields, TelnyxConfig } from "./TelnyxConfig.js"
@@ -57,7 +58,6 @@ const instructionParameters = (instruction: CallInstruction, fallback: Readonly<
 
 const refused = (message: string) => new TelephonyError({ provider: "telnyx", message, retryable: false })
 
-const lookupRetries = Schedule.exponential("250 millis").pipe(Schedule.intersect(Schedule.recurs(3)))
 
 export type TelnyxProvider = TelephonyProvider<TelnyxConfig> & {
   readonly calls: NonNullable<TelephonyProvider<TelnyxConfig>["calls"]>
@@ -130,23 +130,14 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Te
       path: `/calls/${encodeURIComponent(providerCallId)}`,
       schema: Rest.Call,
       what: "look the call up"
-    }).pipe(
-      Effect.flatMap((found) =>
-        Either.isLeft(found) && Rest.failure(found.left, "look the call up").retryable
-          ? Effect.fail(Rest.failure(found.left, "look the call up"))
-          : Effect.succeed(found)
-      ),
-      Effect.retry({ schedule: lookupRetries, while: (e) => e.retryable }),
-      Effect.map((found): CallStatus => {
-        if (Either.isLeft(found)) return { _tag: "Unknown", reason: Rest.failure(found.left, "look the call up").message }
-        if (found.right.is_alive === true) return { _tag: "InProgress" }
+    }).pipe((found) =>
+      ProviderRest.lookUpCall(found, (f) => Rest.failure(f, "look the call up"), (call): CallStatus => {
+        if (call.is_alive === true) return { _tag: "InProgress" }
         const end = memory.endOf(providerCallId)
         return end !== undefined
           ? { _tag: "Ended", outcome: end.outcome, durationSeconds: end.durationSeconds }
           : { _tag: "Unknown", reason: "Telnyx says the call is over but not how it ended (its call.hangup webhook says that)" }
-      }),
-      Effect.catchAll((e) => Effect.succeed<CallStatus>({ _tag: "Unknown", reason: e.message }))
-    )
+      }))
 
   /**
    * A status webhook as events, remembering what later webhooks of the call will not say. A machine

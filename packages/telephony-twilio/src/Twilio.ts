@@ -10,6 +10,7 @@
  *
  * The inbound routing key's account id is the account SID.
  */
+import * as ProviderRest from "@agentline/core/telephony/ProviderRest"
 import { present, providerConfig, requiredText, secretField } from "@agentline/core/telephony/ProviderConfig"
 import {
   type CallStatus,
@@ -21,7 +22,7 @@ import {
   type TelephonyProvider,
   type WebhookRequest
 } from "@agentline/core/telephony/TelephonyProvider"
-import { Clock, Effect, Either, Schedule, Schema } from "effect"
+import { Clock, Effect, Either, Schema } from "effect"
 import * as MediaStream from "./MediaStream.js"
 import * as Rest from "./Rest.js"
 import * as Signature from "./Signature.js"
@@ -51,7 +52,6 @@ export const fields: ReadonlyArray<ProviderField> = [
 /** Every progress event Twilio can report, so the run's log shows the whole call. */
 export const STATUS_EVENTS = ["initiated", "ringing", "answered", "completed"] as const
 
-const lookupRetries = Schedule.exponential("250 millis").pipe(Schedule.intersect(Schedule.recurs(3)))
 
 const refused = (message: string) => new TelephonyError({ provider: "twilio", message, retryable: false })
 
@@ -107,23 +107,12 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Tw
 
   /** Transient failures are tried again here: `get` has no error channel, and Unknown means "never re-dial". */
   const get = ({ config, providerCallId }: { readonly config: TwilioConfig; readonly providerCallId: string }) =>
-    fetchCall(config, providerCallId).pipe(
-      Effect.flatMap((found) =>
-        Either.isLeft(found) && Rest.failure(found.left, "look the call up").retryable
-          ? Effect.fail(Rest.failure(found.left, "look the call up"))
-          : Effect.succeed(found)
-      ),
-      Effect.retry({ schedule: lookupRetries, while: (e) => e.retryable }),
-      Effect.map((found): CallStatus => {
-        if (Either.isLeft(found)) return { _tag: "Unknown", reason: Rest.failure(found.left, "look the call up").message }
-        const call = found.right
-        const outcome = Statuses.outcomeOf(call.status, call.answered_by ?? undefined)
-        if (outcome === undefined) return { _tag: "InProgress" }
-        const duration = Number(call.duration ?? "0")
-        return { _tag: "Ended", outcome, durationSeconds: Number.isFinite(duration) ? duration : 0 }
-      }),
-      Effect.catchAll((e) => Effect.succeed<CallStatus>({ _tag: "Unknown", reason: e.message }))
-    )
+    ProviderRest.lookUpCall(fetchCall(config, providerCallId), (f) => Rest.failure(f, "look the call up"), (call): CallStatus => {
+      const outcome = Statuses.outcomeOf(call.status, call.answered_by ?? undefined)
+      if (outcome === undefined) return { _tag: "InProgress" }
+      const duration = Number(call.duration ?? "0")
+      return { _tag: "Ended", outcome, durationSeconds: Number.isFinite(duration) ? duration : 0 }
+    })
 
   /** A call still queued or ringing is canceled, one in progress completed; one already over is left alone. */
   const hangUp = ({ config, providerCallId }: { readonly config: TwilioConfig; readonly providerCallId: string }) =>

@@ -20,9 +20,9 @@
  *
  * The inbound routing key's account id is the API key: Vonage's signed webhooks name it (`api_key`).
  */
+import * as ProviderRest from "@agentline/core/telephony/ProviderRest"
 import { optionalText, present, providerConfig, requiredText, secretField, textField } from "@agentline/core/telephony/ProviderConfig"
 import {
-  type CallStatus,
   type InboundCall,
   type PlaceCall,
   type ProviderField,
@@ -31,7 +31,7 @@ import {
   type TelephonyProvider,
   type WebhookRequest
 } from "@agentline/core/telephony/TelephonyProvider"
-import { Clock, Effect, Either, Schedule, Schema } from "effect"
+import { Clock, Effect, Either, Schema } from "effect"
 import * as Events from "./Events.js"
 import * as Jwt from "./Jwt.js"
 import * as Ncco from "./Ncco.js"
@@ -71,7 +71,6 @@ export const fields: ReadonlyArray<ProviderField> = [
   }
 ]
 
-const lookupRetries = Schedule.exponential("250 millis").pipe(Schedule.intersect(Schedule.recurs(3)))
 
 const refused = (message: string) => new TelephonyError({ provider: "vonage", message, retryable: false })
 
@@ -189,19 +188,10 @@ export const make = (options: { readonly apiUrl?: string | undefined; readonly r
 
   /** Transient failures are tried again here: `get` has no error channel, and Unknown means "never re-dial". */
   const get = ({ config, providerCallId }: { readonly config: VonageConfig; readonly providerCallId: string }) =>
-    lookUp(config, providerCallId).pipe(
-      Effect.flatMap((found) =>
-        Either.isLeft(found) && Rest.failure(found.left, "look the call up").retryable
-          ? Effect.fail(Rest.failure(found.left, "look the call up"))
-          : Effect.succeed(found)
-      ),
-      Effect.retry({ schedule: lookupRetries, while: (e) => e.retryable }),
-      Effect.map((found): CallStatus =>
-        Either.isLeft(found)
-          ? { _tag: "Unknown", reason: Rest.failure(found.left, "look the call up").message }
-          : Events.callStatus({ status: found.right.status, duration: found.right.duration })
-      ),
-      Effect.catchAll((e) => Effect.succeed<CallStatus>({ _tag: "Unknown", reason: e.message }))
+    ProviderRest.lookUpCall(
+      lookUp(config, providerCallId),
+      (f) => Rest.failure(f, "look the call up"),
+      (found) => Events.callStatus({ status: found.status, duration: found.duration })
     )
 
   const isOver = (config: VonageConfig, uuid: string) =>

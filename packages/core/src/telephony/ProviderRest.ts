@@ -8,8 +8,8 @@
  * since the provider accepted the request (asking again could place a second call).
  */
 import { FetchHttpClient, HttpClient, type HttpClientRequest } from "@effect/platform"
-import { Duration, Effect, Either, Schema } from "effect"
-import { TelephonyError } from "./TelephonyProvider.js"
+import { Duration, Effect, Either, Schedule, Schema } from "effect"
+import { type CallStatus, TelephonyError } from "./TelephonyProvider.js"
 
 export interface ProviderFailure {
   readonly status: number
@@ -82,3 +82,23 @@ export const decode = <A, I>(api: ProviderApi, schema: Schema.Schema<A, I>, body
     onLeft: () => Effect.fail(unexpected(api, what, "not of the expected shape")),
     onRight: Effect.succeed
   })
+
+/** Transient failures of a call lookup: tried 4 times in all, 250 ms apart and doubling. */
+const LOOKUP_RETRIES = Schedule.exponential("250 millis").pipe(Schedule.intersect(Schedule.recurs(3)))
+
+/**
+ * A provider's answer about a call, for `calls.get`, which has no error channel and where Unknown means
+ * "never re-dial": a transient failure (the provider's refusal marked retryable, or a fault reaching
+ * it) is tried again a few times; what persists, and any other refusal, is Unknown with its words.
+ */
+export const lookUpCall = <A, F>(
+  lookUp: Effect.Effect<Either.Either<A, F>, TelephonyError>,
+  refusal: (failure: F) => TelephonyError,
+  status: (found: A) => CallStatus
+): Effect.Effect<CallStatus> =>
+  lookUp.pipe(
+    Effect.flatMap((found) => (Either.isLeft(found) && refusal(found.left).retryable ? Effect.fail(refusal(found.left)) : Effect.succeed(found))),
+    Effect.retry({ schedule: LOOKUP_RETRIES, while: (e) => e.retryable }),
+    Effect.map((found): CallStatus => (Either.isLeft(found) ? { _tag: "Unknown", reason: refusal(found.left).message } : status(found.right))),
+    Effect.catchAll((e) => Effect.succeed<CallStatus>({ _tag: "Unknown", reason: e.message }))
+  )
