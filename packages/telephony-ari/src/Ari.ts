@@ -88,6 +88,12 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
 
   const send = rest.send
 
+  /** A call to hear events of; the oldest are dropped past `TRACKED`. */
+  const track = (call: Call) => {
+    while (calls.size >= TRACKED) calls.delete(calls.keys().next().value!)
+    calls.set(call.channelId, call)
+  }
+
   const forget = (channelId: string) => {
     endedOrder.push(channelId)
     while (endedOrder.length > REMEMBERED) {
@@ -264,8 +270,7 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
         mediaStarted: false,
         ended: undefined
       }
-      while (calls.size >= TRACKED) calls.delete(calls.keys().next().value!)
-      calls.set(channelId, call)
+      track(call)
       return call
     })
 
@@ -401,8 +406,7 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
       // reply), and the same for every try of this attempt: Asterisk refuses a second channel with the
       // id (409), so a retried request whose first try got through does not dial twice.
       const channelId = `agentline-${instance}-${input.attemptId}`
-      while (calls.size >= TRACKED) calls.delete(calls.keys().next().value!)
-      calls.set(channelId, {
+      track({
         channelId,
         config,
         attemptId: input.attemptId,

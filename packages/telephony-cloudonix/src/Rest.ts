@@ -74,8 +74,6 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Re
         HttpClientRequest.acceptJson
       )
       if (body !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, body)
-      const answered = yield* ProviderRest.send(api, request, what)
-      if (Either.isLeft(answered)) return Either.left(answered.left)
-      return Either.right(yield* ProviderRest.decode(api, schema, answered.right, what))
+      return yield* ProviderRest.sendDecoded(api, request, schema, what)
     })
 })

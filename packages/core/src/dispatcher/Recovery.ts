@@ -79,7 +79,6 @@ export class Recovery extends Effect.Service<Recovery>()("@agentline/core/dispat
       }
     })
 
-    /** One pass of the sweeper (see the module comment). */
     /**
      * Calls this process holds in memory whose end another process recorded (a status callback that
      * landed there, the process holding ARI's events WebSocket): forgotten, so they neither count as in
@@ -97,6 +96,7 @@ export class Recovery extends Effect.Service<Recovery>()("@agentline/core/dispat
       }
     })
 
+    /** One pass of the sweeper (see the module comment). */
     const sweep = Effect.fn("Dispatcher.sweep")(function*() {
       yield* forgetSettledElsewhere
       yield* reconcile()

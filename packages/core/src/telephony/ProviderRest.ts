@@ -25,10 +25,9 @@ export interface ProviderApi {
   readonly failureMessage: (body: unknown) => string | undefined
   /** A 2xx whose body is not JSON, or cannot be read, is taken as empty rather than refused (only its status matters). */
   readonly lenient?: boolean
-  readonly timeout?: Duration.DurationInput
 }
 
-const DEFAULT_TIMEOUT = Duration.seconds(15)
+const TIMEOUT = Duration.seconds(15)
 
 /** A refusal as the port's error: the provider's words and the status; 429 and 5xx retryable. */
 export const refused = (api: ProviderApi, failure: ProviderFailure, what: string) =>
@@ -56,10 +55,9 @@ const parse = (text: string): Either.Either<unknown, "not JSON"> => {
 /** Sends `request`: the JSON body of a 2xx (`undefined` when empty), `Left` with the provider's refusal otherwise. */
 export const send = (api: ProviderApi, request: HttpClientRequest.HttpClientRequest, what: string): Effect.Effect<Either.Either<unknown, ProviderFailure>, TelephonyError> =>
   Effect.gen(function*() {
-    const seconds = Duration.toSeconds(api.timeout ?? DEFAULT_TIMEOUT)
     const client = yield* HttpClient.HttpClient
     const response = yield* client.execute(request).pipe(
-      Effect.timeoutFail({ duration: api.timeout ?? DEFAULT_TIMEOUT, onTimeout: () => unreachable(api, what, `no answer within ${seconds} seconds`) }),
+      Effect.timeoutFail({ duration: TIMEOUT, onTimeout: () => unreachable(api, what, `no answer within ${Duration.toSeconds(TIMEOUT)} seconds`) }),
       Effect.catchTag("RequestError", (e) => Effect.fail(unreachable(api, what, e.reason))),
       Effect.catchTag("ResponseError", (e) => Effect.fail(unreachable(api, what, e.reason)))
     )
@@ -76,11 +74,17 @@ export const send = (api: ProviderApi, request: HttpClientRequest.HttpClientRequ
     return Either.right(body.right)
   }).pipe(Effect.scoped, Effect.provide(FetchHttpClient.layer))
 
-/** An answer's body in the shape the adapter reads (a provider that answers otherwise is not retried). */
-export const decode = <A, I>(api: ProviderApi, schema: Schema.Schema<A, I>, body: unknown, what: string): Effect.Effect<A, TelephonyError> =>
-  Either.match(Schema.decodeUnknownEither(schema)(body), {
-    onLeft: () => Effect.fail(unexpected(api, what, "not of the expected shape")),
-    onRight: Effect.succeed
+/** `send`, with the answer's body in the shape the adapter reads (a provider that answers otherwise is not retried). */
+export const sendDecoded = <A, I>(
+  api: ProviderApi,
+  request: HttpClientRequest.HttpClientRequest,
+  schema: Schema.Schema<A, I>,
+  what: string
+): Effect.Effect<Either.Either<A, ProviderFailure>, TelephonyError> =>
+  Effect.flatMap(send(api, request, what), (answered): Effect.Effect<Either.Either<A, ProviderFailure>, TelephonyError> => {
+    if (Either.isLeft(answered)) return Effect.succeed(Either.left(answered.left))
+    const decoded = Schema.decodeUnknownEither(schema)(answered.right)
+    return Either.isLeft(decoded) ? Effect.fail(unexpected(api, what, "not of the expected shape")) : Effect.succeed(Either.right(decoded.right))
   })
 
 /** Transient failures of a call lookup: tried 4 times in all, 250 ms apart and doubling. */

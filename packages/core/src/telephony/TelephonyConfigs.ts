@@ -30,7 +30,7 @@ import { decryptConfig, encryptConfig, maskConfig, mergeMaskedUpdate, SecretBox 
 import type { CreateTelephonyConfigurationRequest, TelephonyConfigurationDetail, UpdateTelephonyConfigurationRequest } from "@agentline/api/telephony/TelephonyConfig"
 import { type StoredTelephonyConfiguration, TelephonyConfigsRepo } from "./TelephonyConfigsRepo.js"
 import { InProcessInbound } from "./InProcessInbound.js"
-import type { ConnectContext, TelephonyProvider } from "./TelephonyProvider.js"
+import type { ConnectContext, TelephonyError, TelephonyProvider } from "./TelephonyProvider.js"
 import { TelephonyRegistry } from "./TelephonyRegistry.js"
 
 import { iso } from "../Time.js"
@@ -59,11 +59,26 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
      * calls through the provider's REST API and the holder hands them their calls' events (`adopt`).
      */
     const leaseMillis = settings.leaseSeconds * 1000
+    /** Configuration id → the lease key last computed for it (what `adopt` compares, without decrypting). */
+    const keyOfConfiguration = new Map<number, string>()
     /** The lease of a configuration's connection: the provider's connection identity, or the configuration's own. */
-    const leaseKey = (stored: StoredTelephonyConfiguration, provider: TelephonyProvider, config: unknown) =>
-      provider.connectionKey === undefined
+    const leaseKey = (stored: StoredTelephonyConfiguration, provider: TelephonyProvider, config: unknown) => {
+      const key = provider.connectionKey === undefined
         ? `telephony-connection:${stored.id}`
         : `telephony-connection:${provider.name}:${provider.connectionKey(config)}`
+      keyOfConfiguration.set(stored.id, key)
+      return key
+    }
+    /** The lease key of a configuration, from the last time it was computed or from the configuration itself. */
+    const leaseKeyOf = (organizationId: number, configurationId: number) =>
+      Effect.gen(function*() {
+        const known = keyOfConfiguration.get(configurationId)
+        if (known !== undefined) return Option.some(known)
+        const stored = yield* repo.find(organizationId, configurationId)
+        if (Option.isNone(stored)) return Option.none<string>()
+        const opened = yield* Effect.either(open(stored.value))
+        return opened._tag === "Left" ? Option.none<string>() : Option.some(leaseKey(stored.value, opened.right.provider, opened.right.config))
+      })
     /** The leases this process holds: key → when it runs out (local clock). */
     const heldUntil = new Map<string, number>()
     /** Leases another process held when last asked: key → when to ask again (a third of a lease later). */
@@ -125,10 +140,8 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
             (attempt.value.state !== "claimed" && attempt.value.state !== "dialing") ||
             (attempt.value.providerCallId !== null && attempt.value.providerCallId !== providerCallId)
           ) return Option.none()
-          const stored = yield* repo.find(attempt.value.organizationId, attempt.value.telephonyConfigurationId)
-          if (Option.isNone(stored)) return Option.none()
-          const opened = yield* Effect.either(open(stored.value))
-          if (opened._tag === "Left" || leaseKey(stored.value, provider, opened.right.config) !== key) return Option.none()
+          const attemptKey = yield* leaseKeyOf(attempt.value.organizationId, attempt.value.telephonyConfigurationId)
+          if (Option.isNone(attemptKey) || attemptKey.value !== key) return Option.none()
           const whenAnswered = yield* answerInstruction(provider, urls, mediaToken(provider))(attemptId)
           return Option.some({
             onEvent: (event, options) => sink.deliver(AttemptId.make(attemptId), event, options),
@@ -294,15 +307,23 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
      * process holds its lease; another process holding it hears this one's calls and hands them their
      * events. A connection that cannot be opened gives the lease up, so another process may try.
      */
-    const connected = (stored: StoredTelephonyConfiguration, provider: TelephonyProvider, config: unknown) => {
-      if (provider.connect === undefined) return Effect.void
+    const connected = (stored: StoredTelephonyConfiguration, provider: TelephonyProvider, config: unknown) =>
+      holdingConnection(stored, provider, config, () => Effect.void)
+
+    /** `connected`, and what to do when another process holds the lease. */
+    const holdingConnection = (
+      stored: StoredTelephonyConfiguration,
+      provider: TelephonyProvider,
+      config: unknown,
+      otherwise: () => Effect.Effect<void>
+    ): Effect.Effect<void, TelephonyError> => {
+      const connect = provider.connect
+      if (connect === undefined) return Effect.void
       const key = leaseKey(stored, provider, config)
       return Effect.flatMap(holdsLease(key), (mine) =>
         mine
-          ? connections.ensure(stored.id, stored.updated_at, provider.connect!(config, connectContext(provider, key))).pipe(
-            Effect.tapError(() => releaseLease(key))
-          )
-          : Effect.void)
+          ? connections.ensure(stored.id, stored.updated_at, connect(config, connectContext(provider, key))).pipe(Effect.tapError(() => releaseLease(key)))
+          : otherwise())
     }
 
     /**
@@ -344,9 +365,8 @@ export class TelephonyConfigs extends Effect.Service<TelephonyConfigs>()("@agent
           if (now - (failedAt.get(stored.id) ?? -Infinity) < REOPEN_MILLIS) continue
           // One configuration that cannot be read (credentials under another server secret) or
           // reached does not keep the others closed.
-          yield* Effect.flatMap(open(stored), ({ config }) =>
-            Effect.flatMap(holdsLease(leaseKey(stored, provider, config)), (mine) =>
-              mine ? connected(stored, provider, config) : connections.close(stored.id))).pipe(
+          // Another process holding the lease (perhaps taken while this one could not renew) closes ours.
+          yield* Effect.flatMap(open(stored), ({ config }) => holdingConnection(stored, provider, config, () => connections.close(stored.id))).pipe(
             Effect.tap(() => Effect.sync(() => failedAt.delete(stored.id))),
             Effect.tapErrorCause(() => Effect.sync(() => failedAt.set(stored.id, now))),
             Effect.catchAll((e) => Effect.logWarning(`telephony configuration ${stored.id}: ${e.message}`)),
