@@ -132,7 +132,8 @@ const appFor = (database: Layer.Layer<SqlClient.SqlClient>, dataDir: string) =>
 
 const main = Effect.gen(function*() {
   const results: Array<Result> = []
-  const dialects: Array<"sqlite" | "pg"> = process.env.BENCH_PG_URL === "off" ? ["sqlite"] : ["sqlite", "pg"]
+  const dialects = (process.env.BENCH_DATABASES ?? (process.env.BENCH_PG_URL === "off" ? "sqlite" : "sqlite,pg"))
+    .split(",").filter((d): d is "sqlite" | "pg" => d === "sqlite" || d === "pg")
   for (const dialect of dialects) {
     for (const [scenario, contacts, ring, talk] of [
       ["zero latency", CONTACTS, 0, 0],

@@ -5,7 +5,6 @@
  */
 import {
   type AttemptId,
-  type CampaignId,
   type ContactId,
   type OrganizationId,
   WorkflowId
@@ -14,6 +13,7 @@ import { Clock, Effect, Either, FiberSet, Option } from "effect"
 import type { OutboundRoute } from "../telephony/OutboundRouting.js"
 import type { CallEvent } from "../telephony/TelephonyProvider.js"
 import { iso } from "../Time.js"
+import * as GroupCommit from "../GroupCommit.js"
 import { Transactor } from "../Transactor.js"
 import type { StoredWorkflow } from "../workflows/WorkflowsRepo.js"
 import { BreakerWindow } from "./BreakerWindow.js"
@@ -23,7 +23,7 @@ import { DispatcherSettings } from "./DispatcherSettings.js"
 import { type DispatchCampaign, DispatchRepo, type OpenAttempt } from "./DispatchRepo.js"
 import { type LiveAttempt, LiveAttempts, type StatusEvent } from "./LiveAttempts.js"
 import { persistently } from "./Persistently.js"
-import { RunRecorder } from "./RunRecorder.js"
+import { type RunEnding, RunRecorder } from "./RunRecorder.js"
 import { Wakeups } from "./Wakeups.js"
 
 export interface CallEnd {
@@ -32,6 +32,22 @@ export interface CallEnd {
   readonly hangupCause?: string
   /** Why the call could not be placed or its fate learned (recorded on the run). */
   readonly error?: string
+}
+
+/** An attempt claimed for `begin`/`open`: the run's facts and the call's. */
+export interface BeginInput {
+  readonly attemptId: AttemptId
+  readonly organizationId: OrganizationId
+  readonly campaign: DispatchCampaign | undefined
+  readonly contactId: ContactId | null
+  readonly workflow: StoredWorkflow
+  readonly attemptNumber: number
+  readonly route: OutboundRoute
+  readonly from: string | null
+  readonly name: string
+  readonly initialContext: Record<string, unknown>
+  readonly at: number
+  readonly callType?: "inbound" | "outbound"
 }
 
 export class Attempts extends Effect.Service<Attempts>()("@agentline/core/dispatcher/Attempts", {
@@ -44,6 +60,25 @@ export class Attempts extends Effect.Service<Attempts>()("@agentline/core/dispat
     const tx = yield* Transactor
     const settings = yield* DispatcherSettings
     const calls = yield* FiberSet.make()
+
+    // Calls ending together are written together: attempts, contacts, counters and runs of a batch in a
+    // few statements and one commit. Each `finish` still waits for its own end to be committed.
+    const endings = yield* GroupCommit.make((batch: ReadonlyArray<RunEnding>) =>
+      Effect.gen(function*() {
+        const ended = yield* repo.finishAttempts(batch.map(({ attempt, end }) => ({
+          attemptId: attempt.attemptId,
+          outcome: end.outcome,
+          durationMillis: end.durationSeconds * 1000,
+          contactNext: end.contactNext,
+          now: iso(end.at)
+        })))
+        yield* recorder.closeAll(batch.filter((_, i) => ended[i]))
+        return ended
+      })
+    )
+    const callIds = yield* GroupCommit.make((batch: ReadonlyArray<{ readonly attemptId: AttemptId; readonly providerCallId: string }>) =>
+      Effect.as(repo.setProviderCallIds(batch), batch.map(() => undefined))
+    )
 
     /**
      * Ends the attempt once: the first caller for an attempt wins (the storage write is guarded by the
@@ -68,17 +103,7 @@ export class Attempts extends Effect.Service<Attempts>()("@agentline/core/dispat
             ...(end.error !== undefined ? { error: end.error } : {})
           }
         ]
-        const finished = yield* persistently(tx.withTransaction(Effect.gen(function*() {
-          const ended = yield* repo.finishAttempt({
-            attemptId,
-            outcome: end.outcome,
-            durationMillis: end.durationSeconds * 1000,
-            contactNext,
-            now: iso(at)
-          })
-          if (ended) yield* recorder.close(attempt, { ...end, contactNext, events, at })
-          return ended
-        })))
+        const finished = yield* persistently(endings.write({ attempt, end: { ...end, contactNext, events, at } }))
         if (!finished) return
         yield* recorder.learnDisposition(attempt.workflowId, end.outcome)
         yield* breaker.record(attempt, end.outcome, end.error !== undefined ? "call_initiation_failed" : end.outcome)
@@ -181,62 +206,59 @@ export class Attempts extends Effect.Service<Attempts>()("@agentline/core/dispat
           : Effect.succeed(undefined))
 
     /**
-     * What every claimed attempt goes through before the provider sees it: its run is created, the
-     * attempt is marked `dialing` (from here on only the provider knows its fate) and tracked in memory.
+     * What every claimed attempt goes through before the provider sees it: its run is created and the
+     * attempt is marked `dialing` (from here on only the provider knows its fate). Joins the caller's
+     * transaction, so a campaign's batch of claims and their runs commit together; the attempts are
+     * tracked in memory with `track` once that commits.
      */
-    const begin = (input: {
-      readonly attemptId: AttemptId
-      readonly organizationId: OrganizationId
-      readonly campaign: DispatchCampaign | undefined
-      readonly contactId: ContactId | null
-      readonly workflow: StoredWorkflow
-      readonly attemptNumber: number
-      readonly route: OutboundRoute
-      readonly from: string | null
-      readonly name: string
-      readonly initialContext: Record<string, unknown>
-      readonly at: number
-      readonly callType?: "inbound" | "outbound"
-    }) =>
+    const open = (inputs: ReadonlyArray<BeginInput>) =>
       Effect.gen(function*() {
-        const campaignId: CampaignId | null = input.campaign?.id ?? null
-        // One unit: a run exists exactly when the attempt is `dialing`. When it fails the claim is
-        // released, so a refused write (or a hostile value) never keeps a slot.
-        const run = yield* tx.withTransaction(Effect.gen(function*() {
-          const run = yield* recorder.open({
-            organizationId: input.organizationId,
-            workflow: input.workflow,
-            campaignId,
-            name: input.name,
-            provider: input.route.provider.name,
-            initialContext: input.initialContext,
-            at: input.at,
-            ...(input.callType !== undefined ? { callType: input.callType } : {})
-          })
-          yield* repo.markDialing({
-            attemptId: input.attemptId,
-            runId: run.id,
-            from: input.from,
-            reconcileAt: iso(callDeadline(input.at, input.workflow.workflow_configurations, settings.reconcileMarginSeconds))
-          })
-          return run
-        })).pipe(Effect.onError(() => persistently(repo.releaseClaimed(input.attemptId)).pipe(Effect.catchAllCause(Effect.logError))))
-        const attempt: LiveAttempt = {
-          attemptId: input.attemptId,
+        const runs = yield* recorder.openAll(inputs.map((input) => ({
           organizationId: input.organizationId,
-          campaignId,
-          contactId: input.contactId,
-          workflowId: WorkflowId.make(input.workflow.id),
-          runId: run.id,
-          attemptNumber: input.attemptNumber,
-          retry: input.campaign?.retry,
-          breaker: input.campaign?.breaker,
+          workflow: input.workflow,
+          campaignId: input.campaign?.id ?? null,
+          name: input.name,
           provider: input.route.provider.name,
-          events: [],
-          providerCallId: null
-        }
-        yield* live.track(attempt)
-        return { attempt, run }
+          initialContext: input.initialContext,
+          at: input.at,
+          ...(input.callType !== undefined ? { callType: input.callType } : {})
+        })))
+        yield* repo.markDialing(inputs.map((input, i) => ({
+          attemptId: input.attemptId,
+          runId: runs[i]!.id,
+          from: input.from,
+          reconcileAt: iso(callDeadline(input.at, input.workflow.workflow_configurations, settings.reconcileMarginSeconds))
+        })))
+        return inputs.map((input, i) => {
+          const attempt: LiveAttempt = {
+            attemptId: input.attemptId,
+            organizationId: input.organizationId,
+            campaignId: input.campaign?.id ?? null,
+            contactId: input.contactId,
+            workflowId: WorkflowId.make(input.workflow.id),
+            runId: runs[i]!.id,
+            attemptNumber: input.attemptNumber,
+            retry: input.campaign?.retry,
+            breaker: input.campaign?.breaker,
+            provider: input.route.provider.name,
+            events: [],
+            providerCallId: null
+          }
+          return { attempt, run: runs[i]! }
+        })
+      })
+
+    /**
+     * `open` for one attempt in its own transaction, then tracked. One unit: a run exists exactly when
+     * the attempt is `dialing`; when it fails the claim is released, so a refused write never keeps a slot.
+     */
+    const begin = (input: BeginInput) =>
+      Effect.gen(function*() {
+        const [begun] = yield* tx.withTransaction(open([input])).pipe(
+          Effect.onError(() => persistently(repo.releaseClaimed(input.attemptId)).pipe(Effect.catchAllCause(Effect.logError)))
+        )
+        yield* live.track(begun!.attempt)
+        return begun!
       })
 
     /** Hands the call to the provider; a refusal ends the attempt `failed` at once. */
@@ -262,7 +284,7 @@ export class Attempts extends Effect.Service<Attempts>()("@agentline/core/dispat
     const rememberCallId = (attemptId: AttemptId, providerCallId: string) =>
       Effect.zipRight(
         live.update(attemptId, (a) => (a.providerCallId === null ? { ...a, providerCallId } : a)),
-        persistently(repo.setProviderCallId({ attemptId, providerCallId }))
+        persistently(callIds.write({ attemptId, providerCallId }))
       )
 
     /**
@@ -272,7 +294,7 @@ export class Attempts extends Effect.Service<Attempts>()("@agentline/core/dispat
     const dial = (attempt: LiveAttempt, route: OutboundRoute, to: string, from: string | null) =>
       FiberSet.run(calls, Effect.interruptible(place(attempt, route, to, from)))
 
-    return { begin, place, dial, handleEvent, finish, fromStorage, rememberCallId } as const
+    return { open, begin, track: live.track, place, dial, handleEvent, finish, fromStorage, rememberCallId } as const
   }),
   dependencies: [LiveAttempts.Default, BreakerWindow.Default, RunRecorder.Default, Wakeups.Default]
 }) {}

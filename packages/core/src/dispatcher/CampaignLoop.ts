@@ -13,6 +13,7 @@ import { CampaignTransitions } from "../campaigns/CampaignTransitions.js"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
 import { OutboundRouting, type OutboundRoute } from "../telephony/OutboundRouting.js"
 import { iso } from "../Time.js"
+import { Transactor } from "../Transactor.js"
 import { type StoredWorkflow, WorkflowsRepo } from "../workflows/WorkflowsRepo.js"
 import { Attempts } from "./Attempts.js"
 import { BreakerWindow } from "./BreakerWindow.js"
@@ -20,7 +21,6 @@ import { CallerIds } from "./CallerIds.js"
 import { claimDeadline } from "./Deadlines.js"
 import { DispatcherSettings } from "./DispatcherSettings.js"
 import { type ClaimedContact, type DispatchCampaign, DispatchRepo, type DueContact } from "./DispatchRepo.js"
-import { persistently } from "./Persistently.js"
 import { Recovery } from "./Recovery.js"
 import { Wakeups } from "./Wakeups.js"
 
@@ -82,11 +82,7 @@ export class CampaignLoop extends Effect.Service<CampaignLoop>()("@agentline/cor
     const breaker = yield* BreakerWindow
     const recovery = yield* Recovery
     const settings = yield* DispatcherSettings
-
-    const releaseAll = (contacts: ReadonlyArray<ClaimedContact>) =>
-      Effect.forEach(contacts, (contact) => persistently(repo.releaseClaimed(contact.attemptId)), { discard: true }).pipe(
-        Effect.catchAllCause(Effect.logError)
-      )
+    const tx = yield* Transactor
 
     /** One pass: claim what the limits allow and place those calls. Returns how many were claimed, skipped and due. */
     const dialDue = (campaign: DispatchCampaign, context: LoopContext) =>
@@ -98,39 +94,46 @@ export class CampaignLoop extends Effect.Service<CampaignLoop>()("@agentline/cor
         if (deferrals.length > 0) yield* repo.deferContacts(deferrals)
         if (ready.length === 0) return { claimed: 0, skipped: 0, due: 0 }
         const route = context.route
-        const { claimed, skipped } = yield* repo.claim({
-          campaignId: campaign.id,
-          organizationId: campaign.organizationId,
-          contactIds: ready,
-          campaignLimit: Math.min(campaign.maxConcurrency ?? context.limit, context.limit),
-          provider: route.provider.name,
-          telephonyConfigurationId: TelephonyConfigurationId.make(route.configurationId),
-          nodeId: settings.nodeId,
-          now: iso(at),
-          reconcileAt: iso(claimDeadline(at, settings.reconcileMarginSeconds))
-        })
         // Uninterruptible: a lost lease stops the loop between batches, never between a claim and its
-        // call. When one fails, the claims not begun yet are released with it.
-        yield* Effect.uninterruptible(Effect.forEach(claimed, (contact, index) => {
-          const from = callerIds.next(route)
-          return attempts.begin({
-            attemptId: contact.attemptId,
-            organizationId: campaign.organizationId,
-            campaign,
-            contactId: contact.contactId,
-            workflow: context.workflow,
-            attemptNumber: contact.attemptNumber,
-            route,
-            from,
-            name: `WR-CAMPAIGN-${campaign.id}-${contact.contactId}-${contact.attemptNumber}`,
-            initialContext: campaignContext(campaign, contact, route, from),
-            at
-          }).pipe(
-            Effect.flatMap(({ attempt }) => attempts.dial(attempt, route, contact.phoneNumber, from)),
-            Effect.onError(() => releaseAll(claimed.slice(index + 1)))
-          )
-        }, { discard: true }))
-        return { claimed: claimed.length, skipped, due: ready.length }
+        // calls. The claims, their runs and `dialing` commit together: a crash before the commit leaves
+        // the contacts queued, after it the provider is asked about each attempt (recovery).
+        return yield* Effect.uninterruptible(Effect.gen(function*() {
+          const { begun, skipped } = yield* tx.withTransaction(Effect.gen(function*() {
+            const { claimed, skipped } = yield* repo.claim({
+              campaignId: campaign.id,
+              organizationId: campaign.organizationId,
+              contactIds: ready,
+              campaignLimit: Math.min(campaign.maxConcurrency ?? context.limit, context.limit),
+              provider: route.provider.name,
+              telephonyConfigurationId: TelephonyConfigurationId.make(route.configurationId),
+              nodeId: settings.nodeId,
+              now: iso(at),
+              reconcileAt: iso(claimDeadline(at, settings.reconcileMarginSeconds))
+            })
+            const calls = claimed.map((contact) => ({ contact, from: callerIds.next(route) }))
+            const begun = yield* attempts.open(calls.map(({ contact, from }) => {
+              return {
+                attemptId: contact.attemptId,
+                organizationId: campaign.organizationId,
+                campaign,
+                contactId: contact.contactId,
+                workflow: context.workflow,
+                attemptNumber: contact.attemptNumber,
+                route,
+                from,
+                name: `WR-CAMPAIGN-${campaign.id}-${contact.contactId}-${contact.attemptNumber}`,
+                initialContext: campaignContext(campaign, contact, route, from),
+                at
+              }
+            }))
+            return { begun: begun.map(({ attempt }, i) => ({ attempt, ...calls[i]! })), skipped }
+          }))
+          for (const { attempt, contact, from } of begun) {
+            yield* attempts.track(attempt)
+            yield* attempts.dial(attempt, route, contact.phoneNumber, from)
+          }
+          return { claimed: begun.length, skipped, due: ready.length }
+        }))
       })
 
     const waitForSignal = (queue: Queue.Queue<void>, untilMillis: number | null) =>

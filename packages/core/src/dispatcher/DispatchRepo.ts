@@ -126,28 +126,36 @@ export class DispatchRepo extends Context.Tag("@agentline/core/DispatchRepo")<
       readonly reconcileAt: string
     }) => Effect.Effect<Option.Option<AttemptId>>
     /**
-     * The attempt is handed to the provider: from here on only the provider knows its fate. If it has
-     * not ended by `reconcileAt` (the agent's longest call and a margin), the provider is asked.
+     * The attempts are handed to the provider: from here on only the provider knows their fate. One that
+     * has not ended by its `reconcileAt` (the agent's longest call and a margin) is asked about.
      */
-    readonly markDialing: (input: {
-      readonly attemptId: AttemptId
-      readonly runId: RunId
-      readonly from: string | null
-      readonly reconcileAt: string
-    }) => Effect.Effect<void>
-    readonly setProviderCallId: (input: { readonly attemptId: AttemptId; readonly providerCallId: string }) => Effect.Effect<void>
+    readonly markDialing: (
+      attempts: ReadonlyArray<{
+        readonly attemptId: AttemptId
+        readonly runId: RunId
+        readonly from: string | null
+        readonly reconcileAt: string
+      }>
+    ) => Effect.Effect<void>
+    /** The providers' ids of the attempts' calls (recovery asks the provider by them). */
+    readonly setProviderCallIds: (
+      calls: ReadonlyArray<{ readonly attemptId: AttemptId; readonly providerCallId: string }>
+    ) => Effect.Effect<void>
     /**
-     * Ends an open attempt and moves its contact on (`contactNext`), updating the campaign's counters.
-     * Returns false when the attempt had already ended (duplicate or late event): nothing changes then.
+     * Ends open attempts and moves their contacts on (`contactNext`), updating their campaigns'
+     * counters, in a few statements for the batch. Returns, per input and in order, whether it ended
+     * the attempt: false when it had already ended (a duplicate or late event), and nothing changes then.
      */
-    readonly finishAttempt: (input: {
-      readonly attemptId: AttemptId
-      readonly outcome: AttemptResult
-      /** Exact (calls may last a fraction of a second more than a whole number). */
-      readonly durationMillis: number
-      readonly contactNext: ContactNext | undefined
-      readonly now: string
-    }) => Effect.Effect<boolean>
+    readonly finishAttempts: (
+      ends: ReadonlyArray<{
+        readonly attemptId: AttemptId
+        readonly outcome: AttemptResult
+        /** Exact (calls may last a fraction of a second more than a whole number). */
+        readonly durationMillis: number
+        readonly contactNext: ContactNext | undefined
+        readonly now: string
+      }>
+    ) => Effect.Effect<ReadonlyArray<boolean>>
     /**
      * A claimed attempt that never reached the provider: its slot comes back and its contact is queued
      * again as if never claimed. Nothing happens once it is `dialing` (the provider may have the call).

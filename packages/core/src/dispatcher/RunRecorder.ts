@@ -15,6 +15,18 @@ import type { StoredWorkflow } from "../workflows/WorkflowsRepo.js"
 import { type AttemptResult, callTags, type ContactNext } from "./ContactOutcome.js"
 import type { LiveAttempt, StatusEvent } from "./LiveAttempts.js"
 
+export interface NewRunInput {
+  readonly organizationId: OrganizationId
+  readonly workflow: StoredWorkflow
+  readonly campaignId: CampaignId | null
+  readonly name: string
+  readonly provider: string
+  readonly initialContext: Record<string, unknown>
+  readonly at: number
+  /** Who called: us (`outbound`, the default) or the caller (`inbound`). */
+  readonly callType?: "inbound" | "outbound"
+}
+
 export interface RunEnd {
   readonly outcome: AttemptResult
   readonly durationSeconds: number
@@ -25,6 +37,12 @@ export interface RunEnd {
   readonly at: number
 }
 
+/** A call's end as its run records it. */
+export interface RunEnding {
+  readonly attempt: LiveAttempt
+  readonly end: RunEnd
+}
+
 export class RunRecorder extends Effect.Service<RunRecorder>()("@agentline/core/dispatcher/RunRecorder", {
   effect: Effect.gen(function*() {
     const runs = yield* RunsRepo
@@ -33,19 +51,10 @@ export class RunRecorder extends Effect.Service<RunRecorder>()("@agentline/core/
     const postCall = yield* PostCall
     const knownDispositions = new Map<WorkflowId, Set<string>>()
 
-    const open = (input: {
-      readonly organizationId: OrganizationId
-      readonly workflow: StoredWorkflow
-      readonly campaignId: CampaignId | null
-      readonly name: string
-      readonly provider: string
-      readonly initialContext: Record<string, unknown>
-      readonly at: number
-      /** Who called: us (`outbound`, the default) or the caller (`inbound`). */
-      readonly callType?: "inbound" | "outbound"
-    }) =>
+    /** Creates the runs of attempts handed to the provider together (in the caller's transaction), in order. */
+    const openAll = (inputs: ReadonlyArray<NewRunInput>) =>
       Effect.gen(function*() {
-        const run = yield* runs.insert({
+        const inserted = yield* runs.insertAll(inputs.map((input) => ({
           organization_id: input.organizationId,
           workflow_id: input.workflow.id,
           campaign_id: input.campaignId,
@@ -57,51 +66,53 @@ export class RunRecorder extends Effect.Service<RunRecorder>()("@agentline/core/
           gathered_context: null,
           logs: null,
           now: iso(input.at)
-        })
+        })))
         // In the caller's transaction: the event exists exactly when the run does.
-        yield* outbox.emit({
-          organizationId: input.organizationId,
-          type: "run.started",
+        yield* outbox.emitAll(inserted.map((run) => ({
+          organizationId: run.organization_id,
+          type: "run.started" as const,
           orderingKey: `run:${run.id}`,
-          at: iso(input.at),
+          at: run.created_at,
           data: runStartedData(run)
-        })
-        return { id: RunId.make(run.id), name: run.name }
+        })))
+        return inserted.map((run) => ({ id: RunId.make(run.id), name: run.name }))
       })
 
     /**
-     * Writes the call's end into its run (inside the caller's transaction, with the attempt's end): the
-     * outcome, and the status events not written yet appended to the log (the rest of `logs` is kept).
+     * Writes the ends of calls into their runs (inside the caller's transaction, with the attempts' ends):
+     * the outcome, and the status events not written yet appended to the log (the rest of `logs` is
+     * kept). Then the post-call work of those whose media session (if any) is over already.
      */
-    const close = (attempt: LiveAttempt, end: RunEnd) =>
+    const closeAll = (ends: ReadonlyArray<RunEnding>) =>
       Effect.gen(function*() {
-        const updated = yield* runs.update(attempt.runId, {
-        is_completed: true,
-        // Merged: the voice runtime writes the conversation's keys to the same run, before or after this.
-        merge: {
-          gathered_context: {
-            outcome: end.outcome,
-            provider: attempt.provider,
-            call_id: attempt.providerCallId,
-            ...(end.hangupCause !== undefined ? { hangup_cause: end.hangupCause } : {}),
-            ...(end.error !== undefined ? { error: end.error } : {}),
-            ...(end.contactNext?._tag === "Retry" ? { retry_scheduled_at: iso(end.contactNext.at) } : {})
+        if (ends.length === 0) return
+        const closed = yield* runs.completeAll(ends.map(({ attempt, end }) => ({
+          id: attempt.runId,
+          // Merged: the voice runtime writes the conversation's keys to the same run, before or after this.
+          merge: {
+            gathered_context: {
+              outcome: end.outcome,
+              provider: attempt.provider,
+              call_id: attempt.providerCallId,
+              ...(end.hangupCause !== undefined ? { hangup_cause: end.hangupCause } : {}),
+              ...(end.error !== undefined ? { error: end.error } : {}),
+              ...(end.contactNext?._tag === "Retry" ? { retry_scheduled_at: iso(end.contactNext.at) } : {})
+            },
+            usage_info: { call_duration_seconds: end.durationSeconds },
+            cost_info: { call_duration_seconds: Math.round(end.durationSeconds) }
           },
-          usage_info: { call_duration_seconds: end.durationSeconds },
-          cost_info: { call_duration_seconds: Math.round(end.durationSeconds) }
-        },
-        // The disposition the conversation gave wins over the call's outcome.
-        defaults: {
-          gathered_context: {
-            call_disposition: end.outcome,
-            mapped_call_disposition: end.outcome,
-            call_tags: callTags(end.outcome, attempt.attemptNumber)
-          }
-        },
-        statusCallbacks: end.events.map((e) => ({ ...e }))
-      }, iso(end.at))
-        // run.ended and the agent's webhook nodes, now if the media session (if any) is over already.
-        if (Option.isSome(updated)) yield* postCall.complete(attempt.runId)
+          // The disposition the conversation gave wins over the call's outcome.
+          defaults: {
+            gathered_context: {
+              call_disposition: end.outcome,
+              mapped_call_disposition: end.outcome,
+              call_tags: callTags(end.outcome, attempt.attemptNumber)
+            }
+          },
+          statusCallbacks: end.events.map((e) => ({ ...e }))
+        })), iso(Math.max(...ends.map(({ end }) => end.at))))
+        // run.ended and the agents' webhook nodes.
+        yield* postCall.completeAll(closed)
       })
 
     /** Adds the outcome to the agent's disposition codes the first time this process sees it. */
@@ -121,6 +132,6 @@ export class RunRecorder extends Effect.Service<RunRecorder>()("@agentline/core/
     /** One more entry of the run's `logs.telephony_status_callbacks`, appended in storage. */
     const recordStatus = (runId: RunId, entry: StatusEvent) => runs.appendStatusCallbacks(runId, [{ ...entry }])
 
-    return { open, close, learnDisposition, recorded, recordStatus } as const
+    return { openAll, closeAll, learnDisposition, recorded, recordStatus } as const
   })
 }) {}

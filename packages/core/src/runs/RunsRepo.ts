@@ -48,6 +48,8 @@ export class RunsRepo extends Context.Tag("@agentline/core/RunsRepo")<
   {
     /** Inserts the run and counts it in its agent's `total_runs`, atomically. */
     readonly insert: (run: NewRun) => Effect.Effect<StoredRun>
+    /** Inserts the runs (one statement) and counts them in their agents' `total_runs`, atomically; in order. */
+    readonly insertAll: (runs: ReadonlyArray<NewRun>) => Effect.Effect<ReadonlyArray<StoredRun>>
     readonly list: (
       organizationId: number,
       filter: { readonly workflowId: number } | { readonly campaignId: number },
@@ -69,6 +71,16 @@ export class RunsRepo extends Context.Tag("@agentline/core/RunsRepo")<
      * has ended (`force`: whatever became of the session). `None` when not yet, or already taken.
      */
     readonly claimPostCall: (id: number, now: string, force: boolean) => Effect.Effect<Option.Option<StoredRun>>
+    /** `claimPostCall` (not forced) for several runs in one statement: the runs it took. */
+    readonly claimPostCalls: (ids: ReadonlyArray<number>, now: string) => Effect.Effect<ReadonlyArray<StoredRun>>
+    /**
+     * Completes the runs of calls that ended together, in one statement: each one's `merge`, `defaults`
+     * and `statusCallbacks` applied as `update` applies them. Returns the ids of the runs that exist.
+     */
+    readonly completeAll: (
+      patches: ReadonlyArray<{ readonly id: number } & Pick<RunPatch, "merge" | "defaults" | "statusCallbacks">>,
+      now: string
+    ) => Effect.Effect<ReadonlyArray<number>>
     /** Completed runs whose post-call work is not taken, last written before `before`: sessions that never ended. */
     readonly awaitingPostCall: (before: string, limit: number) => Effect.Effect<ReadonlyArray<number>>
   }

@@ -21,7 +21,7 @@ import { Transactor } from "../Transactor.js"
 import { WorkflowsRepo } from "../workflows/WorkflowsRepo.js"
 import { type NodeRequest, webhookNodeRequests } from "./WebhookNodes.js"
 import { runEndedData } from "./WebhookEvents.js"
-import { WebhookOutbox } from "./WebhookOutbox.js"
+import { type OutboxEventInput, WebhookOutbox } from "./WebhookOutbox.js"
 import { WebhooksRepo } from "./WebhooksRepo.js"
 
 export class PostCall extends Effect.Service<PostCall>()("@agentline/core/PostCall", {
@@ -60,13 +60,13 @@ export class PostCall extends Effect.Service<PostCall>()("@agentline/core/PostCa
         const link = (artifact: "transcript" | "recording") =>
           run.artifacts[artifact] === null ? null : urls.runArtifact({ token, artifact })
         const runLink = urls.run({ workflowId: run.workflow_id, runId: run.id })
-        yield* outbox.emit({
+        const ended: OutboxEventInput = {
           organizationId: OrganizationId.make(run.organization_id),
           type: "run.ended",
           orderingKey: `run:${run.id}`,
           at: iso(at),
           data: runEndedData(run, { run: runLink, artifact: link })
-        })
+        }
         // The reference's variables for `payload_template`, URLs and headers.
         const context: Record<string, unknown> = {
           workflow_run_id: run.id,
@@ -102,6 +102,8 @@ export class PostCall extends Effect.Service<PostCall>()("@agentline/core/PostCa
             now: iso(at)
           })
         }
+        // Written by the caller, with the other runs' events.
+        return ended
       })
 
     /**
@@ -113,9 +115,18 @@ export class PostCall extends Effect.Service<PostCall>()("@agentline/core/PostCa
         const at = yield* Clock.currentTimeMillis
         const claimed = yield* runs.claimPostCall(runId, iso(at), options.force ?? false)
         if (Option.isNone(claimed)) return false
-        yield* work(claimed.value, at)
+        yield* outbox.emit(yield* work(claimed.value, at))
         return true
       })).pipe(Effect.withSpan("PostCall.complete", { attributes: { runId } }))
+
+    /** `complete` for the runs of calls that ended together: one claim and one outbox write for all. */
+    const completeAll = (runIds: ReadonlyArray<number>) =>
+      tx.withTransaction(Effect.gen(function*() {
+        if (runIds.length === 0) return
+        const at = yield* Clock.currentTimeMillis
+        const claimed = yield* runs.claimPostCalls(runIds, iso(at))
+        yield* outbox.emitAll(yield* Effect.forEach(claimed, (run) => work(run, at)))
+      }))
 
     /** A media session started on the run: its post-call work waits for the session's end. */
     const mediaStarted = (runId: number) =>
@@ -128,6 +139,6 @@ export class PostCall extends Effect.Service<PostCall>()("@agentline/core/PostCa
         return yield* complete(runId)
       }))
 
-    return { complete, mediaStarted, mediaEnded } as const
+    return { complete, completeAll, mediaStarted, mediaEnded } as const
   })
 }) {}

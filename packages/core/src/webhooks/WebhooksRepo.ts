@@ -108,8 +108,8 @@ export class WebhooksRepo extends Context.Tag("@agentline/core/WebhooksRepo")<
     ) => Effect.Effect<Option.Option<StoredEndpoint>>
     /** Deletes the endpoint with its deliveries; whether it existed. */
     readonly deleteEndpoint: (organizationId: OrganizationId, id: WebhookEndpointId) => Effect.Effect<boolean>
-    /** Writes the event's deliveries (in the caller's transaction); how many endpoints it goes to. */
-    readonly enqueue: (event: OutboxEvent) => Effect.Effect<number>
+    /** Writes the events' deliveries (in the caller's transaction); how many deliveries that made. */
+    readonly enqueue: (events: ReadonlyArray<OutboxEvent>) => Effect.Effect<number>
     /** Writes a workflow node's request (in the caller's transaction). */
     readonly enqueueDirect: (request: DirectRequest) => Effect.Effect<void>
     /**

@@ -92,6 +92,11 @@ export const decodeEnded = Columns.decodeRows(Schema.Struct({
   campaign_id: Schema.NullOr(Columns.Id(CampaignId)),
   contact_id: Schema.NullOr(Columns.Id(ContactId))
 }))
+export const decodeEndedIds = Columns.decodeRows(Schema.Struct({
+  id: Columns.Id(AttemptId),
+  campaign_id: Schema.NullOr(Columns.Id(CampaignId)),
+  contact_id: Schema.NullOr(Columns.Id(ContactId))
+}))
 export const decodeNextDue = Columns.decodeRows(Schema.Struct({
   n: Columns.Int,
   fresh: Schema.NullOr(Columns.Int),

@@ -11,7 +11,7 @@
  */
 import type { CampaignId, OrganizationId } from "@agentline/api/Ids"
 import { type ClaimedContact, DispatchRepo } from "@agentline/core/dispatcher/DispatchRepo"
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import {
   ACTIVE,
@@ -23,6 +23,7 @@ import {
   decodeCount,
   decodeDue,
   decodeEnded,
+  decodeEndedIds,
   decodeLimit,
   decodeNextDue,
   decodeOpen,
@@ -50,6 +51,12 @@ export const layer = Layer.effect(
           WHERE ${"campaignId" in scope ? sql`campaign_id = ${scope.campaignId}` : sql`organization_id = ${scope.organizationId}`}
             AND ${sql.in("state", ACTIVE)}`
         .pipe(Effect.flatMap(decodeCount), Effect.map((rows) => rows[0]!.n))
+
+    /** A timestamp parameter (PostgreSQL types a `CASE`'s branches from their values, not from the column). */
+    const ts = (value: string | null) => (isPg ? sql`CAST(${value} AS TIMESTAMPTZ)` : sql`${value}`)
+    /** `CASE id WHEN … THEN … END`: each row's own value in a statement that updates a batch of rows by id. */
+    const byId = <T>(rows: ReadonlyArray<T>, id: (row: T) => number, value: (row: T) => Statement.Fragment) =>
+      sql`CASE id ${sql.join(" ", false)(rows.map((row) => sql`WHEN CAST(${id(row)} AS INTEGER) THEN ${value(row)}`))} END`
 
     return DispatchRepo.of({
       registerNode: ({ nodeId, now }) =>
@@ -185,36 +192,67 @@ export const layer = Layer.effect(
           return Option.some(row!.id)
         })).pipe(Effect.orDie),
 
-      markDialing: ({ attemptId, from, reconcileAt, runId }) =>
-        sql`UPDATE call_attempts SET state = 'dialing', run_id = ${runId}, from_number = ${from}, reconcile_at = ${reconcileAt}
-            WHERE id = ${attemptId} AND state = 'claimed'`.pipe(Effect.asVoid, Effect.orDie),
+      markDialing: (attempts) =>
+        attempts.length === 0 ? Effect.void : sql`UPDATE call_attempts SET state = 'dialing',
+            run_id = ${byId(attempts, (a) => a.attemptId, (a) => sql`CAST(${a.runId} AS INTEGER)`)},
+            from_number = ${byId(attempts, (a) => a.attemptId, (a) => sql`${a.from}`)},
+            reconcile_at = ${byId(attempts, (a) => a.attemptId, (a) => ts(a.reconcileAt))}
+          WHERE ${sql.in("id", attempts.map((a) => a.attemptId))} AND state = 'claimed'`.pipe(Effect.asVoid, Effect.orDie),
 
-      setProviderCallId: ({ attemptId, providerCallId }) =>
-        sql`UPDATE call_attempts SET provider_call_id = ${providerCallId} WHERE id = ${attemptId}`.pipe(Effect.asVoid, Effect.orDie),
+      setProviderCallIds: (calls) =>
+        calls.length === 0 ? Effect.void : sql`UPDATE call_attempts
+          SET provider_call_id = ${byId(calls, (c) => c.attemptId, (c) => sql`${c.providerCallId}`)}
+          WHERE ${sql.in("id", calls.map((c) => c.attemptId))}`.pipe(Effect.asVoid, Effect.orDie),
 
-      finishAttempt: (input) =>
-        sql.withTransaction(Effect.gen(function*() {
-          const [attempt] = yield* sql`UPDATE call_attempts
-            SET state = ${input.outcome === "interrupted" ? "interrupted" : "ended"}, outcome = ${input.outcome},
-                duration_ms = ${Math.round(input.durationMillis)}, ended_at = ${input.now}
-            WHERE id = ${input.attemptId} AND ${sql.in("state", ACTIVE)}
-            RETURNING campaign_id, contact_id`.pipe(Effect.flatMap(decodeEnded))
-          if (!attempt) return false
-          const next = input.contactNext
-          if (attempt.contact_id === null || attempt.campaign_id === null || next === undefined) return true
-          if (next._tag === "Retry") {
-            yield* sql`UPDATE contacts SET state = 'queued', next_attempt_at = ${new Date(next.at).toISOString()},
-                       last_outcome = ${input.outcome}, updated_at = ${input.now} WHERE id = ${attempt.contact_id} AND state = 'dialing'`
-            yield* sql`UPDATE campaigns SET total_queued_count = total_queued_count + 1, updated_at = ${input.now}
-                       WHERE id = ${attempt.campaign_id}`
-          } else {
-            yield* sql`UPDATE contacts SET state = ${next.state}, next_attempt_at = NULL, last_outcome = ${input.outcome},
-                       updated_at = ${input.now} WHERE id = ${attempt.contact_id} AND state = 'dialing'`
-            yield* sql`UPDATE campaigns SET processed_rows = processed_rows + 1,
-                       failed_rows = failed_rows + ${next.reached ? 0 : 1}, updated_at = ${input.now} WHERE id = ${attempt.campaign_id}`
+      finishAttempts: (all) =>
+        Effect.gen(function*() {
+          // An attempt twice in one batch (two fibers ending it at once): the first is the end, the rest late.
+          const first = new Map<number, number>()
+          all.forEach((end, i) => first.has(end.attemptId) || first.set(end.attemptId, i))
+          const ends = [...first.values()].map((i) => all[i]!)
+          if (ends.length === 0) return []
+          const ended = yield* sql`UPDATE call_attempts SET
+              state = ${byId(ends, (e) => e.attemptId, (e) => sql`${e.outcome === "interrupted" ? "interrupted" : "ended"}`)},
+              outcome = ${byId(ends, (e) => e.attemptId, (e) => sql`${e.outcome}`)},
+              duration_ms = ${byId(ends, (e) => e.attemptId, (e) => sql`CAST(${Math.round(e.durationMillis)} AS INTEGER)`)},
+              ended_at = ${byId(ends, (e) => e.attemptId, (e) => ts(e.now))}
+            WHERE ${sql.in("id", ends.map((e) => e.attemptId))} AND ${sql.in("state", ACTIVE)}
+            RETURNING id, campaign_id, contact_id`.pipe(Effect.flatMap(decodeEndedIds))
+          const endOf = new Map(ends.map((e) => [e.attemptId as number, e]))
+          const moves = ended.flatMap((row) => {
+            const end = endOf.get(row.id)!
+            return row.contact_id === null || row.campaign_id === null || end.contactNext === undefined
+              ? []
+              : [{ contactId: row.contact_id, campaignId: row.campaign_id, next: end.contactNext, end }]
+          })
+          if (moves.length > 0) {
+            yield* sql`UPDATE contacts SET
+                state = ${byId(moves, (m) => m.contactId, (m) => sql`${m.next._tag === "Retry" ? "queued" : m.next.state}`)},
+                next_attempt_at = ${byId(moves, (m) => m.contactId, (m) => ts(m.next._tag === "Retry" ? new Date(m.next.at).toISOString() : null))},
+                last_outcome = ${byId(moves, (m) => m.contactId, (m) => sql`${m.end.outcome}`)},
+                updated_at = ${byId(moves, (m) => m.contactId, (m) => ts(m.end.now))}
+              WHERE ${sql.in("id", moves.map((m) => m.contactId))} AND state = 'dialing'`
+            // The counters of each campaign in one statement (the campaign's row is the batch's hot spot).
+            const counters = new Map<number, { queued: number; processed: number; failed: number; now: string }>()
+            for (const m of moves) {
+              const c = counters.get(m.campaignId) ?? { queued: 0, processed: 0, failed: 0, now: m.end.now }
+              if (m.next._tag === "Retry") c.queued++
+              else {
+                c.processed++
+                if (!m.next.reached) c.failed++
+              }
+              c.now = m.end.now
+              counters.set(m.campaignId, c)
+            }
+            for (const [campaignId, c] of counters) {
+              yield* sql`UPDATE campaigns SET total_queued_count = total_queued_count + ${c.queued},
+                         processed_rows = processed_rows + ${c.processed}, failed_rows = failed_rows + ${c.failed},
+                         updated_at = ${c.now} WHERE id = ${campaignId}`
+            }
           }
-          return true
-        })).pipe(Effect.orDie),
+          const endedIds = new Set(ended.map((row) => row.id as number))
+          return all.map((end, i) => first.get(end.attemptId) === i && endedIds.has(end.attemptId))
+        }).pipe(Effect.orDie),
 
       releaseClaimed: (attemptId) =>
         sql.withTransaction(Effect.gen(function*() {

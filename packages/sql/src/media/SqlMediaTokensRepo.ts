@@ -5,11 +5,19 @@ import { Effect, Layer, Option } from "effect"
 
 export const layer = Layer.effect(
   MediaTokensRepo,
-  Effect.map(SqlClient.SqlClient, (sql) =>
-    MediaTokensRepo.of({
+  Effect.map(SqlClient.SqlClient, (sql) => {
+    // Expired tokens are deleted at most once a minute (a busy dispatcher issues one per call).
+    let sweptAt = 0
+    const sweep = (now: string) => {
+      const at = Date.parse(now)
+      if (at - sweptAt < 60_000) return Effect.void
+      sweptAt = at
+      return sql`DELETE FROM media_stream_tokens WHERE expires_at < ${now}`
+    }
+    return MediaTokensRepo.of({
       insert: (t) =>
         Effect.zipRight(
-          sql`DELETE FROM media_stream_tokens WHERE expires_at < ${t.now}`,
+          sweep(t.now),
           sql`INSERT INTO media_stream_tokens (token_hash, attempt_id, provider, created_at, expires_at)
               VALUES (${t.tokenHash}, ${t.attemptId}, ${t.provider}, ${t.now}, ${t.expiresAt})`
         ).pipe(Effect.asVoid, Effect.orDie),
@@ -21,5 +29,6 @@ export const layer = Layer.effect(
           Effect.map((rows) => (rows.length === 1 ? Option.some(AttemptId.make(Number(rows[0]!.attempt_id))) : Option.none())),
           Effect.orDie
         )
-    }))
+    })
+  })
 )

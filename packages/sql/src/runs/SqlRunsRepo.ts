@@ -1,8 +1,8 @@
 import { CampaignId, DefinitionId, OrganizationId, RunId, WorkflowId } from "@agentline/api/Ids"
 import { type StoredRun } from "@agentline/core/runs/Run"
 import { CallType } from "@agentline/api/runs/Run"
-import { RunsRepo } from "@agentline/core/runs/RunsRepo"
-import { SqlClient } from "@effect/sql"
+import { type NewRun, RunsRepo } from "@agentline/core/runs/RunsRepo"
+import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import * as Columns from "../Columns.js"
 
@@ -40,8 +40,8 @@ const toRun = (
 const decodeRuns = Columns.decodeRows(RunRow)
 const runs = (rows: ReadonlyArray<unknown>) => Effect.map(decodeRuns(rows), (decoded) => decoded.map(toRun))
 const first = (rows: ReadonlyArray<unknown>) => Effect.map(runs(rows), (decoded) => Option.fromNullable(decoded[0]))
-const single = Columns.decodeSingle(RunRow)
 const count = Columns.decodeSingle(Schema.Struct({ n: Columns.Int }))
+const idRows = Columns.decodeRows(Columns.IdRow)
 
 export const layer = Layer.effect(
   RunsRepo,
@@ -74,18 +74,49 @@ export const layer = Layer.effect(
         orElse: () => sql`json_patch(json_patch(${JSON.stringify(defaults)}, COALESCE(${sql(column)}, '{}')), ${JSON.stringify(merge)})`
       })
 
+    /**
+     * One statement for the runs and one per agent for its `total_runs`. The returned rows are built from
+     * the inputs: ids come back in insertion order (both databases number a multi-row insert's rows in
+     * order), so no row is read back and decoded.
+     */
+    const insertAll = (all: ReadonlyArray<NewRun>) =>
+      all.length === 0 ? Effect.succeed([]) : sql.withTransaction(Effect.gen(function*() {
+        const rows = yield* sql`INSERT INTO workflow_runs ${
+          sql.insert(all.map((run) => ({
+            organization_id: run.organization_id,
+            workflow_id: run.workflow_id,
+            campaign_id: run.campaign_id,
+            definition_id: run.definition_id,
+            name: run.name,
+            mode: run.mode,
+            call_type: run.call_type,
+            initial_context: Columns.jsonParam(run.initial_context),
+            gathered_context: Columns.jsonParam(run.gathered_context),
+            logs: Columns.jsonParam(run.logs),
+            created_at: run.now,
+            updated_at: run.now
+          })))
+        } RETURNING id`.pipe(Effect.flatMap(idRows))
+        const perAgent = new Map<number, number>()
+        for (const run of all) perAgent.set(run.workflow_id, (perAgent.get(run.workflow_id) ?? 0) + 1)
+        for (const [workflowId, n] of perAgent) yield* sql`UPDATE workflows SET total_runs = total_runs + ${n} WHERE id = ${workflowId}`
+        const ids = rows.map((r) => r.id).sort((a, b) => a - b)
+        return all.map(({ now, ...run }, i): StoredRun => ({
+          ...run,
+          id: RunId.make(ids[i]!),
+          is_completed: false,
+          cost_info: null,
+          usage_info: null,
+          annotations: null,
+          artifacts: { transcript: null, recording: null, user_recording: null, bot_recording: null },
+          created_at: now,
+          updated_at: now
+        }))
+      })).pipe(Effect.orDie)
+
     return RunsRepo.of({
-      insert: (run) =>
-        sql.withTransaction(Effect.gen(function*() {
-          const rows = yield* sql`INSERT INTO workflow_runs
-            (organization_id, workflow_id, campaign_id, definition_id, name, mode, call_type, initial_context, gathered_context, logs, created_at, updated_at)
-            VALUES (${run.organization_id}, ${run.workflow_id}, ${run.campaign_id}, ${run.definition_id}, ${run.name}, ${run.mode},
-                    ${run.call_type}, ${Columns.jsonParam(run.initial_context)}, ${Columns.jsonParam(run.gathered_context)},
-                    ${Columns.jsonParam(run.logs)}, ${run.now}, ${run.now})
-            RETURNING *`
-          yield* sql`UPDATE workflows SET total_runs = total_runs + 1 WHERE id = ${run.workflow_id}`
-          return toRun(yield* single(rows))
-        })).pipe(Effect.orDie),
+      insert: (run) => Effect.map(insertAll([run]), (inserted) => inserted[0]!),
+      insertAll,
       list: (organizationId, filter, page) => {
         const condition = "workflowId" in filter
           ? sql`organization_id = ${organizationId} AND workflow_id = ${filter.workflowId}`
@@ -133,6 +164,37 @@ export const layer = Layer.effect(
         (edge === "started"
           ? sql`UPDATE workflow_runs SET media_started_at = COALESCE(media_started_at, ${now}) WHERE id = ${id}`
           : sql`UPDATE workflow_runs SET media_ended_at = ${now} WHERE id = ${id}`).pipe(Effect.asVoid, Effect.orDie),
+      claimPostCalls: (ids, now) =>
+        ids.length === 0 ? Effect.succeed([]) : sql`UPDATE workflow_runs SET post_call_at = ${now}
+            WHERE ${sql.in("id", ids)} AND post_call_at IS NULL AND is_completed = ${Columns.boolParam(true)}
+              AND (media_started_at IS NULL OR media_ended_at IS NOT NULL) RETURNING *`.pipe(Effect.flatMap(runs), Effect.orDie),
+      completeAll: (patches, now) => {
+        if (patches.length === 0) return Effect.succeed([])
+        /** Each run's own value of `column` (`CASE id WHEN … END`), the stored one for runs without. */
+        const each = (column: string, value: (patch: typeof patches[number]) => Statement.Fragment | undefined) => {
+          const cases = patches.flatMap((p) => {
+            const v = value(p)
+            return v === undefined ? [] : [sql`WHEN CAST(${p.id} AS INTEGER) THEN ${v}`]
+          })
+          return cases.length === 0 ? [] : [sql`, ${sql(column)} = CASE id ${sql.join(" ", false)(cases)} ELSE ${sql(column)} END`]
+        }
+        const sets = [
+          ...each("logs", (p) => (p.statusCallbacks !== undefined && p.statusCallbacks.length > 0 ? appendedLogs(p.statusCallbacks) : undefined)),
+          ...(["gathered_context", "usage_info", "cost_info"] as const).flatMap((column) =>
+            each(column, (p) => {
+              const merge = p.merge?.[column]
+              const defaults = p.defaults?.[column]
+              return merge === undefined && defaults === undefined ? undefined : mergedJson(column, defaults ?? {}, merge ?? {})
+            })
+          )
+        ]
+        return sql`UPDATE workflow_runs SET updated_at = ${now}, is_completed = ${Columns.boolParam(true)}${sql.join("", false, "")(sets)}
+            WHERE ${sql.in("id", patches.map((p) => p.id))} RETURNING id`.pipe(
+          Effect.flatMap(idRows),
+          Effect.map((rows) => rows.map((r) => r.id)),
+          Effect.orDie
+        )
+      },
       claimPostCall: (id, now, force) =>
         (force
           ? sql`UPDATE workflow_runs SET post_call_at = ${now}
