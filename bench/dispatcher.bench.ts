@@ -1,10 +1,22 @@
 /**
  * `npm run bench`: the dispatcher with the simulator, on SQLite and PostgreSQL, written to
- * bench/results.md. A benchmark, not a test: numbers depend on the machine.
+ * bench/results.md with every target of issue 13 marked met or not met. A benchmark, not a test:
+ * numbers depend on the machine; run it on a quiet one.
  *
- *   BENCH_CONTACTS (default 100000)   contacts of the zero-latency run
- *   BENCH_REALISTIC (default 1000)    contacts of the realistic run (1 s ringing, 3 s talking)
- *   BENCH_PG_URL (default the local server) PostgreSQL admin URL; "off" skips PostgreSQL
+ * In-process runs (the dispatcher in this process, so its own counters can be sampled):
+ * - one campaign at `max_concurrency` 100 (organization limit 100), zero latency;
+ * - ten campaigns × 100 under an organization limit of 1,000, zero latency;
+ * - ten campaigns × 100 with realistic calls (1 s ringing, 3 s talking): 1,000 calls in progress;
+ * - one campaign with a tenth of the contacts (memory flat in the number of contacts?).
+ * Server runs (`agentline serve`, the compiled server, driven through its API as an operator would):
+ * - SQLite, one campaign, a tenth and all of the contacts: attempts/s and the server's peak RSS;
+ * - PostgreSQL, ten campaigns under a limit of 1,000, one process and then two on one database.
+ *
+ *   BENCH_CONTACTS (default 100000)      contacts of the zero-latency runs
+ *   BENCH_REALISTIC (default 15000)      contacts of the realistic run
+ *   BENCH_PROCESS_CONTACTS (default BENCH_CONTACTS / 2) contacts of each PostgreSQL server run
+ *   BENCH_DATABASES (default "sqlite,pg") which databases; BENCH_PG_URL=off also skips PostgreSQL
+ *   BENCH_SERVER (default on)            "off" skips the server runs
  */
 import { Campaigns } from "@agentline/core/campaigns/Campaigns"
 import { Dispatcher } from "@agentline/core/dispatcher/Dispatcher"
@@ -19,19 +31,34 @@ import * as Server from "@agentline/http/Server"
 import { ServerConfig } from "@agentline/http/ServerConfig"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Redacted } from "effect"
+import { execFileSync } from "node:child_process"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
+import { api, bootstrap, type ServerProcess, startServer, tempDir } from "../packages/http/test/Processes.js"
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000)
-const REALISTIC = Number(process.env.BENCH_REALISTIC ?? 1_000)
-const LIMIT = 100
+const REALISTIC = Number(process.env.BENCH_REALISTIC ?? 15_000)
+const PROCESS_CONTACTS = Number(process.env.BENCH_PROCESS_CONTACTS ?? Math.floor(CONTACTS / 2))
+const SERVER = process.env.BENCH_SERVER !== "off"
+const root = NodePath.resolve(import.meta.dirname, "..")
+
+interface Scenario {
+  readonly name: string
+  readonly campaigns: number
+  /** Each campaign's `max_concurrency`. */
+  readonly campaignLimit: number
+  readonly organizationLimit: number
+  /** In all campaigns together. */
+  readonly contacts: number
+  readonly ring: number
+  readonly talk: number
+}
 
 interface Result {
-  readonly dialect: string
-  readonly scenario: string
-  readonly contacts: number
-  readonly importSeconds: number
+  readonly dialect: "sqlite" | "pg"
+  readonly scenario: Scenario
+  readonly importRowsPerSecond: number
   readonly attemptsPerSecond: number
   readonly refillP50: number
   readonly refillP99: number
@@ -44,77 +71,116 @@ interface Result {
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 
-const run = (dialect: string, scenario: string, contacts: number, ring: number, talk: number) =>
+const millis = (value: unknown) => Date.parse(value instanceof Date ? value.toISOString() : String(value))
+
+/** `count` distinct US numbers, `offset` apart from other campaigns' (numbers repeat across 120,000). */
+const csvOf = (count: number, offset: number) => {
+  const areas = [212, 213, 310, 312, 404, 415, 512, 617, 646, 702, 206, 303]
+  const lines = ["phone_number"]
+  for (let j = 0; j < count; j++) {
+    const i = (offset + j) % 120_000
+    lines.push(`+1${areas[Math.floor(i / 10000)]}555${String(i % 10000).padStart(4, "0")}`)
+  }
+  return lines.join("\n") + "\n"
+}
+
+const agentDefinition = {
+  nodes: [
+    { id: "s", type: "startCall", position: { x: 0, y: 0 }, data: { name: "s", prompt: "hi" } },
+    { id: "e", type: "endCall", position: { x: 0, y: 1 }, data: { name: "e", prompt: "bye" } }
+  ],
+  edges: [{ id: "x", source: "s", target: "e", data: { label: "end", condition: "done" } }]
+}
+
+/**
+ * From the attempts' timestamps: attempts/s (first claim to last end), the refill latencies (with a
+ * campaign at its limit, its (k + limit)-th claim follows its k-th end) and the last end.
+ */
+const timings = (attempts: ReadonlyArray<{ campaign_id: unknown; created_at: unknown; ended_at: unknown }>, campaignLimit: number) => {
+  const byCampaign = new Map<string, { starts: Array<number>; ends: Array<number> }>()
+  for (const a of attempts) {
+    const entry = byCampaign.get(String(a.campaign_id)) ?? { starts: [], ends: [] }
+    entry.starts.push(millis(a.created_at))
+    entry.ends.push(millis(a.ended_at))
+    byCampaign.set(String(a.campaign_id), entry)
+  }
+  const refills: Array<number> = []
+  let first = Infinity
+  let last = -Infinity
+  for (const { ends, starts } of byCampaign.values()) {
+    starts.sort((a, b) => a - b)
+    ends.sort((a, b) => a - b)
+    first = Math.min(first, starts[0]!)
+    last = Math.max(last, ends.at(-1)!)
+    for (let k = 0; k + campaignLimit < starts.length; k++) refills.push(Math.max(0, starts[k + campaignLimit]! - ends[k]!))
+  }
+  refills.sort((a, b) => a - b)
+  return { attemptsPerSecond: attempts.length / ((last - first) / 1000), refills, lastEnd: last }
+}
+
+// ------------------------------------------------------------------------------------------ in-process
+
+const inProcess = (dialect: "sqlite" | "pg", scenario: Scenario) =>
   Effect.gen(function*() {
+    const slug = scenario.name.replace(/\W+/g, "-")
     const admin = yield* (yield* Users).create({
-      email: `bench@${scenario}-${contacts}.local`, password: "bench-password", role: "admin", organization: { name: `bench-${scenario}-${contacts}` }, mustChangePassword: false
+      email: `bench@${slug}.local`, password: "bench-password", role: "admin", organization: { name: `bench-${slug}` }, mustChangePassword: false
     })
     const principal = acting(admin)
-    yield* (yield* Organizations).setConcurrentCallLimit(principal.organizationId, LIMIT)
+    yield* (yield* Organizations).setConcurrentCallLimit(principal.organizationId, scenario.organizationLimit)
     yield* (yield* TelephonyConfigs).create(principal, {
-      name: "bench", is_default_outbound: true, config: { provider: "simulator", ring_seconds: ring, talk_seconds: talk }
+      name: "bench", is_default_outbound: true, config: { provider: "simulator", ring_seconds: scenario.ring, talk_seconds: scenario.talk }
     })
-    const agent = yield* (yield* Workflows).create(principal, {
-      name: "bench",
-      workflow_definition: {
-        nodes: [
-          { id: "s", type: "startCall", position: { x: 0, y: 0 }, data: { name: "s", prompt: "hi" } },
-          { id: "e", type: "endCall", position: { x: 0, y: 1 }, data: { name: "e", prompt: "bye" } }
-        ],
-        edges: [{ id: "x", source: "s", target: "e", data: { label: "end", condition: "done" } }]
-      }
-    })
-    const lines = ["phone_number"]
-    const areas = [212, 213, 310, 312, 404, 415, 512, 617, 646, 702, 206, 303]
-    for (let i = 0; i < contacts; i++) lines.push(`+1${areas[Math.floor(i / 10000) % areas.length]}555${String(i % 10000).padStart(4, "0")}`)
-    const fileKey = yield* (yield* Uploads).store(principal, "bench.csv", new TextEncoder().encode(lines.join("\n") + "\n"))
+    const agent = yield* (yield* Workflows).create(principal, { name: "bench", workflow_definition: agentDefinition })
+    const uploads = yield* Uploads
     const campaigns = yield* Campaigns
-    const importStart = Date.now()
-    const campaign = yield* campaigns.create(principal, {
-      name: "bench", workflow_id: agent.id, source_type: "csv", source_id: fileKey, max_concurrency: LIMIT,
-      retry_config: { enabled: false }, circuit_breaker: { enabled: false }
-    } as any)
-    const importSeconds = (Date.now() - importStart) / 1000
+    const perCampaign = Math.floor(scenario.contacts / scenario.campaigns)
+    const ids: Array<number> = []
+    let importMillis = 0
+    for (let c = 0; c < scenario.campaigns; c++) {
+      const fileKey = yield* uploads.store(principal, "bench.csv", new TextEncoder().encode(csvOf(perCampaign, c * perCampaign)))
+      const started = Date.now()
+      const campaign = yield* campaigns.create(principal, {
+        name: `bench-${c}`, workflow_id: agent.id, source_type: "csv", source_id: fileKey, max_concurrency: scenario.campaignLimit,
+        retry_config: { enabled: false }, circuit_breaker: { enabled: false }
+      } as any)
+      importMillis += Date.now() - started
+      ids.push(campaign.id)
+    }
     const dispatcher = yield* Dispatcher
     const sql = yield* SqlClient.SqlClient
+    const limit = Math.min(scenario.organizationLimit, scenario.campaigns * scenario.campaignLimit)
     let samples = 0
     let sum = 0
-    let peak = 0
     let peakRss = 0
-    yield* campaigns.start(principal, campaign.id)
+    for (const id of ids) yield* campaigns.start(principal, id as any)
     while (true) {
       const inProgress = yield* dispatcher.inProgress
-      const [queued] = yield* sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM contacts WHERE campaign_id = ${campaign.id} AND state = 'queued'`
-      if (Number(queued!.n) > 0) {
+      const [row] = yield* sql<{ queued: number; running: number }>`SELECT
+          CAST((SELECT COUNT(*) FROM contacts WHERE organization_id = ${principal.organizationId} AND state = 'queued') AS INTEGER) AS queued,
+          CAST((SELECT COUNT(*) FROM campaigns WHERE organization_id = ${principal.organizationId} AND state <> 'completed') AS INTEGER) AS running`
+      if (Number(row!.queued) > 0) {
         samples++
         sum += inProgress
       }
-      peak = Math.max(peak, inProgress)
       peakRss = Math.max(peakRss, process.memoryUsage().rss)
-      const [row] = yield* sql`SELECT state FROM campaigns WHERE id = ${campaign.id}`
-      if (row!.state === "completed") break
+      if (Number(row!.running) === 0) break
       yield* Effect.sleep("20 millis")
     }
-    const attempts = yield* sql<{ created_at: unknown; ended_at: unknown }>`
-      SELECT created_at, ended_at FROM call_attempts WHERE campaign_id = ${campaign.id}`
-    const starts = attempts.map((a) => Date.parse(String(a.created_at instanceof Date ? a.created_at.toISOString() : a.created_at))).sort((a, b) => a - b)
-    const ends = attempts.map((a) => Date.parse(String(a.ended_at instanceof Date ? a.ended_at.toISOString() : a.ended_at))).sort((a, b) => a - b)
-    const [done] = yield* sql`SELECT completed_at FROM campaigns WHERE id = ${campaign.id}`
-    const completedAt = Date.parse(String(done!.completed_at instanceof Date ? (done!.completed_at as Date).toISOString() : done!.completed_at))
-    // With the limit saturated, the (k + limit)-th claim follows the k-th call end.
-    const refills = ends.slice(0, Math.max(0, starts.length - LIMIT)).map((end, k) => Math.max(0, starts[k + LIMIT]! - end)).sort((a, b) => a - b)
-    const elapsed = (ends.at(-1)! - starts[0]!) / 1000
+    const attempts = yield* sql<{ campaign_id: unknown; created_at: unknown; ended_at: unknown }>`
+      SELECT campaign_id, created_at, ended_at FROM call_attempts WHERE organization_id = ${principal.organizationId}`
+    const [done] = yield* sql<{ at: unknown }>`SELECT MAX(completed_at) AS at FROM campaigns WHERE organization_id = ${principal.organizationId}`
+    const t = timings(attempts, scenario.campaignLimit)
     return {
       dialect,
       scenario,
-      contacts,
-      importSeconds,
-      attemptsPerSecond: attempts.length / elapsed,
-      refillP50: percentile(refills, 50),
-      refillP99: percentile(refills, 99),
-      utilization: samples === 0 ? NaN : sum / samples / LIMIT,
-      peak: Math.max(peak, yield* dispatcher.peakInProgress),
-      completionLagMs: completedAt - ends.at(-1)!,
+      importRowsPerSecond: (perCampaign * scenario.campaigns) / (importMillis / 1000),
+      attemptsPerSecond: t.attemptsPerSecond,
+      refillP50: percentile(t.refills, 50),
+      refillP99: percentile(t.refills, 99),
+      utilization: samples === 0 ? NaN : sum / samples / limit,
+      peak: yield* dispatcher.peakInProgress,
+      completionLagMs: millis(done!.at) - t.lastEnd,
       peakRssMb: peakRss / 1024 / 1024
     } satisfies Result
   })
@@ -130,49 +196,242 @@ const appFor = (database: Layer.Layer<SqlClient.SqlClient>, dataDir: string) =>
     }))
   )
 
+const databaseLayer = (dialect: "sqlite" | "pg", dataDir: string) =>
+  dialect === "pg"
+    ? Layer.unwrapScoped(Effect.map(Testing.freshPgDatabase, ({ url }) => Database.layerPg({ url: Redacted.make(url), maxConnections: 10 }))).pipe(Layer.orDie)
+    : Database.layerSqlite({ filename: NodePath.join(dataDir, "bench.db") }).pipe(Layer.orDie)
+
+// ------------------------------------------------------------------------------------------ server processes
+
+interface ServerResult {
+  readonly dialect: "sqlite" | "pg"
+  readonly processes: number
+  readonly campaigns: number
+  readonly contacts: number
+  readonly attemptsPerSecond: number
+  /** The most calls in progress at once, of the organization and of any one campaign (sampled from the database). */
+  readonly peakOrganization: number
+  readonly peakCampaign: number
+  readonly organizationLimit: number
+  readonly campaignLimit: number
+  readonly peakRssMb: number
+  readonly idleRssMb: number
+}
+
+const rssMb = (pid: number | undefined) => {
+  try {
+    const status = NodeFs.readFileSync(`/proc/${pid}/status`, "utf8")
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024
+  } catch {
+    return 0
+  }
+}
+
+/** Upload a CSV through the API's presigned URL; its file key. */
+const upload = async (base: string, key: string, csv: string) => {
+  const presigned = await api(base, key, "POST", "/api/v1/storage/presigned-upload-url", {
+    file_name: "contacts.csv", file_size: Buffer.byteLength(csv), content_type: "text/csv"
+  })
+  const put = await fetch(presigned.upload_url.replace(/^https?:\/\/[^/]+/, base), { method: "PUT", headers: { "content-type": "text/csv" }, body: csv })
+  if (!put.ok) throw new Error(`upload failed: ${put.status} ${await put.text()}`)
+  return presigned.file_key as string
+}
+
+const serverRun = (
+  dialect: "sqlite" | "pg",
+  options: { readonly processes: number; readonly campaigns: number; readonly contacts: number; readonly campaignLimit: number; readonly organizationLimit: number }
+) =>
+  Effect.gen(function*() {
+    const dataDir = tempDir()
+    const databaseUrl = dialect === "pg" ? (yield* Testing.freshPgDatabase).url : undefined
+    const database = dialect === "pg"
+      ? Database.layerPg({ url: Redacted.make(databaseUrl!), maxConnections: 2 })
+      : Database.layerSqlite({ filename: NodePath.join(dataDir, "agentline.db") })
+    const key = yield* Effect.promise(() => bootstrap(databaseUrl, dataDir, "bench"))
+    const servers: Array<ServerProcess> = []
+    yield* Effect.addFinalizer(() => Effect.promise(() => Promise.all(servers.map((s) => s.kill()))).pipe(Effect.andThen(() => NodeFs.rmSync(dataDir, { recursive: true, force: true }))))
+    for (let i = 0; i < options.processes; i++) servers.push(yield* Effect.promise(() => startServer(databaseUrl, dataDir, { AGENTLINE_DISPATCHER_LEASE_SECONDS: "15" })))
+    const base = servers[0]!.url
+    yield* Effect.sleep("2 seconds")
+    const idleRssMb = Math.max(...servers.map((s) => rssMb(s.child.pid)))
+    const ids = yield* Effect.promise(async () => {
+      await api(base, key, "PUT", "/api/v1/organizations/current/concurrent-call-limit", { concurrent_call_limit: options.organizationLimit })
+      await api(base, key, "POST", "/api/v1/organizations/telephony-configs", {
+        name: "sim", is_default_outbound: true, config: { provider: "simulator", ring_seconds: 0, talk_seconds: 0 }
+      })
+      const agent = await api(base, key, "POST", "/api/v1/workflow/create/definition", { name: "bench", workflow_definition: agentDefinition })
+      const perCampaign = Math.floor(options.contacts / options.campaigns)
+      const ids: Array<number> = []
+      for (let c = 0; c < options.campaigns; c++) {
+        const fileKey = await upload(base, key, csvOf(perCampaign, c * perCampaign))
+        const campaign = await api(base, key, "POST", "/api/v1/campaign/create", {
+          name: `bench-${c}`, workflow_id: agent.id, source_type: "csv", source_id: fileKey, max_concurrency: options.campaignLimit,
+          retry_config: { enabled: false }, circuit_breaker: { enabled: false }
+        })
+        ids.push(campaign.id)
+      }
+      return ids
+    })
+    // Each campaign is started through a process in turn: the process that starts a campaign takes it.
+    for (const [i, id] of ids.entries()) yield* Effect.promise(() => api(servers[i % servers.length]!.url, key, "POST", `/api/v1/campaign/${id}/start`))
+    return yield* Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      let peakOrganization = 0
+      let peakCampaign = 0
+      let peakRss = 0
+      while (true) {
+        const active = yield* sql<{ campaign_id: unknown; n: number }>`SELECT campaign_id, CAST(COUNT(*) AS INTEGER) AS n FROM call_attempts
+          WHERE state IN ('claimed', 'dialing') GROUP BY campaign_id`
+        peakOrganization = Math.max(peakOrganization, active.reduce((s, r) => s + Number(r.n), 0))
+        peakCampaign = Math.max(peakCampaign, ...active.map((r) => Number(r.n)))
+        peakRss = Math.max(peakRss, ...servers.map((s) => rssMb(s.child.pid)))
+        const [row] = yield* sql<{ n: number }>`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM campaigns WHERE state <> 'completed'`
+        if (Number(row!.n) === 0) break
+        yield* Effect.sleep("50 millis")
+      }
+      const attempts = yield* sql<{ campaign_id: unknown; created_at: unknown; ended_at: unknown }>`SELECT campaign_id, created_at, ended_at FROM call_attempts`
+      return {
+        dialect,
+        processes: options.processes,
+        campaigns: options.campaigns,
+        contacts: attempts.length,
+        attemptsPerSecond: timings(attempts, options.campaignLimit).attemptsPerSecond,
+        peakOrganization,
+        peakCampaign,
+        organizationLimit: options.organizationLimit,
+        campaignLimit: options.campaignLimit,
+        peakRssMb: peakRss,
+        idleRssMb
+      } satisfies ServerResult
+    }).pipe(Effect.provide(database.pipe(Layer.orDie)))
+  }).pipe(Effect.scoped)
+
+// ------------------------------------------------------------------------------------------ report
+
+const mark = (met: boolean) => (met ? "met" : "**not met**")
+const num = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString("en-US", { maximumFractionDigits: digits }) : "n/a")
+
 const main = Effect.gen(function*() {
-  const results: Array<Result> = []
-  const dialects = (process.env.BENCH_DATABASES ?? (process.env.BENCH_PG_URL === "off" ? "sqlite" : "sqlite,pg"))
+  const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim()
+  const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: root, encoding: "utf8" }).trim() !== ""
+  const databases = (process.env.BENCH_DATABASES ?? (process.env.BENCH_PG_URL === "off" ? "sqlite" : "sqlite,pg"))
     .split(",").filter((d): d is "sqlite" | "pg" => d === "sqlite" || d === "pg")
-  for (const dialect of dialects) {
-    for (const [scenario, contacts, ring, talk] of [
-      ["zero latency", CONTACTS, 0, 0],
-      ["zero latency (small, for RSS)", Math.max(1000, Math.floor(CONTACTS / 10)), 0, 0],
-      ["realistic (1 s ring, 3 s talk)", REALISTIC, 1, 3]
-    ] as const) {
+  const scenarios: ReadonlyArray<Scenario> = [
+    { name: "one campaign, zero latency", campaigns: 1, campaignLimit: 100, organizationLimit: 100, contacts: CONTACTS, ring: 0, talk: 0 },
+    { name: "10 campaigns × 100, zero latency", campaigns: 10, campaignLimit: 100, organizationLimit: 1000, contacts: CONTACTS, ring: 0, talk: 0 },
+    { name: "10 campaigns × 100, realistic (1 s ring, 3 s talk)", campaigns: 10, campaignLimit: 100, organizationLimit: 1000, contacts: REALISTIC, ring: 1, talk: 3 },
+    { name: "one campaign, zero latency, a tenth of the contacts", campaigns: 1, campaignLimit: 100, organizationLimit: 100, contacts: Math.max(1000, Math.floor(CONTACTS / 10)), ring: 0, talk: 0 }
+  ]
+  const results: Array<Result> = []
+  for (const dialect of databases) {
+    for (const scenario of scenarios) {
       const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "agentline-bench-"))
-      const database = dialect === "pg"
-        ? Layer.unwrapScoped(Effect.map(Testing.freshPgDatabase, ({ url }) => Database.layerPg({ url: Redacted.make(url), maxConnections: 10 }))).pipe(Layer.orDie)
-        : Database.layerSqlite({ filename: NodePath.join(dataDir, "bench.db") }).pipe(Layer.orDie)
-      console.error(`[bench] ${dialect}: ${scenario}, ${contacts} contacts…`)
-      const result = yield* run(dialect, scenario, contacts, ring, talk).pipe(Effect.provide(appFor(database, dataDir)), Effect.scoped)
+      console.error(`[bench] ${dialect}: ${scenario.name}, ${scenario.contacts} contacts…`)
+      const result = yield* inProcess(dialect, scenario).pipe(Effect.provide(appFor(databaseLayer(dialect, dataDir), dataDir)), Effect.scoped)
       console.error(`[bench]   ${result.attemptsPerSecond.toFixed(0)} attempts/s, refill p99 ${result.refillP99} ms, peak ${result.peak}`)
       results.push(result)
       NodeFs.rmSync(dataDir, { recursive: true, force: true })
     }
   }
+  const servers: Array<ServerResult> = []
+  if (SERVER) {
+    if (databases.includes("sqlite")) {
+      for (const contacts of [Math.max(1000, Math.floor(CONTACTS / 10)), CONTACTS]) {
+        console.error(`[bench] sqlite server: one campaign, ${contacts} contacts…`)
+        servers.push(yield* serverRun("sqlite", { processes: 1, campaigns: 1, contacts, campaignLimit: 100, organizationLimit: 100 }))
+        console.error(`[bench]   ${servers.at(-1)!.attemptsPerSecond.toFixed(0)} attempts/s, peak RSS ${servers.at(-1)!.peakRssMb.toFixed(0)} MB`)
+      }
+    }
+    if (databases.includes("pg")) {
+      for (const processes of [1, 2]) {
+        console.error(`[bench] pg server: ${processes} process(es), 10 campaigns, ${PROCESS_CONTACTS} contacts…`)
+        servers.push(yield* serverRun("pg", { processes, campaigns: 10, contacts: PROCESS_CONTACTS, campaignLimit: 100, organizationLimit: 1000 }))
+        console.error(`[bench]   ${servers.at(-1)!.attemptsPerSecond.toFixed(0)} attempts/s, peak in progress ${servers.at(-1)!.peakOrganization}`)
+      }
+    }
+  }
+
+  const find = (dialect: string, prefix: string) => results.find((r) => r.dialect === dialect && r.scenario.name.startsWith(prefix))
+  const targets: Array<string> = []
+  const target = (label: string, value: string, met: boolean) => targets.push(`- ${label}: ${value}, ${mark(met)}`)
+  for (const [dialect, goal] of [["sqlite", 2000], ["pg", 1000]] as const) {
+    for (const prefix of ["one campaign, zero latency", "10 campaigns × 100, zero latency"]) {
+      const r = find(dialect, prefix)
+      if (r) target(`${dialect}, ${prefix}: ≥ ${num(goal)} attempts/s`, `${num(r.attemptsPerSecond)} attempts/s`, r.attemptsPerSecond >= goal)
+    }
+  }
+  const all = results
+  if (all.length > 0) {
+    const worstRefill = Math.max(...all.map((r) => r.refillP99).filter(Number.isFinite))
+    target("refill p99 < 50 ms (every run)", all.map((r) => `${r.dialect} ${r.scenario.name}: ${num(r.refillP99)} ms`).join("; "), worstRefill < 50)
+    for (const r of all.filter((r) => r.scenario.ring > 0)) {
+      target(`${r.dialect}: utilization ≥ 99 % with ${r.scenario.organizationLimit} calls in progress (1 s ring, 3 s talk)`, `${num(r.utilization * 100, 1)} %`, r.utilization >= 0.99)
+    }
+    const worstLag = Math.max(...all.map((r) => r.completionLagMs))
+    target("completion lag < 1 s (every run)", `at most ${num(worstLag)} ms`, worstLag < 1000)
+    const slowestImport = Math.min(...all.filter((r) => r.scenario.ring === 0 && r.scenario.contacts >= 10_000).map((r) => r.importRowsPerSecond))
+    target("CSV import ≥ 100,000 rows/s", `slowest ${num(slowestImport)} rows/s`, slowestImport >= 100_000)
+    target("limits never exceeded (in-process)", all.map((r) => `${r.dialect} ${r.scenario.name}: peak ${r.peak} of ${Math.min(r.scenario.organizationLimit, r.scenario.campaigns * r.scenario.campaignLimit)}`).join("; "),
+      all.every((r) => r.peak <= Math.min(r.scenario.organizationLimit, r.scenario.campaigns * r.scenario.campaignLimit)))
+  }
+  const sqliteServers = servers.filter((s) => s.dialect === "sqlite")
+  if (sqliteServers.length === 2) {
+    const [small, large] = sqliteServers as [ServerResult, ServerResult]
+    target("compiled server peak RSS < 200 MB", `${num(large.peakRssMb)} MB at ${num(large.contacts)} contacts (idle ${num(large.idleRssMb)} MB)`, large.peakRssMb < 200)
+    target("RSS flat in the number of contacts (within 10 %)", `${num(small.peakRssMb)} MB at ${num(small.contacts)}, ${num(large.peakRssMb)} MB at ${num(large.contacts)}`, large.peakRssMb <= small.peakRssMb * 1.1)
+  }
+  const pgServers = servers.filter((s) => s.dialect === "pg")
+  if (pgServers.length === 2) {
+    const [one, two] = pgServers as [ServerResult, ServerResult]
+    const ratio = two.attemptsPerSecond / one.attemptsPerSecond
+    target("two processes on one PostgreSQL ≥ 1.6 × one", `${num(two.attemptsPerSecond)} vs ${num(one.attemptsPerSecond)} attempts/s (× ${ratio.toFixed(2)})`, ratio >= 1.6)
+    target("two processes: limits never exceeded", `peak ${two.peakOrganization} of ${two.organizationLimit} (organization), ${two.peakCampaign} of ${two.campaignLimit} (campaign)`,
+      two.peakOrganization <= two.organizationLimit && two.peakCampaign <= two.campaignLimit)
+  }
+  // The API figures come from `bench/api.bench.ts` (run before this by `npm run bench`), when of this commit.
+  const apiFile = new URL("./api-results.json", import.meta.url)
+  const apiResults = NodeFs.existsSync(apiFile) ? JSON.parse(NodeFs.readFileSync(apiFile, "utf8")) as { commit: string; targets: Array<{ label: string; value: string; met: boolean }> } : undefined
+  if (apiResults?.commit === commit) for (const t of apiResults.targets) target(t.label, t.value, t.met)
+  else targets.push("- API under load: not measured in this run (`npm run bench:api`)")
+
   const row = (r: Result) =>
-    `| ${r.dialect} | ${r.scenario} | ${r.contacts} | ${r.importSeconds.toFixed(1)} s | ${r.attemptsPerSecond.toFixed(0)} | ${r.refillP50} ms / ${r.refillP99} ms | ${(r.utilization * 100).toFixed(1)} % | ${r.peak} | ${r.completionLagMs} ms | ${r.peakRssMb.toFixed(0)} MB |`
+    `| ${r.dialect} | ${r.scenario.name} | ${num(r.scenario.contacts)} | ${num(r.importRowsPerSecond)} rows/s | ${num(r.attemptsPerSecond)} | ${num(r.refillP50)} / ${num(r.refillP99)} ms | ${r.scenario.ring > 0 ? `${num(r.utilization * 100, 1)} %` : "–"} | ${r.peak} | ${num(r.completionLagMs)} ms | ${num(r.peakRssMb)} MB |`
+  const serverRow = (s: ServerResult) =>
+    `| ${s.dialect} | ${s.processes} | ${s.campaigns} | ${num(s.contacts)} | ${num(s.attemptsPerSecond)} | ${s.peakOrganization} / ${s.organizationLimit} | ${s.peakCampaign} / ${s.campaignLimit} | ${num(s.idleRssMb)} MB | ${num(s.peakRssMb)} MB |`
   const markdown = [
     "# Dispatcher benchmark",
     "",
-    `Run ${new Date().toISOString()} on ${NodeOs.cpus().length} × ${NodeOs.cpus()[0]?.model ?? "cpu"}, ${(NodeOs.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}.`,
-    `Simulator provider, \`max_concurrency\` ${LIMIT} (organization limit ${LIMIT}), retries and breaker off. Produced by \`npm run bench\`.`,
+    `Run ${new Date().toISOString()} on commit ${commit}${dirty ? " (with uncommitted changes)" : ""}, ${NodeOs.cpus().length} × ${NodeOs.cpus()[0]?.model ?? "cpu"}, ${(NodeOs.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}. PostgreSQL runs on the same machine.`,
+    "Simulator provider, retries and breaker off. Produced by `npm run bench` (this file, then `api-results.md` and `voice-results.md`).",
     "",
-    "| database | scenario | contacts | CSV import | attempts/s | refill latency p50 / p99 | utilization | peak in progress | completion lag | peak RSS |",
+    "## Targets",
+    "",
+    ...targets,
+    "",
+    "## In-process runs",
+    "",
+    "The dispatcher runs in the benchmark's process (its counters are sampled); the RSS column is that process's, benchmark included.",
+    "",
+    "| database | scenario | contacts | CSV import | attempts/s | refill p50 / p99 | utilization | peak in progress | completion lag | peak RSS |",
     "|---|---|---|---|---|---|---|---|---|---|",
     ...results.map(row),
     "",
-    "- **attempts/s**: call attempts placed per second, first claim to last call end.",
-    "- **refill latency**: a call's end to the next claim (the (k + limit)-th claim after the k-th end), from the database timestamps (ms resolution).",
-    "- **utilization**: mean calls in progress / limit while contacts remained queued (sampled every 20 ms).",
-    "- **peak in progress**: the most calls this process had in progress at once; it must equal the limit, never exceed it.",
-    "- **completion lag**: the last call's end → the campaign's `completed_at`.",
-    "- **peak RSS**: the process's resident memory during the run; compare the large and small runs for flatness in the number of contacts.",
+    "## Server runs",
     "",
-    "Targets (2-core machine): ≥ 1,000 attempts/s on SQLite, refill p99 < 50 ms, utilization ≥ 99 %, completion lag < 1 s, RSS flat in contacts."
+    "`agentline serve` (compiled), driven through its API; RSS is the server process's (`VmRSS`), in progress is sampled from the database every 50 ms.",
+    "",
+    "| database | processes | campaigns | contacts | attempts/s | peak in progress (organization) | peak in progress (one campaign) | idle RSS | peak RSS |",
+    "|---|---|---|---|---|---|---|---|---|",
+    ...servers.map(serverRow),
+    "",
+    "- **attempts/s**: call attempts placed per second, first claim to last call end.",
+    "- **refill**: with a campaign at its limit, its (k + limit)-th claim after its k-th call end (database timestamps, ms resolution).",
+    "- **utilization**: mean calls in progress / the limit while contacts remained queued (sampled every 20 ms).",
+    "- **completion lag**: the last call's end → the last campaign's `completed_at`.",
+    "- **CSV import**: rows per second of `POST /campaign/create` work (parse, validate, normalize, insert) for the run's files.",
+    ""
   ].join("\n")
-  NodeFs.writeFileSync(new URL("./results.md", import.meta.url), markdown + "\n")
+  NodeFs.writeFileSync(new URL("./results.md", import.meta.url), markdown)
   console.log(markdown)
 })
 

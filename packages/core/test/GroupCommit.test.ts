@@ -1,0 +1,84 @@
+import { expect, it } from "@effect/vitest"
+import { Deferred, Effect, Exit, Fiber, Layer, Ref, Scope } from "effect"
+import * as GroupCommit from "../src/GroupCommit.js"
+import { Transactor } from "../src/Transactor.js"
+
+/** Transactions that only count themselves: what is under test is the batching, not storage. */
+const counting = (count: Ref.Ref<number>) =>
+  Layer.succeed(Transactor, Transactor.of({ withTransaction: (effect) => Effect.zipRight(Ref.update(count, (n) => n + 1), effect) }))
+
+it.effect("writes arriving while a batch commits are committed together in the next, each caller getting its own result", () =>
+  Effect.gen(function*() {
+    const transactions = yield* Ref.make(0)
+    const batches: Array<ReadonlyArray<number>> = []
+    const gate = yield* Deferred.make<void>()
+    const group = yield* GroupCommit.make((items: ReadonlyArray<number>) =>
+      Effect.gen(function*() {
+        batches.push(items)
+        // The first batch holds the writer until the others have queued.
+        if (items.includes(0)) yield* Deferred.await(gate)
+        return items.map((n) => n * 10)
+      })
+    ).pipe(Effect.provide(counting(transactions)))
+    const first = yield* Effect.fork(group.write(0))
+    yield* Effect.yieldNow()
+    const rest = yield* Effect.forEach([1, 2, 3, 4, 5], (n) => Effect.fork(group.write(n)))
+    yield* Effect.yieldNow()
+    yield* Deferred.succeed(gate, undefined)
+    expect(yield* Fiber.join(first)).toBe(0)
+    expect(yield* Effect.forEach(rest, Fiber.join)).toEqual([10, 20, 30, 40, 50])
+    expect(batches).toEqual([[0], [1, 2, 3, 4, 5]])
+    expect(yield* Ref.get(transactions)).toBe(2)
+  }).pipe(Effect.scoped))
+
+it.effect("a batch that fails is written again item by item: only the bad write fails", () =>
+  Effect.gen(function*() {
+    const transactions = yield* Ref.make(0)
+    const gate = yield* Deferred.make<void>()
+    const group = yield* GroupCommit.make((items: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        if (items.includes("hold")) yield* Deferred.await(gate)
+        if (items.includes("bad")) return yield* Effect.dieMessage("refused")
+        return items.map((s) => s.toUpperCase())
+      })
+    ).pipe(Effect.provide(counting(transactions)))
+    const hold = yield* Effect.fork(group.write("hold"))
+    yield* Effect.yieldNow()
+    const fibers = yield* Effect.forEach(["a", "bad", "b"], (s) => Effect.fork(Effect.exit(group.write(s))))
+    yield* Effect.yieldNow()
+    yield* Deferred.succeed(gate, undefined)
+    yield* Fiber.join(hold)
+    const [a, bad, b] = yield* Effect.forEach(fibers, Fiber.join)
+    expect(a).toEqual(Exit.succeed("A"))
+    expect(Exit.isFailure(bad!)).toBe(true)
+    expect(b).toEqual(Exit.succeed("B"))
+    // hold, the failed batch of three, then each of the three alone.
+    expect(yield* Ref.get(transactions)).toBe(5)
+  }).pipe(Effect.scoped))
+
+it.effect("writes still queued when the scope closes are committed, not dropped", () =>
+  Effect.gen(function*() {
+    const transactions = yield* Ref.make(0)
+    const written: Array<number> = []
+    const scope = yield* Scope.make()
+    const gate = yield* Deferred.make<void>()
+    const group = yield* GroupCommit.make((items: ReadonlyArray<number>) =>
+      Effect.gen(function*() {
+        if (items.includes(0)) yield* Deferred.await(gate)
+        written.push(...items)
+        return items
+      })
+    ).pipe(Effect.provide(counting(transactions)), Scope.extend(scope))
+    const first = yield* Effect.fork(group.write(0))
+    yield* Effect.yieldNow()
+    const queued = yield* Effect.forEach([1, 2], (n) => Effect.fork(group.write(n)))
+    yield* Effect.yieldNow()
+    // Closing waits for the batch in flight (uninterruptible), then writes what was left queued.
+    const closing = yield* Effect.fork(Scope.close(scope, Exit.void))
+    yield* Effect.yieldNow()
+    yield* Deferred.succeed(gate, undefined)
+    yield* Fiber.join(closing)
+    expect(yield* Fiber.join(first)).toBe(0)
+    expect(yield* Effect.forEach(queued, Fiber.join)).toEqual([1, 2])
+    expect(written.sort()).toEqual([0, 1, 2])
+  }))
