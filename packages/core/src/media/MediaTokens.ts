@@ -6,6 +6,7 @@
 import type { AttemptId } from "@agentline/api/Ids"
 import { Clock, Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
+import * as GroupCommit from "../GroupCommit.js"
 import { iso } from "../Time.js"
 import { MediaTokensRepo } from "./MediaTokensRepo.js"
 
@@ -15,13 +16,17 @@ export const TOKEN_TTL_MILLIS = 60 * 60 * 1000
 const hash = (token: string) => Crypto.createHash("sha256").update(token).digest("hex")
 
 export class MediaTokens extends Effect.Service<MediaTokens>()("@agentline/core/MediaTokens", {
-  effect: Effect.gen(function*() {
+  scoped: Effect.gen(function*() {
     const repo = yield* MediaTokensRepo
+    // Every call placed issues one: a busy dispatcher's tokens are committed together.
+    const inserts = yield* GroupCommit.make((tokens: ReadonlyArray<Parameters<typeof repo.insert>[0][number]>) =>
+      Effect.as(repo.insert(tokens), tokens.map(() => undefined))
+    )
 
     const issue = Effect.fn("MediaTokens.issue")(function*(input: { readonly attemptId: AttemptId; readonly provider: string }) {
       const token = Crypto.randomBytes(32).toString("base64url")
       const now = yield* Clock.currentTimeMillis
-      yield* repo.insert({ tokenHash: hash(token), attemptId: input.attemptId, provider: input.provider, now: iso(now), expiresAt: iso(now + TOKEN_TTL_MILLIS) })
+      yield* inserts.write({ tokenHash: hash(token), attemptId: input.attemptId, provider: input.provider, now: iso(now), expiresAt: iso(now + TOKEN_TTL_MILLIS) })
       return token
     })
 

@@ -5,14 +5,16 @@ import { Context, type Effect, type Option } from "effect"
 export class MediaTokensRepo extends Context.Tag("@agentline/core/MediaTokensRepo")<
   MediaTokensRepo,
   {
-    /** Stores a token's hash; also forgets tokens that expired before `now`. */
-    readonly insert: (input: {
-      readonly tokenHash: string
-      readonly attemptId: AttemptId
-      readonly provider: string
-      readonly now: string
-      readonly expiresAt: string
-    }) => Effect.Effect<void>
+    /** Stores tokens' hashes (one statement); also forgets tokens that expired before their `now`. */
+    readonly insert: (
+      tokens: ReadonlyArray<{
+        readonly tokenHash: string
+        readonly attemptId: AttemptId
+        readonly provider: string
+        readonly now: string
+        readonly expiresAt: string
+      }>
+    ) => Effect.Effect<void>
     /** Marks the token used and returns its attempt, if it exists for `provider`, is unused and unexpired. */
     readonly redeem: (input: {
       readonly tokenHash: string

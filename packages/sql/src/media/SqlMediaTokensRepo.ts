@@ -15,11 +15,18 @@ export const layer = Layer.effect(
       return sql`DELETE FROM media_stream_tokens WHERE expires_at < ${now}`
     }
     return MediaTokensRepo.of({
-      insert: (t) =>
-        Effect.zipRight(
-          sweep(t.now),
-          sql`INSERT INTO media_stream_tokens (token_hash, attempt_id, provider, created_at, expires_at)
-              VALUES (${t.tokenHash}, ${t.attemptId}, ${t.provider}, ${t.now}, ${t.expiresAt})`
+      insert: (tokens) =>
+        tokens.length === 0 ? Effect.void : Effect.zipRight(
+          sweep(tokens[0]!.now),
+          sql`INSERT INTO media_stream_tokens ${
+            sql.insert(tokens.map((t) => ({
+              token_hash: t.tokenHash,
+              attempt_id: t.attemptId,
+              provider: t.provider,
+              created_at: t.now,
+              expires_at: t.expiresAt
+            })))
+          }`
         ).pipe(Effect.asVoid, Effect.orDie),
       // One statement: of two connections presenting the same token, one gets the attempt.
       redeem: (t) =>
