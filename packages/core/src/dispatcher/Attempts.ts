@@ -107,7 +107,7 @@ export class Attempts extends Effect.Service<Attempts>()("@agentline/core/dispat
         if (!finished) return
         yield* recorder.learnDisposition(attempt.workflowId, end.outcome)
         yield* breaker.record(attempt, end.outcome, end.error !== undefined ? "call_initiation_failed" : end.outcome)
-        yield* wakeups.wakeOrganization(attempt.organizationId)
+        yield* wakeups.callEnded(attempt.organizationId, attempt.campaignId)
       }).pipe(Effect.withSpan("Dispatcher.finish", { attributes: { attemptId } }))
 
     /**

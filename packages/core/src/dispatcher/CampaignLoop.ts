@@ -89,17 +89,17 @@ export class CampaignLoop extends Effect.Service<CampaignLoop>()("@agentline/cor
       Effect.gen(function*() {
         const at = yield* Clock.currentTimeMillis
         const due = yield* repo.dueContacts({ campaignId: campaign.id, now: iso(at), limit: settings.claimBatch })
-        if (due.length === 0) return { claimed: 0, skipped: 0, due: 0 }
+        if (due.length === 0) return { claimed: 0, skipped: 0, due: 0, heldBackBy: "campaign" as const }
         const { deferrals, ready } = partitionBySchedule(due, campaign.schedule, at)
         if (deferrals.length > 0) yield* repo.deferContacts(deferrals)
-        if (ready.length === 0) return { claimed: 0, skipped: 0, due: 0 }
+        if (ready.length === 0) return { claimed: 0, skipped: 0, due: 0, heldBackBy: "campaign" as const }
         const route = context.route
         // Uninterruptible: a lost lease stops the loop between batches, never between a claim and its
         // calls. The claims, their runs and `dialing` commit together: a crash before the commit leaves
         // the contacts queued, after it the provider is asked about each attempt (recovery).
         return yield* Effect.uninterruptible(Effect.gen(function*() {
-          const { begun, skipped } = yield* tx.withTransaction(Effect.gen(function*() {
-            const { claimed, skipped } = yield* repo.claim({
+          const { begun, heldBackBy, skipped } = yield* tx.withTransaction(Effect.gen(function*() {
+            const { claimed, heldBackBy, skipped } = yield* repo.claim({
               campaignId: campaign.id,
               organizationId: campaign.organizationId,
               contactIds: ready,
@@ -126,13 +126,13 @@ export class CampaignLoop extends Effect.Service<CampaignLoop>()("@agentline/cor
                 at
               }
             }))
-            return { begun: begun.map(({ attempt }, i) => ({ attempt, ...calls[i]! })), skipped }
+            return { begun: begun.map(({ attempt }, i) => ({ attempt, ...calls[i]! })), skipped, heldBackBy }
           }))
           for (const { attempt, contact, from } of begun) {
             yield* attempts.track(attempt)
             yield* attempts.dial(attempt, route, contact.phoneNumber, from)
           }
-          return { claimed: begun.length, skipped, due: ready.length }
+          return { claimed: begun.length, skipped, due: ready.length, heldBackBy }
         }))
       })
 
@@ -189,14 +189,15 @@ export class CampaignLoop extends Effect.Service<CampaignLoop>()("@agentline/cor
           const refreshed = yield* refreshContext(campaign, context)
           if (Either.isLeft(refreshed)) return
           context = refreshed.right
-          const { claimed, due, skipped } = yield* dialDue(campaign, context)
+          const { claimed, due, heldBackBy, skipped } = yield* dialDue(campaign, context)
           // Contacts skipped for the do-not-call list are progress too: the next ones are due now.
           if (claimed > 0 || skipped > 0) {
             yield* Effect.yieldNow()
             continue
           }
           if (due > 0) {
-            // At a limit: wait for a call to end.
+            // At a limit: wait for a call to end (of this campaign, or of the organization if its limit is the tighter).
+            yield* wakeups.waitFor(campaignId, heldBackBy)
             yield* waitForSignal(queue, null)
             continue
           }

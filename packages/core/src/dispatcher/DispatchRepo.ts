@@ -114,6 +114,8 @@ export class DispatchRepo extends Context.Tag("@agentline/core/DispatchRepo")<
        * (last outcome `do_not_call`) in the same transaction, never dialed.
        */
       readonly skipped: number
+      /** Which limit is the tighter one now: what a loop that claimed nothing waits on. */
+      readonly heldBackBy: "campaign" | "organization"
     }>
     /** Reserves an organization slot for a single call; `None` when the organization is at its limit. */
     readonly claimSingle: (input: {

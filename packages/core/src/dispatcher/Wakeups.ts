@@ -1,7 +1,11 @@
 /**
  * Wake-ups of campaign loops. A loop sleeps until something it waits for happens in this process (a
- * call of its organization ended, the campaign was paused or resumed); the signal is a sliding queue
- * of one, so any number of wake-ups while the loop is busy make one more pass, not many.
+ * call ended that frees a slot it can use, the campaign was paused or resumed); the signal is a sliding
+ * queue of one, so any number of wake-ups while the loop is busy make one more pass, not many.
+ *
+ * A loop at its campaign's own limit waits for a call of its campaign; one held back by the
+ * organization's limit waits for any call of the organization. Waking every loop of an organization
+ * on every call end made each of them run a claim (and take the organization's lock) for nothing.
  */
 import type { CampaignId, OrganizationId } from "@agentline/api/Ids"
 import { Effect, Queue } from "effect"
@@ -9,6 +13,8 @@ import { Effect, Queue } from "effect"
 interface Subscription {
   readonly organizationId: OrganizationId
   readonly queue: Queue.Queue<void>
+  /** What the loop waits for: a slot of its own campaign, or one of the organization's. */
+  waitingFor: "campaign" | "organization"
 }
 
 export class Wakeups extends Effect.Service<Wakeups>()("@agentline/core/dispatcher/Wakeups", {
@@ -18,15 +24,32 @@ export class Wakeups extends Effect.Service<Wakeups>()("@agentline/core/dispatch
     /** The campaign loop's signal while the surrounding scope lasts. */
     const subscribe = (campaignId: CampaignId, organizationId: OrganizationId) =>
       Effect.acquireRelease(
-        Effect.tap(Queue.sliding<void>(1), (queue) => Effect.sync(() => loops.set(campaignId, { organizationId, queue }))),
+        Effect.tap(Queue.sliding<void>(1), (queue) =>
+          Effect.sync(() => loops.set(campaignId, { organizationId, queue, waitingFor: "organization" }))),
         (queue) => Effect.sync(() => loops.get(campaignId)?.queue === queue && loops.delete(campaignId))
       )
 
-    /** Every loop of the organization (a slot it shares was freed). */
+    /** The loop's last claim was held back by its campaign's limit or by the organization's. */
+    const waitFor = (campaignId: CampaignId, what: "campaign" | "organization") =>
+      Effect.sync(() => {
+        const loop = loops.get(campaignId)
+        if (loop !== undefined) loop.waitingFor = what
+      })
+
+    /** Every loop of the organization (the breaker tripped, limits changed). */
     const wakeOrganization = (organizationId: OrganizationId) =>
       Effect.forEach(
         [...loops.values()].filter((loop) => loop.organizationId === organizationId),
         (loop) => Queue.offer(loop.queue, undefined),
+        { discard: true }
+      )
+
+    /** A call ended: its campaign's loop, and the loops waiting for an organization slot. */
+    const callEnded = (organizationId: OrganizationId, campaignId: CampaignId | null) =>
+      Effect.forEach(
+        [...loops.entries()].filter(([id, loop]) =>
+          id === campaignId || (loop.organizationId === organizationId && loop.waitingFor === "organization")),
+        ([, loop]) => Queue.offer(loop.queue, undefined),
         { discard: true }
       )
 
@@ -36,6 +59,6 @@ export class Wakeups extends Effect.Service<Wakeups>()("@agentline/core/dispatch
         return loop ? Queue.offer(loop.queue, undefined) : Effect.void
       })
 
-    return { subscribe, wakeOrganization, wakeCampaign } as const
+    return { subscribe, waitFor, wakeOrganization, callEnded, wakeCampaign } as const
   }
 }) {}

@@ -116,11 +116,12 @@ export const layer = Layer.effect(
 
       claim: (input) =>
         sql.withTransaction(Effect.gen(function*() {
-          const none = { claimed: [], skipped: 0 }
           const limit = yield* lockOrganization(input.organizationId)
-          if (Option.isNone(limit)) return none
+          if (Option.isNone(limit)) return { claimed: [], skipped: 0, heldBackBy: "campaign" as const }
           const activeOrganization = yield* countActive({ organizationId: input.organizationId })
           const activeCampaign = yield* countActive({ campaignId: input.campaignId })
+          const heldBackBy = limit.value - activeOrganization < input.campaignLimit - activeCampaign ? "organization" as const : "campaign" as const
+          const none = { claimed: [], skipped: 0, heldBackBy }
           const capacity = Math.min(input.campaignLimit - activeCampaign, limit.value - activeOrganization)
           if (capacity <= 0 || input.contactIds.length === 0) return none
           const candidates = input.contactIds.slice(0, Math.max(capacity * 2, capacity + 16))
@@ -145,7 +146,7 @@ export const layer = Layer.effect(
                        skipped_rows = skipped_rows + ${skipped.length}, updated_at = ${input.now} WHERE id = ${input.campaignId}`
           }
           const dialed = chosen.filter((c) => !listed.has(c.phone_number))
-          if (dialed.length === 0) return { claimed: [], skipped: skipped.length }
+          if (dialed.length === 0) return { claimed: [], skipped: skipped.length, heldBackBy }
           yield* sql`UPDATE contacts SET state = 'dialing', attempts = attempts + 1, updated_at = ${input.now}
                      WHERE ${sql.in("id", dialed.map((c) => c.id))}`
           const inserted = yield* sql`INSERT INTO call_attempts ${
@@ -174,7 +175,8 @@ export const layer = Layer.effect(
               initialContext: c.initial_context,
               attemptNumber: c.attempts + 1
             })),
-            skipped: skipped.length
+            skipped: skipped.length,
+            heldBackBy
           }
         })).pipe(Effect.orDie),
 
