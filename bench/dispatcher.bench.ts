@@ -17,6 +17,7 @@
  *   BENCH_PROCESS_CONTACTS (default BENCH_CONTACTS / 2) contacts of each PostgreSQL server run
  *   BENCH_DATABASES (default "sqlite,pg") which databases; BENCH_PG_URL=off also skips PostgreSQL
  *   BENCH_SERVER (default on)            "off" skips the server runs
+ *   BENCH_IN_PROCESS (default on)        "off" skips the in-process runs
  */
 import { Campaigns } from "@agentline/core/campaigns/Campaigns"
 import { Dispatcher } from "@agentline/core/dispatcher/Dispatcher"
@@ -41,6 +42,7 @@ const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000)
 const REALISTIC = Number(process.env.BENCH_REALISTIC ?? 15_000)
 const PROCESS_CONTACTS = Number(process.env.BENCH_PROCESS_CONTACTS ?? Math.floor(CONTACTS / 2))
 const SERVER = process.env.BENCH_SERVER !== "off"
+const IN_PROCESS = process.env.BENCH_IN_PROCESS !== "off"
 const root = NodePath.resolve(import.meta.dirname, "..")
 
 interface Scenario {
@@ -323,7 +325,7 @@ const main = Effect.gen(function*() {
     { name: "one campaign, zero latency, a tenth of the contacts", campaigns: 1, campaignLimit: 100, organizationLimit: 100, contacts: Math.max(1000, Math.floor(CONTACTS / 10)), ring: 0, talk: 0 }
   ]
   const results: Array<Result> = []
-  for (const dialect of databases) {
+  for (const dialect of IN_PROCESS ? databases : []) {
     for (const scenario of scenarios) {
       const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "agentline-bench-"))
       console.error(`[bench] ${dialect}: ${scenario.name}, ${scenario.contacts} contacts…`)

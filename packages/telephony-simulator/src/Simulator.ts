@@ -78,14 +78,24 @@ interface EndedCall {
  * (without further events) when that scope closes — the application's, when it shuts down — instead
  * of firing events into a stopped application.
  */
+/** Ended calls and numbers the simulator remembers (its records of older ones are forgotten). */
+export const RECORDS_KEPT = 100_000
+
 export const make: Effect.Effect<SimulatorProvider, never, Scope.Scope> = Effect.gen(function*() {
   const players = yield* FiberSet.make<void>()
   // The callee's voice, when the application gave one: without it, answered calls are silent.
   const calleeVoice = yield* voiceOf
   const instance = (yield* Random.nextIntBetween(0, 2 ** 31 - 1)).toString(36)
   const live = new Map<string, LiveCall>()
+  // The simulated carrier's records: ended calls (for `get`) and calls per number (for rules by attempt),
+  // the oldest forgotten past a bound so that a long-running server does not grow with every call.
   const ended = new Map<string, EndedCall>()
   const attempts = new Map<string, number>()
+  const remember = <V>(map: Map<string, V>, key: string, value: V) => {
+    map.delete(key)
+    map.set(key, value)
+    if (map.size > RECORDS_KEPT) map.delete(map.keys().next().value!)
+  }
   let placed = 0
 
   /** Delivers an event to the consumer; a consumer defect must not stop the call from playing out. */
@@ -101,7 +111,7 @@ export const make: Effect.Effect<SimulatorProvider, never, Scope.Scope> = Effect
     const call = live.get(id)
     if (call === undefined) return undefined
     live.delete(id)
-    ended.set(id, { outcome, durationSeconds })
+    remember(ended, id, { outcome, durationSeconds })
     return call
   }
 
@@ -165,7 +175,7 @@ export const make: Effect.Effect<SimulatorProvider, never, Scope.Scope> = Effect
   const place = (input: PlaceCall<SimulatorConfig>) =>
     Effect.gen(function*() {
       const attempt = attempts.get(input.to) ?? 0
-      attempts.set(input.to, attempt + 1)
+      remember(attempts, input.to, attempt + 1)
       const outcome = decideOutcome(input.config, input.to, attempt)
       const id = `sim-${instance}-${++placed}`
       const call: LiveCall = { answeredAt: undefined, fiber: undefined, emit: input.onEvent }
