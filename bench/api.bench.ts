@@ -14,6 +14,7 @@
  *   BENCH_API_RATE (default 1000)      requests per second of the fixed-rate runs
  *   BENCH_API_SECONDS (default 20)     duration of each fixed-rate run
  *   BENCH_API_MAX_SECONDS (default 10) duration of each maximum-throughput run
+ *   BENCH_SERVER_NODE_ARGS              Node options for the server process (e.g. --cpu-prof)
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as NodeFs from "node:fs"
@@ -139,7 +140,7 @@ const main = async () => {
   const writeKey = keyOf("writes")
 
   const port = await freePort()
-  const server = spawn(process.execPath, [bin, "serve"], {
+  const server = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean), bin, "serve"], {
     env: { ...env, PORT: String(port), HOST: "127.0.0.1", AGENTLINE_PUBLIC_URL: `http://127.0.0.1:${port}` },
     stdio: ["ignore", "pipe", "pipe"]
   })
