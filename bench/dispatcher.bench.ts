@@ -18,6 +18,7 @@
  *   BENCH_DATABASES (default "sqlite,pg") which databases; BENCH_PG_URL=off also skips PostgreSQL
  *   BENCH_SERVER (default on)            "off" skips the server runs
  *   BENCH_IN_PROCESS (default on)        "off" skips the in-process runs
+ *   BENCH_ONLY                           only the in-process runs whose name contains this
  */
 import { Campaigns } from "@agentline/core/campaigns/Campaigns"
 import { Dispatcher } from "@agentline/core/dispatcher/Dispatcher"
@@ -337,7 +338,7 @@ const main = Effect.gen(function*() {
   ]
   const results: Array<Result> = []
   for (const dialect of IN_PROCESS ? databases : []) {
-    for (const scenario of scenarios) {
+    for (const scenario of scenarios.filter((s) => s.name.includes(process.env.BENCH_ONLY ?? ""))) {
       const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "agentline-bench-"))
       console.error(`[bench] ${dialect}: ${scenario.name}, ${scenario.contacts} contacts…`)
       const result = yield* inProcess(dialect, scenario).pipe(Effect.provide(appFor(databaseLayer(dialect, dataDir), dataDir)), Effect.scoped)
