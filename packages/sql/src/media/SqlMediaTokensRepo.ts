@@ -8,11 +8,11 @@ export const layer = Layer.effect(
   Effect.map(SqlClient.SqlClient, (sql) => {
     // Expired tokens are deleted at most once a minute (a busy dispatcher issues one per call).
     let sweptAt = 0
-    const sweep = (now: string) => {
+    const sweep = (now: string): Effect.Effect<void> => {
       const at = Date.parse(now)
       if (at - sweptAt < 60_000) return Effect.void
       sweptAt = at
-      return sql`DELETE FROM media_stream_tokens WHERE expires_at < ${now}`
+      return sql`DELETE FROM media_stream_tokens WHERE expires_at < ${now}`.pipe(Effect.asVoid, Effect.orDie)
     }
     return MediaTokensRepo.of({
       insert: (tokens) =>
@@ -26,8 +26,8 @@ export const layer = Layer.effect(
               created_at: t.now,
               expires_at: t.expiresAt
             })))
-          }`
-        ).pipe(Effect.asVoid, Effect.orDie),
+          }`.pipe(Effect.asVoid, Effect.orDie)
+        ),
       // One statement: of two connections presenting the same token, one gets the attempt.
       redeem: (t) =>
         sql<{ attempt_id: number }>`UPDATE media_stream_tokens SET used_at = ${t.now}
