@@ -142,7 +142,10 @@ export const layer = Layer.effect(
                 created_at: event.now
               }))
           )
-          if (deliveries.length > 0) yield* sql`INSERT INTO webhook_deliveries ${sql.insert(deliveries)}`
+          // In chunks: a batch of a thousand runs to several endpoints would pass the databases' parameter limits.
+          for (let i = 0; i < deliveries.length; i += 500) {
+            yield* sql`INSERT INTO webhook_deliveries ${sql.insert(deliveries.slice(i, i + 500))}`
+          }
           return deliveries.length
         }).pipe(Effect.orDie),
       enqueueDirect: (request) =>
