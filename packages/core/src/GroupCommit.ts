@@ -5,10 +5,11 @@
  * dispatcher pays one commit and a few round trips per batch of call ends instead of several per call.
  *
  * `writeAll` gets the batch in arrival order and returns one result per item, in the same order; it
- * fails only with defects. When a batch fails, each of its items is tried again in a batch of its own,
- * so one bad write fails alone.
+ * fails only with defects. When a batch fails on storage (the database unreachable), every caller gets
+ * the failure at once (they retry with their own backoff); any other failure is tried again item by
+ * item, so one bad write fails alone.
  */
-import { Deferred, Effect, Exit, Queue, type Scope } from "effect"
+import { Cause, Deferred, Effect, Exit, Fiber, Option, Queue, type Scope } from "effect"
 import { Transactor } from "./Transactor.js"
 
 /** At most this many writes in one transaction (bounds how long it holds the database's write lock). */
@@ -24,39 +25,75 @@ export interface GroupCommit<I, O> {
   readonly write: (item: I) => Effect.Effect<O>
 }
 
-/** A group-committing writer while the scope lasts; items still queued when it closes are written then. */
+/** Repositories turn storage failures into defects; this is how one looks (`@effect/sql`'s `SqlError`). */
+const isStorageFailure = (cause: Cause.Cause<unknown>) =>
+  Option.isSome(Cause.find(cause, (reason) =>
+    reason._tag === "Die" && typeof reason.defect === "object" && reason.defect !== null &&
+      (reason.defect as { readonly _tag?: unknown })._tag === "SqlError"
+      ? Option.some(reason)
+      : Option.none()))
+
+/**
+ * A group-committing writer while the scope lasts. Closing the scope commits what was queued; a write
+ * that comes after (a call ending during shutdown) is committed on its own.
+ */
 export const make = <I, O>(
   writeAll: (items: ReadonlyArray<I>) => Effect.Effect<ReadonlyArray<O>>
 ): Effect.Effect<GroupCommit<I, O>, never, Transactor | Scope.Scope> =>
   Effect.gen(function*() {
     const tx = yield* Transactor
-    const queue = yield* Queue.unbounded<Pending<I, O>>()
+    // `undefined` tells the writer to stop once it has committed everything queued before it.
+    const queue = yield* Queue.unbounded<Pending<I, O> | undefined>()
+    let closed = false
 
     const commit = (batch: ReadonlyArray<Pending<I, O>>): Effect.Effect<void> =>
       Effect.gen(function*() {
         const exit = yield* Effect.exit(tx.withTransaction(writeAll(batch.map((p) => p.item))))
         if (Exit.isSuccess(exit)) {
           yield* Effect.forEach(batch, (p, i) => Deferred.succeed(p.done, exit.value[i]!), { discard: true })
-        } else if (batch.length === 1) {
-          yield* Deferred.failCause(batch[0]!.done, exit.cause)
+        } else if (batch.length === 1 || isStorageFailure(exit.cause)) {
+          yield* Effect.forEach(batch, (p) => Deferred.failCause(p.done, exit.cause), { discard: true })
         } else {
           yield* Effect.forEach(batch, (p) => commit([p]), { discard: true })
         }
       })
 
-    // A batch is taken and committed as one step: interrupting the writer (shutdown) waits for it.
-    const writer = Queue.take(queue).pipe(
-      Effect.flatMap((first) =>
-        Effect.uninterruptible(Effect.flatMap(Queue.takeUpTo(queue, MAX_GROUP - 1), (rest) => commit([first, ...rest])))
-      ),
-      Effect.forever
+    // Whatever goes wrong, every caller of the batch hears of it: the writer itself must not stop.
+    const commitOrFail = (batch: ReadonlyArray<Pending<I, O>>) =>
+      commit(batch).pipe(Effect.catchAllCause((cause) => Effect.forEach(batch, (p) => Deferred.failCause(p.done, cause), { discard: true })))
+
+    // Never interrupted (an item it took would be lost): it stops at the marker the finalizer queues.
+    const writer = Effect.gen(function*() {
+      while (true) {
+        const taken = [yield* Queue.take(queue), ...(yield* Queue.takeUpTo(queue, MAX_GROUP - 1))]
+        const stop = taken.includes(undefined)
+        const batch = taken.filter((p): p is Pending<I, O> => p !== undefined)
+        if (batch.length > 0) yield* commitOrFail(batch)
+        if (stop) {
+          const rest = (yield* Queue.takeAll(queue)).pipe((all) => [...all].filter((p): p is Pending<I, O> => p !== undefined))
+          if (rest.length > 0) yield* commitOrFail(rest)
+          return
+        }
+      }
+    })
+    const fiber = yield* Effect.forkScoped(Effect.uninterruptible(writer))
+    // Runs before the fork's own finalizer (finalizers run in reverse order): the writer ends by itself.
+    yield* Effect.addFinalizer(() =>
+      Effect.suspend(() => {
+        closed = true
+        Queue.unsafeOffer(queue, undefined)
+        return Fiber.await(fiber)
+      })
     )
-    // Finalizers run in reverse order: this one after the writer's interruption, for what it left queued.
-    yield* Effect.addFinalizer(() => Effect.flatMap(Queue.takeAll(queue), (rest) => Effect.forEach(rest, (p) => commit([p]), { discard: true })))
-    yield* Effect.forkScoped(Effect.interruptible(writer))
 
     return {
       write: (item: I) =>
-        Effect.flatMap(Deferred.make<O>(), (done) => Effect.zipRight(Queue.offer(queue, { item, done }), Deferred.await(done)))
+        Effect.suspend(() => {
+          if (closed) return Effect.flatMap(tx.withTransaction(writeAll([item])), (results) => Effect.succeed(results[0]!))
+          const done = Deferred.unsafeMake<O>(fiber.id())
+          // Checked and queued in one step: nothing is queued after the writer's stop marker.
+          Queue.unsafeOffer(queue, { item, done })
+          return Deferred.await(done)
+        })
     }
   })

@@ -82,3 +82,45 @@ it.effect("writes still queued when the scope closes are committed, not dropped"
     expect(yield* Effect.forEach(queued, Fiber.join)).toEqual([1, 2])
     expect(written.sort()).toEqual([0, 1, 2])
   }))
+
+it.effect("a batch that fails on storage fails every write at once (each caller retries with its own backoff)", () =>
+  Effect.gen(function*() {
+    const transactions = yield* Ref.make(0)
+    const gate = yield* Deferred.make<void>()
+    const group = yield* GroupCommit.make((items: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        if (items.includes("hold")) yield* Deferred.await(gate)
+        if (items.includes("down")) return yield* Effect.die({ _tag: "SqlError", message: "connection refused" })
+        return items
+      })
+    ).pipe(Effect.provide(counting(transactions)))
+    const hold = yield* Effect.fork(group.write("hold"))
+    yield* Effect.yieldNow()
+    const fibers = yield* Effect.forEach(["a", "down", "b"], (s) => Effect.fork(Effect.exit(group.write(s))))
+    yield* Effect.yieldNow()
+    yield* Deferred.succeed(gate, undefined)
+    yield* Fiber.join(hold)
+    const exits = yield* Effect.forEach(fibers, Fiber.join)
+    expect(exits.every(Exit.isFailure)).toBe(true)
+    // hold, then the failed batch once: no transaction per item while the database is down.
+    expect(yield* Ref.get(transactions)).toBe(2)
+  }).pipe(Effect.scoped))
+
+it.effect("a write queued just before the scope closes, and one after, are both committed", () =>
+  Effect.gen(function*() {
+    const transactions = yield* Ref.make(0)
+    const written: Array<number> = []
+    const scope = yield* Scope.make()
+    const group = yield* GroupCommit.make((items: ReadonlyArray<number>) =>
+      Effect.sync(() => {
+        written.push(...items)
+        return items
+      })
+    ).pipe(Effect.provide(counting(transactions)), Scope.extend(scope))
+    const before = yield* Effect.fork(group.write(1))
+    yield* Effect.yieldNow()
+    yield* Scope.close(scope, Exit.void)
+    expect(yield* Fiber.join(before)).toBe(1)
+    expect(yield* group.write(2)).toBe(2)
+    expect(written).toEqual([1, 2])
+  }))

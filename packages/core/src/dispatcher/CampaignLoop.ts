@@ -182,6 +182,7 @@ export class CampaignLoop extends Effect.Service<CampaignLoop>()("@agentline/cor
     const loop = (campaignId: CampaignId, queue: Queue.Queue<void>) =>
       Effect.gen(function*() {
         let context: LoopContext | undefined
+        let waitingFor: "campaign" | "organization" = "organization"
         while (true) {
           const loaded = yield* repo.loadCampaign(campaignId)
           if (Option.isNone(loaded) || loaded.value.state !== "running") return
@@ -197,7 +198,13 @@ export class CampaignLoop extends Effect.Service<CampaignLoop>()("@agentline/cor
           }
           if (due > 0) {
             // At a limit: wait for a call to end (of this campaign, or of the organization if its limit is the tighter).
-            yield* wakeups.waitFor(campaignId, heldBackBy)
+            if (heldBackBy !== waitingFor) {
+              waitingFor = heldBackBy
+              yield* wakeups.waitFor(campaignId, heldBackBy)
+              // A call of another campaign may have ended during the claim, unseen by a loop that waited
+              // for its own campaign's: claim once more before sleeping.
+              if (heldBackBy === "organization") continue
+            }
             yield* waitForSignal(queue, null)
             continue
           }

@@ -246,7 +246,8 @@ export const layer = Layer.effect(
               c.now = m.end.now
               counters.set(m.campaignId, c)
             }
-            for (const [campaignId, c] of counters) {
+            // In id order: two processes' batches never lock the same campaigns in opposite orders (deadlock).
+            for (const [campaignId, c] of [...counters].sort(([a], [b]) => a - b)) {
               yield* sql`UPDATE campaigns SET total_queued_count = total_queued_count + ${c.queued},
                          processed_rows = processed_rows + ${c.processed}, failed_rows = failed_rows + ${c.failed},
                          updated_at = ${c.now} WHERE id = ${campaignId}`
