@@ -89,7 +89,7 @@ export const make = <I, O>(
     return {
       write: (item: I) =>
         Effect.suspend(() => {
-          if (closed) return Effect.flatMap(tx.withTransaction(writeAll([item])), (results) => Effect.succeed(results[0]!))
+          if (closed) return Effect.map(tx.withTransaction(writeAll([item])), (results) => results[0]!)
           const done = Deferred.unsafeMake<O>(fiber.id())
           // Checked and queued in one step: nothing is queued after the writer's stop marker.
           Queue.unsafeOffer(queue, { item, done })

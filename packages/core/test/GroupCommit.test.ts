@@ -7,6 +7,21 @@ import { Transactor } from "../src/Transactor.js"
 const counting = (count: Ref.Ref<number>) =>
   Layer.succeed(Transactor, Transactor.of({ withTransaction: (effect) => Effect.zipRight(Ref.update(count, (n) => n + 1), effect) }))
 
+/**
+ * Writes `first` (whose batch waits for `gate` in the writer), queues `rest` behind it, then opens the
+ * gate: `rest` arrives while a batch commits. The outcome of each of `rest`, in order.
+ */
+const behindABatch = <I, O>(group: GroupCommit.GroupCommit<I, O>, gate: Deferred.Deferred<void>, first: I, rest: ReadonlyArray<I>) =>
+  Effect.gen(function*() {
+    const held = yield* Effect.fork(group.write(first))
+    yield* Effect.yieldNow()
+    const fibers = yield* Effect.forEach(rest, (item) => Effect.fork(Effect.exit(group.write(item))))
+    yield* Effect.yieldNow()
+    yield* Deferred.succeed(gate, undefined)
+    yield* Fiber.join(held)
+    return yield* Effect.forEach(fibers, Fiber.join)
+  })
+
 it.effect("writes arriving while a batch commits are committed together in the next, each caller getting its own result", () =>
   Effect.gen(function*() {
     const transactions = yield* Ref.make(0)
@@ -20,13 +35,7 @@ it.effect("writes arriving while a batch commits are committed together in the n
         return items.map((n) => n * 10)
       })
     ).pipe(Effect.provide(counting(transactions)))
-    const first = yield* Effect.fork(group.write(0))
-    yield* Effect.yieldNow()
-    const rest = yield* Effect.forEach([1, 2, 3, 4, 5], (n) => Effect.fork(group.write(n)))
-    yield* Effect.yieldNow()
-    yield* Deferred.succeed(gate, undefined)
-    expect(yield* Fiber.join(first)).toBe(0)
-    expect(yield* Effect.forEach(rest, Fiber.join)).toEqual([10, 20, 30, 40, 50])
+    expect(yield* behindABatch(group, gate, 0, [1, 2, 3, 4, 5])).toEqual([10, 20, 30, 40, 50].map(Exit.succeed))
     expect(batches).toEqual([[0], [1, 2, 3, 4, 5]])
     expect(yield* Ref.get(transactions)).toBe(2)
   }).pipe(Effect.scoped))
@@ -42,13 +51,7 @@ it.effect("a batch that fails is written again item by item: only the bad write 
         return items.map((s) => s.toUpperCase())
       })
     ).pipe(Effect.provide(counting(transactions)))
-    const hold = yield* Effect.fork(group.write("hold"))
-    yield* Effect.yieldNow()
-    const fibers = yield* Effect.forEach(["a", "bad", "b"], (s) => Effect.fork(Effect.exit(group.write(s))))
-    yield* Effect.yieldNow()
-    yield* Deferred.succeed(gate, undefined)
-    yield* Fiber.join(hold)
-    const [a, bad, b] = yield* Effect.forEach(fibers, Fiber.join)
+    const [a, bad, b] = yield* behindABatch(group, gate, "hold", ["a", "bad", "b"])
     expect(a).toEqual(Exit.succeed("A"))
     expect(Exit.isFailure(bad!)).toBe(true)
     expect(b).toEqual(Exit.succeed("B"))
@@ -94,13 +97,7 @@ it.effect("a batch that fails on storage fails every write at once (each caller 
         return items
       })
     ).pipe(Effect.provide(counting(transactions)))
-    const hold = yield* Effect.fork(group.write("hold"))
-    yield* Effect.yieldNow()
-    const fibers = yield* Effect.forEach(["a", "down", "b"], (s) => Effect.fork(Effect.exit(group.write(s))))
-    yield* Effect.yieldNow()
-    yield* Deferred.succeed(gate, undefined)
-    yield* Fiber.join(hold)
-    const exits = yield* Effect.forEach(fibers, Fiber.join)
+    const exits = yield* behindABatch(group, gate, "hold", ["a", "down", "b"])
     expect(exits.every(Exit.isFailure)).toBe(true)
     // hold, then the failed batch once: no transaction per item while the database is down.
     expect(yield* Ref.get(transactions)).toBe(2)

@@ -72,15 +72,22 @@ interface EndedCall {
   readonly durationSeconds: number
 }
 
+/** Ended calls and numbers the simulator remembers (its records of older ones are forgotten). */
+export const RECORDS_KEPT = 100_000
+
+/** Sets `key` as the newest entry of `map`, forgetting the oldest past `bound` (a Map keeps insertion order). */
+export const rememberBounded = <V>(map: Map<string, V>, key: string, value: V, bound: number) => {
+  map.delete(key)
+  map.set(key, value)
+  if (map.size > bound) map.delete(map.keys().next().value!)
+}
+
 /**
  * A simulator instance with its own calls and attempt counts. Calls are played by fibers owned by the
  * scope `make` runs in, not by the request that placed them: a call outlives its request, and stops
  * (without further events) when that scope closes — the application's, when it shuts down — instead
  * of firing events into a stopped application.
  */
-/** Ended calls and numbers the simulator remembers (its records of older ones are forgotten). */
-export const RECORDS_KEPT = 100_000
-
 export const make: Effect.Effect<SimulatorProvider, never, Scope.Scope> = Effect.gen(function*() {
   const players = yield* FiberSet.make<void>()
   // The callee's voice, when the application gave one: without it, answered calls are silent.
@@ -91,11 +98,7 @@ export const make: Effect.Effect<SimulatorProvider, never, Scope.Scope> = Effect
   // the oldest forgotten past a bound so that a long-running server does not grow with every call.
   const ended = new Map<string, EndedCall>()
   const attempts = new Map<string, number>()
-  const remember = <V>(map: Map<string, V>, key: string, value: V) => {
-    map.delete(key)
-    map.set(key, value)
-    if (map.size > RECORDS_KEPT) map.delete(map.keys().next().value!)
-  }
+  const remember = <V>(map: Map<string, V>, key: string, value: V) => rememberBounded(map, key, value, RECORDS_KEPT)
   let placed = 0
 
   /** Delivers an event to the consumer; a consumer defect must not stop the call from playing out. */

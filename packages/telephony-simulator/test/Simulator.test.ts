@@ -95,3 +95,13 @@ describe("simulator", () => {
       expect((yield* sim.calls.get({ config: config({}), providerCallId: "sim-unknown" }))._tag).toBe("Unknown")
     }))
 })
+
+describe("the simulator's records", () => {
+  it("keep the newest entries up to their bound, a re-set entry counting as new", () => {
+    const map = new Map<string, number>()
+    for (const [key, value] of [["a", 1], ["b", 2], ["c", 3]] as const) Simulator.rememberBounded(map, key, value, 3)
+    Simulator.rememberBounded(map, "a", 4, 3)
+    Simulator.rememberBounded(map, "d", 5, 3)
+    expect([...map]).toEqual([["c", 3], ["a", 4], ["d", 5]])
+  })
+})

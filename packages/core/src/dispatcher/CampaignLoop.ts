@@ -111,21 +111,19 @@ export class CampaignLoop extends Effect.Service<CampaignLoop>()("@agentline/cor
               reconcileAt: iso(claimDeadline(at, settings.reconcileMarginSeconds))
             })
             const calls = claimed.map((contact) => ({ contact, from: callerIds.next(route) }))
-            const begun = yield* attempts.open(calls.map(({ contact, from }) => {
-              return {
-                attemptId: contact.attemptId,
-                organizationId: campaign.organizationId,
-                campaign,
-                contactId: contact.contactId,
-                workflow: context.workflow,
-                attemptNumber: contact.attemptNumber,
-                route,
-                from,
-                name: `WR-CAMPAIGN-${campaign.id}-${contact.contactId}-${contact.attemptNumber}`,
-                initialContext: campaignContext(campaign, contact, route, from),
-                at
-              }
-            }))
+            const begun = yield* attempts.open(calls.map(({ contact, from }) => ({
+              attemptId: contact.attemptId,
+              organizationId: campaign.organizationId,
+              campaign,
+              contactId: contact.contactId,
+              workflow: context.workflow,
+              attemptNumber: contact.attemptNumber,
+              route,
+              from,
+              name: `WR-CAMPAIGN-${campaign.id}-${contact.contactId}-${contact.attemptNumber}`,
+              initialContext: campaignContext(campaign, contact, route, from),
+              at
+            })))
             return { begun: begun.map(({ attempt }, i) => ({ attempt, ...calls[i]! })), skipped, heldBackBy }
           }))
           for (const { attempt, contact, from } of begun) {

@@ -88,15 +88,12 @@ export const decodeClaimable = Columns.decodeRows(Schema.Struct({
   initial_context: Columns.Json(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
   attempts: Columns.Int
 }))
-export const decodeEnded = Columns.decodeRows(Schema.Struct({
+const EndedRow = Schema.Struct({
   campaign_id: Schema.NullOr(Columns.Id(CampaignId)),
   contact_id: Schema.NullOr(Columns.Id(ContactId))
-}))
-export const decodeEndedIds = Columns.decodeRows(Schema.Struct({
-  id: Columns.Id(AttemptId),
-  campaign_id: Schema.NullOr(Columns.Id(CampaignId)),
-  contact_id: Schema.NullOr(Columns.Id(ContactId))
-}))
+})
+export const decodeEnded = Columns.decodeRows(EndedRow)
+export const decodeEndedIds = Columns.decodeRows(Schema.Struct({ id: Columns.Id(AttemptId), ...EndedRow.fields }))
 export const decodeNextDue = Columns.decodeRows(Schema.Struct({
   n: Columns.Int,
   fresh: Schema.NullOr(Columns.Int),

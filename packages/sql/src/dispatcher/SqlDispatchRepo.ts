@@ -207,7 +207,7 @@ export const layer = Layer.effect(
           WHERE ${sql.in("id", calls.map((c) => c.attemptId))}`.pipe(Effect.asVoid, Effect.orDie),
 
       finishAttempts: (all) =>
-        Effect.gen(function*() {
+        sql.withTransaction(Effect.gen(function*() {
           // An attempt twice in one batch (two fibers ending it at once): the first is the end, the rest late.
           const first = new Map<number, number>()
           all.forEach((end, i) => first.has(end.attemptId) || first.set(end.attemptId, i))
@@ -255,7 +255,7 @@ export const layer = Layer.effect(
           }
           const endedIds = new Set(ended.map((row) => row.id as number))
           return all.map((end, i) => first.get(end.attemptId) === i && endedIds.has(end.attemptId))
-        }).pipe(Effect.orDie),
+        })).pipe(Effect.orDie),
 
       releaseClaimed: (attemptId) =>
         sql.withTransaction(Effect.gen(function*() {

@@ -74,6 +74,15 @@ export const layer = Layer.effect(
         orElse: () => sql`json_patch(json_patch(${JSON.stringify(defaults)}, COALESCE(${sql(column)}, '{}')), ${JSON.stringify(merge)})`
       })
 
+    /** Takes the runs' post-call work (completed, not taken yet, and unless `force` their media session over). */
+    const claimPostCalls = (ids: ReadonlyArray<number>, now: string, force: boolean) =>
+      ids.length === 0 ? Effect.succeed([]) : sql`UPDATE workflow_runs SET post_call_at = ${now}
+          WHERE ${sql.in("id", ids)} AND post_call_at IS NULL AND is_completed = ${Columns.boolParam(true)}
+            ${force ? sql`` : sql`AND (media_started_at IS NULL OR media_ended_at IS NOT NULL)`} RETURNING *`.pipe(
+          Effect.flatMap(runs),
+          Effect.orDie
+        )
+
     /**
      * One statement for the runs and one per agent for its `total_runs`. The returned rows are built from
      * the inputs: ids come back in insertion order (both databases number a multi-row insert's rows in
@@ -164,10 +173,7 @@ export const layer = Layer.effect(
         (edge === "started"
           ? sql`UPDATE workflow_runs SET media_started_at = COALESCE(media_started_at, ${now}) WHERE id = ${id}`
           : sql`UPDATE workflow_runs SET media_ended_at = ${now} WHERE id = ${id}`).pipe(Effect.asVoid, Effect.orDie),
-      claimPostCalls: (ids, now) =>
-        ids.length === 0 ? Effect.succeed([]) : sql`UPDATE workflow_runs SET post_call_at = ${now}
-            WHERE ${sql.in("id", ids)} AND post_call_at IS NULL AND is_completed = ${Columns.boolParam(true)}
-              AND (media_started_at IS NULL OR media_ended_at IS NOT NULL) RETURNING *`.pipe(Effect.flatMap(runs), Effect.orDie),
+      claimPostCalls: (ids, now) => claimPostCalls(ids, now, false),
       completeAll: (patches, now) => {
         if (patches.length === 0) return Effect.succeed([])
         /** Each run's own value of `column` (`CASE id WHEN … END`), the stored one for runs without. */
@@ -195,13 +201,7 @@ export const layer = Layer.effect(
           Effect.orDie
         )
       },
-      claimPostCall: (id, now, force) =>
-        (force
-          ? sql`UPDATE workflow_runs SET post_call_at = ${now}
-                WHERE id = ${id} AND post_call_at IS NULL AND is_completed = ${Columns.boolParam(true)} RETURNING *`
-          : sql`UPDATE workflow_runs SET post_call_at = ${now}
-                WHERE id = ${id} AND post_call_at IS NULL AND is_completed = ${Columns.boolParam(true)}
-                  AND (media_started_at IS NULL OR media_ended_at IS NOT NULL) RETURNING *`).pipe(Effect.flatMap(first), Effect.orDie),
+      claimPostCall: (id, now, force) => Effect.map(claimPostCalls([id], now, force), (taken) => Option.fromNullable(taken[0])),
       awaitingPostCall: (before, limit) =>
         sql`SELECT id FROM workflow_runs WHERE post_call_at IS NULL AND is_completed = ${Columns.boolParam(true)} AND updated_at < ${before}
             ORDER BY id LIMIT ${limit}`.pipe(

@@ -115,13 +115,11 @@ export const layer = Layer.effect(
           const deleted = yield* sql`DELETE FROM webhook_endpoints WHERE id = ${id} AND organization_id = ${organizationId} RETURNING id`
           return deleted.length > 0
         })).pipe(Effect.orDie),
-      // One statement whatever the number of endpoints (most organizations have none): every call
-      // writes two events, so this is on the dialing path.
+      // On the dialing path (every call writes two events, and a claim a batch of them): one read of the
+      // endpoints, and inserts only when somebody subscribed (most organizations have nobody).
       enqueue: (events) =>
         Effect.gen(function*() {
           if (events.length === 0) return 0
-          // One read of the organizations' enabled endpoints, then one insert of every delivery: a batch of
-          // runs started together costs two statements, and one when nobody subscribed (the usual case).
           const organizations = [...new Set(events.map((e) => e.organization_id))]
           const endpoints = yield* sql`SELECT id, organization_id, event_types FROM webhook_endpoints
             WHERE ${sql.in("organization_id", organizations)} AND enabled = ${Columns.boolParam(true)}`.pipe(Effect.flatMap(subscriptionRows))
