@@ -113,7 +113,11 @@ export const CallAudioLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config
     ? CallAudioHandler.layer(config.callAudioHandler)
     : Layer.effect(CallAudioHandler, Effect.map(VoiceAgent, (agent) => CallAudioHandler.of({ handle: agent.handle }))).pipe(
       Layer.provide(VoiceAgent.Default),
-      Layer.provide(Layer.merge(config.voiceServices ?? VoiceServices.layerConfig, VoiceServices.overridesLayer))
+      Layer.provide(Layer.mergeAll(
+        config.voiceServices ?? VoiceServices.layerConfig,
+        VoiceServices.overridesLayer,
+        config.voiceActivity ?? VoiceServices.voiceActivityLayerConfig
+      ))
     )))
 
 /**

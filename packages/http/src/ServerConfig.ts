@@ -1,3 +1,4 @@
+import type { VoiceActivity } from "@agentline/core/voice/VoiceActivity"
 import type { CallAudioHandlerShape } from "@agentline/core/media/CallAudio"
 import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
 import type { SpeechToText, TextToSpeech } from "@agentline/core/voice/Speech"
@@ -50,6 +51,11 @@ export interface ServerSettings {
    * `AGENTLINE_STT` and `AGENTLINE_TTS` (docs/voice.md).
    */
   readonly voiceServices?: Layer.Layer<SpeechToText | TextToSpeech | AgentLanguageModel, ConfigError.ConfigError>
+  /**
+   * What tells the caller's speech from silence and noise (turn-taking, barge-in); default: chosen from
+   * `AGENTLINE_VAD` (`silero`, the default, or `energy`; docs/voice.md).
+   */
+  readonly voiceActivity?: Layer.Layer<VoiceActivity, ConfigError.ConfigError>
   /**
    * How many reverse proxies in front of the server append to `X-Forwarded-For`
    * (`AGENTLINE_TRUSTED_PROXY_HOPS`, default 0: the header is ignored and the socket address counts).

@@ -4,6 +4,7 @@
  * language model is optional: without `AGENTLINE_LLM` the runtime says so in the run.
  */
 import { SpeechToText, TextToSpeech } from "@agentline/core/voice/Speech"
+import { energy, VoiceActivity } from "@agentline/core/voice/VoiceActivity"
 import * as Cartesia from "@agentline/voice-cartesia/CartesiaTextToSpeech"
 import * as Deepgram from "@agentline/voice-deepgram/DeepgramSpeechToText"
 import * as ElevenLabs from "@agentline/voice-elevenlabs/ElevenLabsTextToSpeech"
@@ -111,6 +112,25 @@ export const layerConfig: Layer.Layer<
     Layer.succeed(Prices, prices)
   )
 }))
+
+/**
+ * The voice activity detector from `AGENTLINE_VAD`: `silero` (the default; the Silero VAD network,
+ * loaded once at start) or `energy` (the level against the line's noise floor: no model, no native
+ * code). onnxruntime-node is loaded only when Silero is chosen.
+ */
+export const voiceActivityLayerConfig: Layer.Layer<VoiceActivity, ConfigError.ConfigError> = Layer.unwrapEffect(
+  Effect.gen(function*() {
+    const chosen = (yield* Config.string("AGENTLINE_VAD").pipe(Config.withDefault("silero"))).trim().toLowerCase()
+    if (chosen === "energy") return Layer.succeed(VoiceActivity, energy())
+    if (chosen !== "silero") {
+      return yield* Effect.fail(ConfigError.InvalidData(["AGENTLINE_VAD"], `must be "silero" or "energy", not "${chosen}"`))
+    }
+    const Silero = yield* Effect.promise(() => import("@agentline/voice-silero/SileroVoiceActivity"))
+    return Silero.layer().pipe(
+      Layer.catchAll((error) => Layer.fail(ConfigError.InvalidData(["AGENTLINE_VAD"], `${error.message} (set AGENTLINE_VAD=energy to run without it)`)))
+    )
+  })
+)
 
 /** A configuration error in words: each missing or invalid variable with what is wrong. */
 const describeConfigError = (error: ConfigError.ConfigError): string => {

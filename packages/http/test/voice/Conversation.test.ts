@@ -192,6 +192,8 @@ for (const dialect of dialects) {
           ["assistant", "Thank you, goodbye."]
         ])
         expect(run.logs.turn_latency_ms.length).toBe(2)
+        // The server's default detector decided the turns on the synthesized speech.
+        expect(run.logs.voice_activity_detector).toBe("silero")
         expect(run.logs.telephony_status_callbacks.length).toBeGreaterThan(0)
         // Four replies of the fake: 100 prompt tokens each; completion tokens are the replies' word counts (1 + 6 + 1 + 3).
         expect(run.usage_info).toMatchObject({

@@ -7,7 +7,8 @@ import { AgentLanguageModel, SpeechServiceNames } from "@agentline/voice/session
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
-import { layerConfig, overridesLayer } from "../../src/voice/VoiceServices.js"
+import { layerConfig, overridesLayer, voiceActivityLayerConfig } from "../../src/voice/VoiceServices.js"
+import { VoiceActivity } from "@agentline/core/voice/VoiceActivity"
 import { VoiceServiceOverrides } from "@agentline/voice/session/ServiceOverrides"
 
 const withEnv = (env: Record<string, string>) =>
@@ -35,6 +36,27 @@ describe("VoiceChoice.parseChoice", () => {
     expect(message(parseChoice("tts", "local:espeak"))).toContain("takes nothing after it")
     expect(message(parseChoice("llm", "local"))).toContain("unknown provider \"local\"")
   })
+})
+
+describe("VoiceServices.voiceActivityLayerConfig (AGENTLINE_VAD)", () => {
+  const vadWith = (env: Record<string, string>) =>
+    Layer.provide(voiceActivityLayerConfig, Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+  const nameOf = (env: Record<string, string>) =>
+    Effect.map(VoiceActivity, (vad) => vad.name).pipe(Effect.provide(vadWith(env)))
+
+  it.effect("Silero by default, energy when asked, any case and spacing", () =>
+    Effect.gen(function*() {
+      expect(yield* nameOf({})).toBe("silero")
+      expect(yield* nameOf({ AGENTLINE_VAD: "silero" })).toBe("silero")
+      expect(yield* nameOf({ AGENTLINE_VAD: " Energy " })).toBe("energy")
+    }))
+
+  it.effect("anything else fails at start with the variable and the choices named", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(Layer.build(vadWith({ AGENTLINE_VAD: "webrtc" })).pipe(Effect.scoped))
+      expect(String(error)).toContain("AGENTLINE_VAD")
+      expect(String(error)).toContain(`must be "silero" or "energy", not "webrtc"`)
+    }))
 })
 
 describe("VoiceServices.layerConfig", () => {

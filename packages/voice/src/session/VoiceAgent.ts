@@ -38,7 +38,8 @@ import { hasOverrides, VoiceServiceOverrides } from "./ServiceOverrides.js"
 import { optOutIn, type SessionSettings, saysVoicemail, sessionSettings } from "./SessionSettings.js"
 import { DoNotCallRepo } from "@agentline/core/do-not-call/DoNotCallRepo"
 import { normalizeForCampaign } from "@agentline/core/phone-numbers/PhoneAddress"
-import { initialVadState, stepVad } from "./Vad.js"
+import { VoiceActivity } from "@agentline/core/voice/VoiceActivity"
+import { initialVadState, stepTurn } from "./Vad.js"
 
 type SessionEvent =
   /** `atMs`: where the voice began; `decidedAtMs`: when the VAD decided it was speech. */
@@ -69,6 +70,7 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
     const names = yield* SpeechServiceNames
     const overrides = yield* Effect.serviceOption(VoiceServiceOverrides)
     const doNotCall = yield* Effect.serviceOption(DoNotCallRepo)
+    const voiceActivity = yield* VoiceActivity
     const defaults = { stt, tts, llm, names }
 
     /** The services of a call: the defaults, with what the agent's `model_overrides` chose instead. */
@@ -163,6 +165,7 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
 
         // The caller's audio: recorded, to the VAD, to the recognizer.
         const sttInput = yield* Queue.unbounded<Option.Option<Pcm.PcmFrame>>()
+        const detector = yield* voiceActivity.detector(audio.sampleRate)
         const listen = Effect.gen(function*() {
           let vad = initialVadState
           const vadSettings = settings.vad
@@ -170,9 +173,11 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
             Effect.gen(function*() {
               if (event._tag !== "Audio") return
               const at = yield* callTime
-              recordCallerAudio(record, event.frame, at - (event.frame.samples.length * 1000) / event.frame.sampleRate)
+              const frameMs = (event.frame.samples.length * 1000) / event.frame.sampleRate
+              recordCallerAudio(record, event.frame, at - frameMs)
               yield* Queue.offer(sttInput, Option.some(event.frame))
-              const [next, changes] = stepVad(vadSettings, vad, event.frame)
+              const voiced = yield* detector.isVoice(event.frame.samples)
+              const [next, changes] = stepTurn(vadSettings, vad, frameMs, voiced)
               vad = next
               // The VAD counts the audio it was given; a provider may not stream while nobody speaks, so
               // its times are turned into call time from how far behind the current frame they are.
@@ -546,7 +551,9 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
             logs: {
               realtime_feedback_events: result.feedback,
               transcript: transcriptJson(result.record),
-              turn_latency_ms: result.latencies
+              turn_latency_ms: result.latencies,
+              // Which detector decided the turns (docs/voice.md, AGENTLINE_VAD).
+              voice_activity_detector: voiceActivity.name
             },
             // The reference's shape: tokens per model, characters per voice; seconds of audio per recognizer.
             usage_info: {

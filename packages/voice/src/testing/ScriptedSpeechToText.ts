@@ -10,7 +10,7 @@ import * as Pcm from "@agentline/core/media/Pcm"
 import type { SpeechEvent, SpeechToTextService } from "@agentline/core/voice/Speech"
 import { SpeechToText } from "@agentline/core/voice/Speech"
 import { Layer, Stream } from "effect"
-import { defaultVadSettings, initialVadState, stepVad } from "../session/Vad.js"
+import { defaultVadSettings, initialEnergyVadState, stepVad } from "../session/Vad.js"
 
 export const make = (script: () => ReadonlyArray<string>, options: { readonly pauseMillis?: number } = {}): SpeechToTextService => {
   const settings = { ...defaultVadSettings, stopMillis: options.pauseMillis ?? 300 }
@@ -19,7 +19,7 @@ export const make = (script: () => ReadonlyArray<string>, options: { readonly pa
       Stream.suspend(() => {
         const lines = script()
         let next = 0
-        let vad = initialVadState
+        let vad = initialEnergyVadState
         let startedAt = 0
         let seconds = 0
         return audio.pipe(

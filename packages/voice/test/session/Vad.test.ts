@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck } from "effect"
-import { defaultVadSettings, initialVadState, levelDbfs, stepVad, type VadEvent, type VadState } from "../../src/session/Vad.js"
+import { defaultVadSettings, type EnergyVadState, initialEnergyVadState, levelDbfs, stepVad, type VadEvent } from "../../src/session/Vad.js"
 
 const RATE = 8000
 const frameOf = (amplitude: number, ms = 20, rate = RATE) => ({
@@ -10,7 +10,7 @@ const frameOf = (amplitude: number, ms = 20, rate = RATE) => ({
 
 /** Feeds `frames` and collects the events with the state at the end. */
 const feed = (frames: ReadonlyArray<ReturnType<typeof frameOf>>, settings = defaultVadSettings) => {
-  let state: VadState = initialVadState
+  let state: EnergyVadState = initialEnergyVadState
   const events: Array<VadEvent> = []
   for (const frame of frames) {
     const [next, changes] = stepVad(settings, state, frame)

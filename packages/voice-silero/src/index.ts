@@ -1,0 +1,1 @@
+export * as SileroVoiceActivity from "./SileroVoiceActivity.js"
