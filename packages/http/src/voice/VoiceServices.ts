@@ -114,19 +114,29 @@ export const layerConfig: Layer.Layer<
 }))
 
 /**
- * The voice activity detector from `AGENTLINE_VAD`: `silero` (the default; the Silero VAD network,
- * loaded once at start) or `energy` (the level against the line's noise floor: no model, no native
- * code). onnxruntime-node is loaded only when Silero is chosen.
+ * The voice activity detector from `AGENTLINE_VAD`: `silero` (the Silero VAD network, loaded once at
+ * start) or `energy` (the level against the line's noise floor: no model, no native code). Unset: Silero
+ * when `@agentline/voice-silero` is installed — it is an optional dependency, because onnxruntime-node's
+ * install step can fail where its optional CUDA download is unreachable — and otherwise the energy
+ * detector, with a warning. onnxruntime-node is loaded only when Silero is used.
  */
 export const voiceActivityLayerConfig: Layer.Layer<VoiceActivity, ConfigError.ConfigError> = Layer.unwrapEffect(
   Effect.gen(function*() {
-    const chosen = (yield* Config.string("AGENTLINE_VAD").pipe(Config.withDefault("silero"))).trim().toLowerCase()
-    if (chosen === "energy") return Layer.succeed(VoiceActivity, energy())
-    if (chosen !== "silero") {
-      return yield* Effect.fail(ConfigError.InvalidData(["AGENTLINE_VAD"], `must be "silero" or "energy", not "${chosen}"`))
+    const raw = yield* Config.option(Config.string("AGENTLINE_VAD"))
+    const chosen = Option.map(raw, (value) => value.trim().toLowerCase())
+    if (Option.isSome(chosen) && chosen.value === "energy") return Layer.succeed(VoiceActivity, energy())
+    if (Option.isSome(chosen) && chosen.value !== "silero" && chosen.value !== "") {
+      return yield* Effect.fail(ConfigError.InvalidData(["AGENTLINE_VAD"], `must be "silero" or "energy", not "${chosen.value}"`))
     }
-    const Silero = yield* Effect.promise(() => import("@agentline/voice-silero/SileroVoiceActivity"))
-    return Silero.layer().pipe(
+    const explicit = Option.isSome(chosen) && chosen.value === "silero"
+    const Silero = yield* Effect.either(Effect.tryPromise(() => import("@agentline/voice-silero/SileroVoiceActivity")))
+    if (Either.isLeft(Silero)) {
+      const why = `@agentline/voice-silero cannot be loaded (${String(Silero.left.error)})`
+      if (explicit) return yield* Effect.fail(ConfigError.InvalidData(["AGENTLINE_VAD"], `${why}; install it, or set AGENTLINE_VAD=energy`))
+      yield* Effect.logWarning(`${why}: the voice runtime uses the energy detector (AGENTLINE_VAD=energy to say so and silence this)`)
+      return Layer.succeed(VoiceActivity, energy())
+    }
+    return Silero.right.layer().pipe(
       Layer.catchAll((error) => Layer.fail(ConfigError.InvalidData(["AGENTLINE_VAD"], `${error.message} (set AGENTLINE_VAD=energy to run without it)`)))
     )
   })
