@@ -33,6 +33,8 @@ import { Users } from "@agentline/core/users/Users"
 import { SpeechToText, TextToSpeech } from "@agentline/core/voice/Speech"
 import { Workflows } from "@agentline/core/workflows/Workflows"
 import * as Server from "@agentline/http/Server"
+import * as VoiceServices from "@agentline/http/voice/VoiceServices"
+import { VoiceActivity } from "@agentline/core/voice/VoiceActivity"
 import { ServerConfig } from "@agentline/http/ServerConfig"
 import { Database } from "@agentline/sql"
 import { AgentLanguageModel, SpeechServiceNames } from "@agentline/voice/session/LanguageModelTools"
@@ -43,6 +45,8 @@ import { reply, startFakeOpenAi } from "@agentline/voice-openai/testing/FakeOpen
 import type { LanguageModel } from "@effect/ai"
 import { OpenAiClient } from "@effect/ai-openai"
 import { FetchHttpClient } from "@effect/platform"
+import { NodeContext } from "@effect/platform-node"
+import * as LocalTextToSpeech from "@agentline/voice-local/LocalTextToSpeech"
 import { Effect, Fiber, Layer, Option, Queue, Redacted, Stream } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
@@ -73,9 +77,15 @@ const instantSpeech = Layer.succeed(TextToSpeech, {
     })
 } as TextToSpeech["Type"])
 
-/** The recognizer fake: its final comes when it has heard `latency.sttFinalMs` (at least 300 ms) of silence. */
+/**
+ * The recognizer fake: its final comes when its own (energy) detector has heard `latency.sttFinalMs` of
+ * silence, or 150 ms in the zero-latency runs — before the runtime's endpointing (300 ms after the
+ * VAD's end of speech), so those turns wait on the VAD alone, as the overhead target assumes. (Its energy
+ * detector hears the last "t" of the sentence, which Silero rightly does not count as voice, about 100 ms
+ * after Silero's end of speech.)
+ */
 const scriptLines = () => Array.from({ length: 1000 }, () => "Tell me more.")
-const recognizerNow = ScriptedSpeechToText.make(scriptLines)
+const recognizerNow = ScriptedSpeechToText.make(scriptLines, { pauseMillis: 150 })
 const recognizerAtVendorLatency = ScriptedSpeechToText.make(scriptLines, { pauseMillis: VENDOR.sttFinalMs })
 const recognizer = Layer.succeed(SpeechToText, {
   transcribe: (format, audio, options) =>
@@ -88,6 +98,23 @@ const slowed = (model: LanguageModel.Service): LanguageModel.Service => ({
   streamText: ((options: any) =>
     Stream.unwrap(Effect.as(Effect.sleep(latency.llmFirstTokenMs), model.streamText(options)))) as LanguageModel.Service["streamText"]
 })
+
+/**
+ * What the simulated caller says each turn: real synthesized speech (espeak-ng), since the Silero VAD,
+ * rightly, does not take a tone for a voice. Synthesized once at start.
+ */
+const callerSpeech = { samples: new Int16Array(0) }
+const synthesizeCallerSpeech = Effect.gen(function*() {
+  const tts = yield* LocalTextToSpeech.make()
+  const frames = yield* Stream.runCollect(tts.synthesize("Tell me more about it.", { encoding: "l16le", sampleRate: RATE }))
+  const parts = Array.from(frames, (frame) => new Int16Array(frame.data.buffer.slice(frame.data.byteOffset, frame.data.byteOffset + frame.data.byteLength)))
+  callerSpeech.samples = new Int16Array(parts.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const part of parts) {
+    callerSpeech.samples.set(part, at)
+    at += part.length
+  }
+}).pipe(Effect.provide(NodeContext.layer))
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
@@ -139,7 +166,7 @@ const converse = (agent: VoiceAgent, runId: number, turns: number, stats: CallSt
       endAsVoicemail: () => Queue.offer(incoming, { _tag: "Dtmf", digit: "#" }).pipe(Effect.asVoid)
     }
     const handled = yield* Effect.fork(agent.handle(audio))
-    const speech = tone(400, 8000)
+    const speech = callerSpeech.samples
     const silence = new Int16Array(FRAME)
     const wait = (ms: number) => Effect.promise(() => new Promise((r) => setTimeout(r, ms)))
     /** Streams frames in real time (20 ms apart, on the wall clock, without drift). */
@@ -173,6 +200,7 @@ const converse = (agent: VoiceAgent, runId: number, turns: number, stats: CallSt
   })
 
 const main = Effect.gen(function*() {
+  yield* synthesizeCallerSpeech
   const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "agentline-bench-voice-"))
   const llm = yield* startFakeOpenAi([], () => reply("Okay."))
   const voiceServices = Layer.mergeAll(
@@ -184,8 +212,10 @@ const main = Effect.gen(function*() {
     ),
     Layer.succeed(SpeechServiceNames, { stt: "scripted", tts: "instant" })
   )
+  // The server's voice activity detector (AGENTLINE_VAD: Silero unless told otherwise).
   const app = VoiceAgent.Default.pipe(
     Layer.provide(voiceServices),
+    Layer.provideMerge(Layer.orDie(VoiceServices.voiceActivityLayerConfig)),
     Layer.provideMerge(Server.ServicesLive),
     Layer.provide(Server.MigrationsLive),
     Layer.provideMerge(Database.layerSqlite({ filename: NodePath.join(dataDir, "bench.db") }).pipe(Layer.orDie)),
@@ -213,6 +243,7 @@ const main = Effect.gen(function*() {
     } as any)
     const runs = yield* RunsRepo
     const agent = yield* VoiceAgent
+    const vadName = (yield* VoiceActivity).name
     const newRun = Effect.map(runs.insert({
       organization_id: OrganizationId.make(principal.organizationId), workflow_id: WorkflowId.make(workflow.id), campaign_id: null,
       definition_id: workflow.current_definition_id, name: "bench", mode: "bench", call_type: "outbound",
@@ -230,6 +261,15 @@ const main = Effect.gen(function*() {
         const ids = yield* Effect.all(Array.from({ length: calls }, () => newRun))
         yield* Effect.all(ids.map((id) => converse(agent, id, turnsEach, stats, measureFromSpeechEnd)), { concurrency: "unbounded" })
         clearInterval(sampler)
+        // The runtime's own record of each turn: the VAD's end of speech → the first agent frame sent
+        // (logs.turn_latency_ms), less the endpointing delay: the overhead as the VAD sees it.
+        const afterVad: Array<number> = []
+        for (const id of ids) {
+          const run = yield* runs.findById(id)
+          const logged = Option.isSome(run) ? ((run.value.logs as any)?.turn_latency_ms as ReadonlyArray<number> | undefined) ?? [] : []
+          for (const ms of logged) afterVad.push(ms - STOP_SECONDS * 1000)
+        }
+        afterVad.sort((a, b) => a - b)
         const cpu = process.cpuUsage(cpuBefore)
         const wall = (performance.now() - started) / 1000
         const overheads = [...stats.overheads].sort((a, b) => a - b)
@@ -240,6 +280,8 @@ const main = Effect.gen(function*() {
           turns: overheads.length,
           overheadP50: percentile(overheads, 50),
           overheadP99: percentile(overheads, 99),
+          afterVadP50: percentile(afterVad, 50),
+          afterVadP99: percentile(afterVad, 99),
           latenessP99: percentile(lateness, 99),
           latenessMax: lateness.at(-1) ?? 0,
           lateFrames: lateness.filter((l) => l > 20).length,
@@ -258,28 +300,29 @@ const main = Effect.gen(function*() {
     const cpus = NodeOs.cpus()
     const ms = (n: number) => `${n.toFixed(1)} ms`
     const row = (name: string, r: typeof overhead) =>
-      `| ${name} | ${r.calls} | ${r.turns} of ${r.expectedTurns} | ${ms(r.overheadP50)} / ${ms(r.overheadP99)} | ${ms(r.latenessP99)} / ${ms(r.latenessMax)} | ${r.lateFrames} of ${r.frames} | ${r.cpuPerCall.toFixed(2)} % | ${r.rssPerCallMb.toFixed(2)} MB |`
+      `| ${name} | ${r.calls} | ${r.turns} of ${r.expectedTurns} | ${ms(r.afterVadP50)} / ${ms(r.afterVadP99)} | ${ms(r.overheadP50)} / ${ms(r.overheadP99)} | ${ms(r.latenessP99)} / ${ms(r.latenessMax)} | ${r.lateFrames} of ${r.frames} | ${r.cpuPerCall.toFixed(2)} % | ${r.rssPerCallMb.toFixed(2)} MB |`
     const lines = [
       "# Voice runtime benchmark",
       "",
       `Run ${new Date().toISOString()} on commit ${commit}, ${cpus.length} × ${cpus[0]?.model.trim() ?? "cpu"}, Node ${process.version}. Produced by \`npm run bench:voice\`.`,
-      `The real VoiceAgent on SQLite; callers stream 20 ms frames in real time; zero-latency fakes (scripted recognizer, instant 200 ms synthesizer, fake OpenAI-compatible server on 127.0.0.1); endpointing ${STOP_SECONDS} s.`,
+      `The real VoiceAgent on SQLite; callers say an espeak-ng sentence (${(callerSpeech.samples.length / RATE).toFixed(2)} s) in 20 ms frames in real time; zero-latency fakes (scripted recognizer, instant 200 ms synthesizer, fake OpenAI-compatible server on 127.0.0.1); endpointing ${STOP_SECONDS} s; voice activity detector: ${vadName} (\`AGENTLINE_VAD\`).`,
       "",
-      "| run | calls at once | turns answered | turn overhead p50 / p99 | frame lateness p99 / max | frames late > 20 ms | CPU per call | RSS per call |",
-      "|---|---|---|---|---|---|---|---|",
+      "| run | calls at once | turns answered | turn overhead after the VAD, p50 / p99 | turn overhead on the caller's clock, p50 / p99 | frame lateness p99 / max | frames late > 20 ms | CPU per call | RSS per call |",
+      "|---|---|---|---|---|---|---|---|---|",
       row("overhead", overhead),
       row("concurrency", concurrency),
       row("voice to voice", voiceToVoice),
       "",
       "- **turns answered**: caller turns the agent began answering within 10 s (the caller then speaks again regardless).",
-      "- **turn overhead**: the endpointing delay after the caller's last voiced frame → the first agent frame handed to the provider (VAD decision, LLM request over local HTTP, synthesis, pacing). In the voice-to-voice row it is measured from the caller's last voiced frame itself.",
+      `- **turn overhead after the VAD** (the target's definition): the caller's end of speech as the VAD saw it, plus the endpointing delay → the first agent frame sent (LLM request over local HTTP, synthesis, pacing), from the runtime's own \`logs.turn_latency_ms\` less ${STOP_SECONDS * 1000} ms. In the voice-to-voice row it includes the recognizer's and the LLM's added latency.`,
+      "- **turn overhead on the caller's clock**: the endpointing delay after the simulated caller's last voiced frame, on the wall clock → the first agent frame handed to the provider: also counts how late frames reach the VAD on a loaded event loop and how long the VAD takes to see the speech end (a Silero window is 32 ms; its network also lets speech fade over a window or two). In the voice-to-voice row it is measured from the caller's last voiced frame itself.",
       `- **voice to voice**: the fakes slowed to published vendor latencies: recognizer final ${VENDOR.sttFinalMs} ms after the speech ends (Deepgram P99), LLM first token ${VENDOR.llmFirstTokenMs} ms, synthesizer first audio ${VENDOR.ttsFirstAudioMs} ms (ElevenLabs Flash); sum ${budget} ms. The endpointing (${STOP_SECONDS * 1000} ms) runs alongside the recognizer and is hidden by it.`,
       "- **frame lateness**: how far behind real time an agent frame was handed over (the 60 ms lead absorbs up to 60 ms).",
       "- The simulated callers run in the same process (a timer per 20 ms frame each): their CPU is counted, and a loaded event loop delays the VAD's decision, which shows as turn overhead.",
       "",
       "## Targets",
       "",
-      `- turn overhead p99 < 30 ms: ${ms(overhead.overheadP99)}, ${overhead.overheadP99 < 30 ? "met" : "**not met**"}`,
+      `- turn overhead p99 < 30 ms beyond the endpointing delay, from the caller's end of speech as the VAD sees it: ${ms(overhead.afterVadP99)}, ${overhead.afterVadP99 < 30 ? "met" : "**not met**"} (on the caller's wall clock, including the VAD's own lag: ${ms(overhead.overheadP99)})`,
       `- ${CALLS} conversations at once, every turn answered (within 10 s) and no frame late by more than 20 ms: ${concurrency.turns} of ${concurrency.expectedTurns} answered, ${concurrency.lateFrames} late, ${concurrency.lateFrames === 0 && concurrency.turns === concurrency.expectedTurns ? "met" : "**not met**"}`,
       `- voice to voice within 50 ms of the vendors' sum (${budget} ms), p99: ${ms(voiceToVoice.overheadP99)} (p50 ${ms(voiceToVoice.overheadP50)}), ${voiceToVoice.overheadP99 <= budget + 50 ? "met" : "**not met**"}`,
       ""
