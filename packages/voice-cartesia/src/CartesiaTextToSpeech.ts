@@ -165,11 +165,12 @@ export const toPort = (service: CartesiaTextToSpeechService) =>
 export const layer = (options: CartesiaOptions) => Layer.succeed(TextToSpeech, toPort(make(options)))
 
 /** `CARTESIA_API_KEY`, `AGENTLINE_CARTESIA_URL` (optional) and the voice, e.g. from `AGENTLINE_TTS=cartesia:<voice id>`. */
-export const layerConfig = (voiceId: string, modelId?: string) =>
+export const layerConfig = (voiceId: string, modelId?: string, options: { readonly apiKey?: Redacted.Redacted } = {}) =>
   Layer.effect(
     TextToSpeech,
     Effect.gen(function*() {
-      const apiKey = yield* Config.redacted("CARTESIA_API_KEY")
+      // An organization's stored key when given, else the variable.
+      const apiKey = options.apiKey ?? (yield* Config.redacted("CARTESIA_API_KEY"))
       const url = yield* Config.option(Config.string("AGENTLINE_CARTESIA_URL"))
       return toPort(make({
         apiKey,

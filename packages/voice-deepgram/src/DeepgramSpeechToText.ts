@@ -180,12 +180,15 @@ export const toPort = (service: DeepgramSpeechToTextService) =>
 
 export const layer = (options: DeepgramOptions) => Layer.succeed(SpeechToText, toPort(make(options)))
 
-/** `DEEPGRAM_API_KEY`, `AGENTLINE_DEEPGRAM_URL` (optional) and the model, e.g. from `AGENTLINE_STT=deepgram:nova-3`. */
-export const layerConfig = (model: string) =>
+/**
+ * `DEEPGRAM_API_KEY`, `AGENTLINE_DEEPGRAM_URL` (optional) and the model, e.g. from `AGENTLINE_STT=deepgram:nova-3`;
+ * `apiKey` instead of the variable when given (an organization's stored key).
+ */
+export const layerConfig = (model: string, options: { readonly apiKey?: Redacted.Redacted } = {}) =>
   Layer.effect(
     SpeechToText,
     Effect.gen(function*() {
-      const apiKey = yield* Config.redacted("DEEPGRAM_API_KEY")
+      const apiKey = options.apiKey ?? (yield* Config.redacted("DEEPGRAM_API_KEY"))
       const url = yield* Config.option(Config.string("AGENTLINE_DEEPGRAM_URL"))
       return toPort(make({ apiKey, model, ...(url._tag === "Some" ? { url: url.value } : {}) }))
     })

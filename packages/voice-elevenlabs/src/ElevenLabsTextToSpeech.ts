@@ -146,11 +146,12 @@ export const toPort = (service: ElevenLabsTextToSpeechService) =>
 export const layer = (options: ElevenLabsOptions) => Layer.succeed(TextToSpeech, toPort(make(options)))
 
 /** `ELEVENLABS_API_KEY`, `AGENTLINE_ELEVENLABS_URL` (optional) and the voice, e.g. from `AGENTLINE_TTS=elevenlabs:<voice id>`. */
-export const layerConfig = (voiceId: string, modelId?: string) =>
+export const layerConfig = (voiceId: string, modelId?: string, options: { readonly apiKey?: Redacted.Redacted } = {}) =>
   Layer.effect(
     TextToSpeech,
     Effect.gen(function*() {
-      const apiKey = yield* Config.redacted("ELEVENLABS_API_KEY")
+      // An organization's stored key when given, else the variable.
+      const apiKey = options.apiKey ?? (yield* Config.redacted("ELEVENLABS_API_KEY"))
       const url = yield* Config.option(Config.string("AGENTLINE_ELEVENLABS_URL"))
       return toPort(make({
         apiKey,

@@ -8,7 +8,7 @@ import { AiError, LanguageModel } from "@effect/ai"
 import type { Response } from "@effect/ai"
 import { OpenAiClient } from "@effect/ai-openai"
 import { HttpClientRequest } from "@effect/platform"
-import { Config, Effect, Layer, Option, Stream } from "effect"
+import { Config, Effect, Layer, Option, type Redacted, Stream } from "effect"
 import { ChatCompletionChunk, ChunkError, makeChunkReader, toMessages, toTools } from "./ChatCompletions.js"
 
 export interface ChatModelOptions {
@@ -80,3 +80,10 @@ export const clientLayerConfig = OpenAiClient.layerConfig({
   apiKey: Config.option(Config.redacted("OPENAI_API_KEY")).pipe(Config.map(Option.getOrUndefined)),
   apiUrl: Config.option(Config.string("OPENAI_BASE_URL")).pipe(Config.map(Option.getOrUndefined))
 })
+
+/** The same client with `apiKey` (an organization's stored key) instead of `OPENAI_API_KEY`. */
+export const clientLayerConfigWithKey = (apiKey: Redacted.Redacted) =>
+  OpenAiClient.layerConfig({
+    apiKey: Config.succeed(apiKey),
+    apiUrl: Config.option(Config.string("OPENAI_BASE_URL")).pipe(Config.map(Option.getOrUndefined))
+  })

@@ -5,7 +5,7 @@
  */
 import type { Principal } from "@agentline/api/Authentication"
 import type { Credential, CreateCredentialRequest, CredentialType, UpdateCredentialRequest } from "@agentline/api/credentials/Credentials"
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Either, Option } from "effect"
 import * as Crypto from "node:crypto"
 import { SecretBox } from "../telephony/Secrets.js"
 import { iso } from "../Time.js"
@@ -88,3 +88,20 @@ export const resolveHeaders = (repo: CredentialsRepo["Type"], box: SecretBox["Ty
     const result = credentialHeaders(credential.credential_type, JSON.parse(box.decrypt(credential.sealed_data)))
     return result._tag === "Headers" ? Option.some(result.headers) : Option.none()
   }))
+
+/**
+ * The secret of an organization's credential used as a vendor's API key (the voice runtime's
+ * `model_overrides.credentials`): an `api_key` credential's `api_key` or a `bearer_token`'s `token`.
+ * Left: why it cannot be used, in words for the run's log.
+ */
+export const resolveVendorKey = (repo: CredentialsRepo["Type"], box: SecretBox["Type"], organizationId: number, uuid: string) =>
+  Effect.map(repo.find(organizationId, uuid), (found): Either.Either<string, string> => {
+    if (Option.isNone(found)) return Either.left(`credential ${uuid} does not exist in this organization`)
+    const credential = found.value
+    const data = JSON.parse(box.decrypt(credential.sealed_data)) as Record<string, unknown>
+    const secret = credential.credential_type === "api_key" ? data.api_key : credential.credential_type === "bearer_token" ? data.token : undefined
+    if (typeof secret !== "string" || secret === "") {
+      return Either.left(`credential ${uuid} (${credential.name}) is a ${credential.credential_type} credential; a vendor key must be an api_key or bearer_token credential`)
+    }
+    return Either.right(secret)
+  })

@@ -12,10 +12,14 @@ import * as LocalSpeechToText from "@agentline/voice-local/LocalSpeechToText"
 import * as LocalTextToSpeech from "@agentline/voice-local/LocalTextToSpeech"
 import { defaultPrices, mergePrices, PriceTable, Prices } from "@agentline/voice/session/Costs"
 import { AgentLanguageModel, SpeechServiceNames } from "@agentline/voice/session/LanguageModelTools"
-import { type OverriddenServices, VoiceServiceOverrides } from "@agentline/voice/session/ServiceOverrides"
+import { type ModelOverrides, type OverriddenServices, VoiceServiceOverrides } from "@agentline/voice/session/ServiceOverrides"
+import { resolveVendorKey } from "@agentline/core/credentials/Credentials"
+import { CredentialsRepo } from "@agentline/core/credentials/CredentialsRepo"
+import { SecretBox } from "@agentline/core/telephony/Secrets"
+import * as NodeCrypto from "node:crypto"
 import { FetchHttpClient } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
-import { Config, ConfigError, Context, Effect, Either, Layer, Option, ParseResult, Schema } from "effect"
+import { Config, ConfigError, Context, Effect, Either, Layer, Option, ParseResult, Redacted, Schema } from "effect"
 import * as NodeFs from "node:fs"
 import { parseChoice, type Service, type VoiceChoice } from "./VoiceChoice.js"
 
@@ -33,41 +37,46 @@ const choice = (service: Service, variable: string, fallback: string | undefined
  * The OpenAI adapters are loaded when a service needs them: `@effect/ai-openai` alone is ~75 MB of
  * resident memory, which a server on the offline default never uses.
  */
-const openAi = Effect.promise(() =>
+const openAi = (apiKey?: Redacted.Redacted) => Effect.promise(() =>
   Promise.all([import("@agentline/voice-openai/ChatLanguageModel"), import("@agentline/voice-openai/OpenAiSpeech")])
 ).pipe(Effect.map(([ChatLanguageModel, OpenAiSpeech]) => ({
   ChatLanguageModel,
   OpenAiSpeech,
-  client: ChatLanguageModel.clientLayerConfig.pipe(Layer.provide(FetchHttpClient.layer))
+  client: (apiKey === undefined ? ChatLanguageModel.clientLayerConfig : ChatLanguageModel.clientLayerConfigWithKey(apiKey)).pipe(
+    Layer.provide(FetchHttpClient.layer)
+  )
 })))
 
-export const speechToTextLayer = (chosen: VoiceChoice): Layer.Layer<SpeechToText, ConfigError.ConfigError> => {
+/** A vendor key other than the environment's (an organization's stored credential). */
+type KeyOverride = Redacted.Redacted | undefined
+
+export const speechToTextLayer = (chosen: VoiceChoice, apiKey?: KeyOverride): Layer.Layer<SpeechToText, ConfigError.ConfigError> => {
   switch (chosen.provider) {
     case "deepgram":
-      return Deepgram.layerConfig(chosen.name!)
+      return Deepgram.layerConfig(chosen.name!, apiKey !== undefined ? { apiKey } : {})
     default:
       return LocalSpeechToText.portLayer().pipe(Layer.provide(NodeContext.layer))
   }
 }
 
-export const textToSpeechLayer = (chosen: VoiceChoice): Layer.Layer<TextToSpeech, ConfigError.ConfigError> => {
+export const textToSpeechLayer = (chosen: VoiceChoice, apiKey?: KeyOverride): Layer.Layer<TextToSpeech, ConfigError.ConfigError> => {
   switch (chosen.provider) {
     case "elevenlabs":
-      return ElevenLabs.layerConfig(chosen.name!)
+      return ElevenLabs.layerConfig(chosen.name!, undefined, apiKey !== undefined ? { apiKey } : {})
     case "cartesia":
-      return Cartesia.layerConfig(chosen.name!)
+      return Cartesia.layerConfig(chosen.name!, undefined, apiKey !== undefined ? { apiKey } : {})
     case "openai":
-      return Layer.unwrapEffect(Effect.map(openAi, (o) => o.OpenAiSpeech.speechLayer({ voice: chosen.name! }).pipe(Layer.provide(o.client))))
+      return Layer.unwrapEffect(Effect.map(openAi(apiKey), (o) => o.OpenAiSpeech.speechLayer({ voice: chosen.name! }).pipe(Layer.provide(o.client))))
     default:
       return LocalTextToSpeech.portLayer().pipe(Layer.provide(NodeContext.layer))
   }
 }
 
-export const languageModelLayer = (chosen: Option.Option<VoiceChoice>) =>
+export const languageModelLayer = (chosen: Option.Option<VoiceChoice>, apiKey?: KeyOverride) =>
   Option.match(chosen, {
     onNone: () => Layer.succeed(AgentLanguageModel, Option.none()),
     onSome: (llm) =>
-      Layer.unwrapEffect(Effect.map(openAi, (o) =>
+      Layer.unwrapEffect(Effect.map(openAi(apiKey), (o) =>
         Layer.effect(
           AgentLanguageModel,
           Effect.map(o.ChatLanguageModel.make({ model: llm.name! }), (model) => Option.some({ name: `${llm.provider}:${llm.name}`, model }))
@@ -155,12 +164,25 @@ const describeConfigError = (error: ConfigError.ConfigError): string => {
 
 /**
  * Per-agent `model_overrides`, built from the same adapters and environment (API keys, base URLs) as
- * the defaults. Each distinct choice is built once, in this layer's scope, and reused by later calls.
+ * the defaults, with an organization's stored key for a vendor where `credentials` names one. Each
+ * distinct choice (and key) is built once, in this layer's scope, and reused by later calls; a stored
+ * key is read (and decrypted) at each call, so a changed or deleted credential counts from the next call.
  */
-export const overridesLayer: Layer.Layer<VoiceServiceOverrides> = Layer.scoped(
+export const overridesLayer: Layer.Layer<VoiceServiceOverrides, never, CredentialsRepo | SecretBox> = Layer.scoped(
   VoiceServiceOverrides,
   Effect.gen(function*() {
     const scope = yield* Effect.scope
+    const credentials = yield* CredentialsRepo
+    const box = yield* SecretBox
+    // The defaults, for the vendors whose key an organization replaces without choosing another model.
+    const defaults = yield* Effect.orElseSucceed(
+      Effect.all({
+        llm: choice("llm", "AGENTLINE_LLM", undefined),
+        stt: choice("stt", "AGENTLINE_STT", "local"),
+        tts: choice("tts", "AGENTLINE_TTS", "local")
+      }),
+      () => ({ llm: Option.none<VoiceChoice>(), stt: Option.none<VoiceChoice>(), tts: Option.none<VoiceChoice>() })
+    )
     const lock = yield* Effect.makeSemaphore(1)
     const built = new Map<string, Context.Context<never>>()
     const build = <I, S>(key: string, layer: Layer.Layer<I, ConfigError.ConfigError>, tag: Context.Tag<I, S>) =>
@@ -168,7 +190,8 @@ export const overridesLayer: Layer.Layer<VoiceServiceOverrides> = Layer.scoped(
         const cached = built.get(key)
         if (cached !== undefined) return Context.get(cached as Context.Context<I>, tag)
         const context = yield* Layer.buildWithScope(layer, scope).pipe(
-          Effect.mapError((e) => `${key} cannot be used: ${describeConfigError(e)}`)
+          // The key's last part tells keys apart; the message names the choice only.
+          Effect.mapError((e) => `${key.slice(0, key.lastIndexOf(":"))} cannot be used: ${describeConfigError(e)}`)
         )
         built.set(key, context as Context.Context<never>)
         return Context.get(context, tag)
@@ -178,20 +201,45 @@ export const overridesLayer: Layer.Layer<VoiceServiceOverrides> = Layer.scoped(
         onLeft: (e) => Effect.fail(`${service}: ${e.message}`),
         onRight: (chosen) => Effect.succeed(chosen)
       })
-    const resolve = (overrides: { readonly llm?: string; readonly stt?: string; readonly tts?: string }) =>
+    /**
+     * The service to build for `service`: the override, or the default when only its vendor's key is
+     * replaced; with the stored key when `credentials` names one for its vendor.
+     */
+    const planFor = (
+      service: Service,
+      overrides: ModelOverrides,
+      organizationId: number
+    ): Effect.Effect<Option.Option<{ readonly chosen: VoiceChoice; readonly apiKey: KeyOverride; readonly keyId: string }>, string> =>
+      Effect.gen(function*() {
+        const named = overrides[service]
+        const chosen = named !== undefined ? Option.some(yield* parse(service, named)) : defaults[service]
+        if (Option.isNone(chosen)) return Option.none()
+        const uuid = overrides.credentials?.[chosen.value.provider]
+        if (named === undefined && uuid === undefined) return Option.none()
+        if (uuid === undefined) return Option.some({ chosen: chosen.value, apiKey: undefined, keyId: "env" })
+        const secret = yield* resolveVendorKey(credentials, box, organizationId, uuid)
+        if (Either.isLeft(secret)) return yield* Effect.fail(`${service}: ${secret.left}`)
+        // Built once per distinct key: a hash names it in the cache, the key itself is never kept there.
+        const keyId = NodeCrypto.createHash("sha256").update(secret.right).digest("hex").slice(0, 16)
+        return Option.some({ chosen: chosen.value, apiKey: Redacted.make(secret.right), keyId })
+      })
+    const resolve = (overrides: ModelOverrides, organizationId: number) =>
       Effect.gen(function*() {
         const result: { -readonly [K in keyof OverriddenServices]: OverriddenServices[K] } = {}
-        if (overrides.llm !== undefined) {
-          const chosen = yield* parse("llm", overrides.llm)
-          result.llm = yield* build(`llm:${keyOf(chosen)}`, languageModelLayer(Option.some(chosen)), AgentLanguageModel)
+        const llm = yield* planFor("llm", overrides, organizationId)
+        if (Option.isSome(llm)) {
+          const { apiKey, chosen, keyId } = llm.value
+          result.llm = yield* build(`llm:${keyOf(chosen)}:${keyId}`, languageModelLayer(Option.some(chosen), apiKey), AgentLanguageModel)
         }
-        if (overrides.stt !== undefined) {
-          const chosen = yield* parse("stt", overrides.stt)
-          result.stt = { service: yield* build(`stt:${keyOf(chosen)}`, speechToTextLayer(chosen), SpeechToText), name: keyOf(chosen) }
+        const stt = yield* planFor("stt", overrides, organizationId)
+        if (Option.isSome(stt)) {
+          const { apiKey, chosen, keyId } = stt.value
+          result.stt = { service: yield* build(`stt:${keyOf(chosen)}:${keyId}`, speechToTextLayer(chosen, apiKey), SpeechToText), name: keyOf(chosen) }
         }
-        if (overrides.tts !== undefined) {
-          const chosen = yield* parse("tts", overrides.tts)
-          result.tts = { service: yield* build(`tts:${keyOf(chosen)}`, textToSpeechLayer(chosen), TextToSpeech), name: keyOf(chosen) }
+        const tts = yield* planFor("tts", overrides, organizationId)
+        if (Option.isSome(tts)) {
+          const { apiKey, chosen, keyId } = tts.value
+          result.tts = { service: yield* build(`tts:${keyOf(chosen)}:${keyId}`, textToSpeechLayer(chosen, apiKey), TextToSpeech), name: keyOf(chosen) }
         }
         return result as OverriddenServices
       })

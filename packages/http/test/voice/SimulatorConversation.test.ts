@@ -296,13 +296,28 @@ for (const dialect of dialects) {
               })
               expect(placed.status).toBe(200)
               const run = yield* finishedRun(org.apiKey, agent.body.id, placed.body.workflow_run_id)
-              return { run, models: llmRequests.slice(before).map((r) => r.body.model) }
+              return {
+                run,
+                models: llmRequests.slice(before).map((r) => r.body.model),
+                keys: llmRequests.slice(before).map((r) => r.authorization)
+              }
             })
 
           const overridden = yield* runWith({ llm: "openai:override-model", tts: "local" })
           expect(overridden.run.gathered_context.city).toBe("Paris")
           expect(new Set(overridden.models)).toEqual(new Set(["override-model"]))
           expect(Object.keys(overridden.run.usage_info.llm)).toEqual(["openai:override-model"])
+
+          // The organization's own OpenAI key, stored as a credential, for the overriding model's requests.
+          const stored = yield* call("POST", "/api/v1/credentials", {
+            apiKey: org.apiKey,
+            body: { name: "our OpenAI key", credential_type: "api_key", credential_data: { api_key: "sk-org-stored" } }
+          })
+          expect(stored.status).toBe(200)
+          const withOrgKey = yield* runWith({ llm: "openai:override-model", credentials: { openai: stored.body.uuid } })
+          expect(withOrgKey.run.gathered_context.city).toBe("Paris")
+          expect(new Set(withOrgKey.keys)).toEqual(new Set(["Bearer sk-org-stored"]))
+          expect(new Set(overridden.keys)).toEqual(new Set(["Bearer sk-fake"]))
 
           const broken = yield* runWith({ llm: "nope:model" })
           expect(new Set(broken.models)).toEqual(new Set(["fake-model"]))

@@ -1,6 +1,6 @@
 import { SpeechToText, TextToSpeech } from "@agentline/core/voice/Speech"
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, ConfigProvider, Effect, Either, Layer, Option, Stream } from "effect"
+import { Chunk, ConfigProvider, Effect, Either, Layer, Option, Redacted, Stream } from "effect"
 import { parseChoice, PROVIDERS } from "../../src/voice/VoiceChoice.js"
 import { Prices } from "@agentline/voice/session/Costs"
 import { AgentLanguageModel, SpeechServiceNames } from "@agentline/voice/session/LanguageModelTools"
@@ -9,7 +9,13 @@ import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import { layerConfig, overridesLayer, voiceActivityLayerConfig } from "../../src/voice/VoiceServices.js"
 import { VoiceActivity } from "@agentline/core/voice/VoiceActivity"
-import { VoiceServiceOverrides } from "@agentline/voice/session/ServiceOverrides"
+import { modelOverrides, VoiceServiceOverrides } from "@agentline/voice/session/ServiceOverrides"
+import { CredentialsRepo } from "@agentline/core/credentials/CredentialsRepo"
+import { OrganizationsRepo } from "@agentline/core/organizations/OrganizationsRepo"
+import { SecretBox } from "@agentline/core/telephony/Secrets"
+import { Repositories, Testing } from "@agentline/sql"
+import { reply, startFakeOpenAi } from "@agentline/voice-openai/testing/FakeOpenAi"
+import type { LanguageModel } from "@effect/ai"
 
 const withEnv = (env: Record<string, string>) =>
   Layer.provide(layerConfig, Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
@@ -112,17 +118,21 @@ describe("VoiceServices.layerConfig", () => {
 
 describe("VoiceServices.overridesLayer (model_overrides)", () => {
   const overrides = Effect.flatMap(VoiceServiceOverrides, (o) => Effect.succeed(o))
+  // Stored credentials live in a real (SQLite) database, sealed with a real SecretBox.
+  const storage = Repositories.layer.pipe(Layer.provideMerge(Testing.layerDatabase("sqlite")), Layer.merge(SecretBox.layer(Redacted.make("test-secret"))))
   const env = (vars: Record<string, string>) =>
-    Layer.provide(overridesLayer, Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(vars)))))
+    Layer.provideMerge(overridesLayer, storage).pipe(
+      Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(vars)))))
+    )
 
   it.scoped("builds the chosen services once, with their names, and reuses them", () =>
     Effect.gen(function*() {
       const o = yield* overrides
-      const first = yield* o.resolve({ llm: "openai:gpt-4.1", tts: "local", stt: "local" })
+      const first = yield* o.resolve({ llm: "openai:gpt-4.1", tts: "local", stt: "local" }, 1)
       expect(Option.map(first.llm!, (l) => l.name)).toEqual(Option.some("openai:gpt-4.1"))
       expect(first.tts?.name).toBe("local")
       expect(first.stt?.name).toBe("local")
-      const again = yield* o.resolve({ llm: "openai:gpt-4.1" })
+      const again = yield* o.resolve({ llm: "openai:gpt-4.1" }, 1)
       expect(Option.getOrThrow(again.llm!).model).toBe(Option.getOrThrow(first.llm!).model)
       // What is not overridden is left to the defaults.
       expect(again.tts).toBeUndefined()
@@ -131,9 +141,52 @@ describe("VoiceServices.overridesLayer (model_overrides)", () => {
   it.scoped("a choice that cannot be had fails with a message naming it (never the key)", () =>
     Effect.gen(function*() {
       const o = yield* overrides
-      expect(yield* Effect.flip(o.resolve({ stt: "whisper:large" }))).toContain("unknown provider \"whisper\"")
-      const missingKey = yield* Effect.flip(o.resolve({ tts: "elevenlabs:voice-1" }))
+      expect(yield* Effect.flip(o.resolve({ stt: "whisper:large" }, 1))).toContain("unknown provider \"whisper\"")
+      const missingKey = yield* Effect.flip(o.resolve({ tts: "elevenlabs:voice-1" }, 1))
       expect(missingKey).toContain("tts:elevenlabs:voice-1 cannot be used")
       expect(missingKey).toContain("ELEVENLABS_API_KEY")
     }).pipe(Effect.provide(env({}))))
+
+  it.scoped("an organization's stored credential is the vendor's key for its calls, for overridden and default services alike", () =>
+    Effect.gen(function*() {
+      const llm = yield* startFakeOpenAi([], () => reply("Hello."))
+      yield* Effect.gen(function*() {
+      const o = yield* overrides
+      const repo = yield* CredentialsRepo
+      const box = yield* SecretBox
+      const org = (yield* (yield* OrganizationsRepo).findOrCreate("credentials-org", new Date().toISOString())).id
+      const store = (uuid: string, type: "api_key" | "bearer_token" | "basic_auth", data: Record<string, string>) =>
+        repo.insert({
+          uuid, organization_id: org, name: uuid, description: null, credential_type: type,
+          sealed_data: box.encrypt(JSON.stringify(data)), created_at: new Date().toISOString(), updated_at: null
+        })
+      yield* store("org-openai", "api_key", { api_key: "sk-org-key" })
+      yield* store("org-bearer", "bearer_token", { token: "sk-org-bearer" })
+      yield* store("org-basic", "basic_auth", { username: "u", password: "p" })
+      const ask = (resolved: { readonly llm?: Option.Option<{ readonly model: LanguageModel.Service }> }) =>
+        Option.getOrThrow(resolved.llm!).model.generateText({ prompt: "Hi" })
+
+      // The default model (AGENTLINE_LLM), with only its vendor's key replaced.
+      const byDefault = yield* o.resolve({ credentials: { openai: "org-openai" } }, org)
+      expect(Option.map(byDefault.llm!, (l) => l.name)).toEqual(Option.some("openai:gpt-4.1-mini"))
+      yield* ask(byDefault)
+      expect(llm.received.at(-1)?.authorization).toBe("Bearer sk-org-key")
+      // An overridden model with a bearer_token credential, as read from workflow_configurations.
+      yield* ask(yield* o.resolve(modelOverrides({ llm: "openai:gpt-4.1", credentials: { " OpenAI ": " org-bearer ", deepgram: 7 } }), org))
+      expect(llm.received.at(-1)?.authorization).toBe("Bearer sk-org-bearer")
+      // Without credentials: the environment's key.
+      yield* ask(yield* o.resolve({ llm: "openai:gpt-4.1" }, org))
+      expect(llm.received.at(-1)?.authorization).toBe("Bearer sk-env-key")
+      // Unusable credentials fail with words for the run's log, never the secret.
+      const wrongType = yield* Effect.flip(o.resolve({ credentials: { openai: "org-basic" } }, org))
+      expect(wrongType).toContain("basic_auth credential; a vendor key must be an api_key or bearer_token credential")
+      const missing = yield* Effect.flip(o.resolve({ credentials: { openai: "nope" } }, org))
+      expect(missing).toContain("credential nope does not exist in this organization")
+      // Another organization cannot use this one's credential.
+      const other = yield* Effect.flip(o.resolve({ credentials: { openai: "org-openai" } }, org + 1))
+      expect(other).toContain("does not exist in this organization")
+      // A vendor the agent does not use: nothing is built for it.
+      expect(yield* o.resolve({ credentials: { deepgram: "org-openai" } }, org)).toEqual({})
+      }).pipe(Effect.provide(env({ AGENTLINE_LLM: "openai:gpt-4.1-mini", OPENAI_API_KEY: "sk-env-key", OPENAI_BASE_URL: llm.url })))
+    }))
 })

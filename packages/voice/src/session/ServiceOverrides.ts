@@ -5,7 +5,14 @@
  *
  *   "model_overrides": { "llm": "openai:gpt-4.1", "stt": "deepgram:nova-3", "tts": "elevenlabs:<voice id>" }
  *
- * Each key is optional; what is not overridden uses the default. The port that turns choices into
+ * Each key is optional; what is not overridden uses the default. `credentials` names, per vendor, one
+ * of the organization's stored credentials (`/credentials`, encrypted at rest, masked in responses) whose
+ * key the agent's calls use for that vendor instead of the operator's environment key — for the
+ * services it overrides and for the defaults of that vendor alike:
+ *
+ *   "model_overrides": { "llm": "openai:gpt-4.1", "credentials": { "openai": "<credential uuid>" } }
+ *
+ * The port that turns choices into
  * services is `VoiceServiceOverrides`, provided where the adapters are known (the server); without
  * it, overrides are reported as unavailable and the defaults are used.
  */
@@ -17,6 +24,8 @@ export interface ModelOverrides {
   readonly llm?: string
   readonly stt?: string
   readonly tts?: string
+  /** Vendor (`openai`, `deepgram`, `elevenlabs`, `cartesia`) → the uuid of a stored credential. */
+  readonly credentials?: Readonly<Record<string, string>>
 }
 
 /** `model_overrides` as the runtime uses it: non-blank strings for `llm`, `stt`, `tts`; anything else is unset. */
@@ -25,11 +34,18 @@ export const modelOverrides = (value: unknown): ModelOverrides => {
   const v = value as Record<string, unknown>
   const pick = (key: "llm" | "stt" | "tts") =>
     typeof v[key] === "string" && (v[key] as string).trim() !== "" ? { [key]: (v[key] as string).trim() } : {}
-  return { ...pick("llm"), ...pick("stt"), ...pick("tts") }
+  const credentials = typeof v.credentials === "object" && v.credentials !== null && !Array.isArray(v.credentials)
+    ? Object.fromEntries(
+      Object.entries(v.credentials as Record<string, unknown>)
+        .filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[1].trim() !== "")
+        .map(([vendor, uuid]) => [vendor.trim().toLowerCase(), uuid.trim()])
+    )
+    : {}
+  return { ...pick("llm"), ...pick("stt"), ...pick("tts"), ...(Object.keys(credentials).length > 0 ? { credentials } : {}) }
 }
 
 export const hasOverrides = (overrides: ModelOverrides): boolean =>
-  overrides.llm !== undefined || overrides.stt !== undefined || overrides.tts !== undefined
+  overrides.llm !== undefined || overrides.stt !== undefined || overrides.tts !== undefined || overrides.credentials !== undefined
 
 /** The services an override chose, with their names for `usage_info` and prices. */
 export interface OverriddenServices {
@@ -39,6 +55,9 @@ export interface OverriddenServices {
 }
 
 export class VoiceServiceOverrides extends Context.Tag("@agentline/voice/VoiceServiceOverrides")<VoiceServiceOverrides, {
-  /** The services `overrides` names; fails with a message for the run's log when one cannot be had. */
-  readonly resolve: (overrides: ModelOverrides) => Effect.Effect<OverriddenServices, string>
+  /**
+   * The services `overrides` names for a call of `organizationId` (whose stored credentials it may
+   * name); fails with a message for the run's log when one cannot be had.
+   */
+  readonly resolve: (overrides: ModelOverrides, organizationId: number) => Effect.Effect<OverriddenServices, string>
 }>() {}

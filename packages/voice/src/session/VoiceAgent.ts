@@ -74,13 +74,13 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
     const defaults = { stt, tts, llm, names }
 
     /** The services of a call: the defaults, with what the agent's `model_overrides` chose instead. */
-    const servicesFor = (settings: SessionSettings) =>
+    const servicesFor = (settings: SessionSettings, organizationId: number) =>
       Effect.gen(function*() {
         if (!hasOverrides(settings.overrides)) return { services: defaults, problem: undefined }
         if (Option.isNone(overrides)) {
           return { services: defaults, problem: "model_overrides cannot be used here (no service overrides in this server); the defaults are used" }
         }
-        const chosen = yield* Effect.either(overrides.value.resolve(settings.overrides))
+        const chosen = yield* Effect.either(overrides.value.resolve(settings.overrides, organizationId))
         if (chosen._tag === "Left") return { services: defaults, problem: `model_overrides: ${chosen.left}; the defaults are used` }
         const o = chosen.right
         return {
@@ -138,7 +138,7 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
     ) =>
       Effect.gen(function*() {
         const { graph, settings } = call
-        const chosen = yield* servicesFor(settings)
+        const chosen = yield* servicesFor(settings, call.run.organization_id)
         // This call's services shadow the defaults of the same names.
         const { llm, names, stt, tts } = chosen.services
         const startedAt = yield* Clock.currentTimeMillis

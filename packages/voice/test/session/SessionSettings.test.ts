@@ -54,6 +54,14 @@ describe("model_overrides", () => {
     expect(hasOverrides(modelOverrides({ tts: "local" }))).toBe(true)
     expect(hasOverrides({})).toBe(false)
   })
+
+  it("credentials: vendor (trimmed, lower case) → credential uuid; blank or non-string entries and non-objects are dropped", () => {
+    expect(modelOverrides({ credentials: { " OpenAI ": " uuid-1 ", deepgram: "", cartesia: 3, elevenlabs: "uuid-2" } }))
+      .toEqual({ credentials: { openai: "uuid-1", elevenlabs: "uuid-2" } })
+    expect(modelOverrides({ credentials: ["uuid-1"] })).toEqual({})
+    expect(modelOverrides({ credentials: { openai: "" } })).toEqual({})
+    expect(hasOverrides(modelOverrides({ credentials: { openai: "uuid-1" } }))).toBe(true)
+  })
 })
 
 describe("do_not_call_detection", () => {
