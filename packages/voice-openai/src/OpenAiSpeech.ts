@@ -9,13 +9,15 @@
  * `gpt-4o-mini-transcribe`.
  */
 import type { AudioFormat, AudioFrame } from "@agentline/core/telephony/Media"
-import { SpeechError, TextToSpeech } from "@agentline/core/voice/Speech"
+import { SpeechError, SpeechToText, TextToSpeech } from "@agentline/core/voice/Speech"
+import * as Pcm from "@agentline/core/media/Pcm"
+import { defaultEnergySettings, initialEnergyState, initialVadState, stepEnergy, stepTurn, type VadSettings } from "@agentline/core/voice/VoiceActivity"
 import type { SpeechAudio, SpeechEvent } from "@agentline/core/voice/Speech"
 import { durationMs, makeConverter, toWav } from "@agentline/voice-local/Audio"
 import { AiError } from "@effect/ai"
 import { OpenAiClient } from "@effect/ai-openai"
 import { HttpClientRequest } from "@effect/platform"
-import { Chunk, Effect, Layer, Schema, Stream } from "effect"
+import { Chunk, Effect, Layer, Schedule, Schema, Stream } from "effect"
 
 /** What OpenAI's `pcm` response format is. */
 export const OPENAI_PCM: AudioFormat = { encoding: "l16le", sampleRate: 24000 }
@@ -146,5 +148,114 @@ export const speechLayer = (options: OpenAiSpeechOptions) =>
                 : error
             )
           )
+      }))
+  )
+
+/** How the transcription port finds utterances: the energy detector's turns, with some audio before each. */
+export interface UtteranceSettings extends VadSettings {
+  /** Audio kept from before the detected start, so the first syllable is not cut. */
+  readonly preRollMillis: number
+}
+
+export const defaultUtteranceSettings: UtteranceSettings = { startMillis: 80, stopMillis: 500, preRollMillis: 200 }
+
+export type Found =
+  | { readonly _tag: "Started"; readonly atMs: number }
+  | { readonly _tag: "Utterance"; readonly frames: ReadonlyArray<AudioFrame>; readonly startMs: number; readonly endMs: number }
+
+/**
+ * Utterances in a call's audio, pure over the frames: each one's frames (with the pre-roll) once the
+ * energy detector has heard `stopMillis` of silence after it; a started utterance is also given at the
+ * end of the audio.
+ */
+export const findUtterances = <E>(
+  audio: Stream.Stream<AudioFrame, E>,
+  settings: UtteranceSettings = defaultUtteranceSettings
+): Stream.Stream<Found, E> =>
+  Stream.suspend(() => {
+    let energy = initialEnergyState
+    let turn = initialVadState
+    let preRoll: Array<{ readonly frame: AudioFrame; readonly ms: number }> = []
+    let current: { frames: Array<AudioFrame>; startMs: number } | undefined
+    const found = audio.pipe(Stream.mapConcat((frame): ReadonlyArray<Found> => {
+      const pcm = Pcm.decode(frame)
+      const ms = (pcm.samples.length * 1000) / pcm.sampleRate
+      const [nextEnergy, voiced] = stepEnergy(defaultEnergySettings, energy, pcm.samples)
+      energy = nextEnergy
+      const [nextTurn, events] = stepTurn(settings, turn, ms, voiced)
+      turn = nextTurn
+      if (current !== undefined) current.frames.push(frame)
+      else {
+        preRoll.push({ frame, ms })
+        let kept = preRoll.reduce((n, p) => n + p.ms, 0)
+        // Enough frames to cover the start's run of voice and the pre-roll before it.
+        while (preRoll.length > 1 && kept - preRoll[0]!.ms >= settings.preRollMillis + settings.startMillis) kept -= preRoll.shift()!.ms
+      }
+      const out: Array<Found> = []
+      for (const event of events) {
+        if (event._tag === "SpeechStarted") {
+          current = { frames: preRoll.map((p) => p.frame), startMs: Math.max(0, event.atMs - settings.preRollMillis) }
+          preRoll = []
+          out.push({ _tag: "Started", atMs: event.atMs })
+        } else if (current !== undefined) {
+          out.push({ _tag: "Utterance", frames: current.frames, startMs: current.startMs, endMs: event.atMs })
+          current = undefined
+        }
+      }
+      return out
+    }))
+    return Stream.concat(
+      found,
+      Stream.suspend(() =>
+        current !== undefined
+          ? Stream.succeed<Found>({ _tag: "Utterance", frames: current.frames, startMs: current.startMs, endMs: turn.atMs })
+          : Stream.empty as Stream.Stream<Found>
+      )
+    )
+  })
+
+const toSpeechError = (error: unknown) =>
+  AiError.isAiError(error)
+    ? new SpeechError({
+      service: "openai",
+      message: error.message,
+      ...(error._tag === "HttpResponseError" ? { code: error.response.status } : {})
+    })
+    : error
+
+/**
+ * OpenAI transcription (`/audio/transcriptions`, e.g. `gpt-4o-mini-transcribe`) as the `SpeechToText`
+ * port. The endpoint takes whole utterances, not a live stream, so the port finds them in the call's
+ * audio itself (`findUtterances`) and sends each as a WAV when it ends: a final comes the request's
+ * time after the utterance's `stopMillis` of silence (OpenAI's P99 is about 2 s; Deepgram's live
+ * socket about 0.35 s — the voice runtime reference's table). Up to three requests run at once; the
+ * events stay in the audio's order. A rate-limited or failed request is retried twice.
+ */
+export const transcriptionLayer = (options: OpenAiTranscriptionOptions = {}, settings: UtteranceSettings = defaultUtteranceSettings) =>
+  Layer.effect(
+    SpeechToText,
+    Effect.map(makeTranscription(options), (transcription) =>
+      SpeechToText.of({
+        transcribe: (_format, audio) =>
+          findUtterances(audio, settings).pipe(
+            Stream.mapEffect((found) =>
+              found._tag === "Started"
+                ? Effect.succeed<ReadonlyArray<SpeechEvent>>([{ _tag: "SpeechStarted", at: found.atMs / 1000 }])
+                : Stream.runCollect(transcription.transcribeUtterance(Stream.fromIterable(found.frames))).pipe(
+                  Effect.retry({ times: 2, schedule: Schedule.exponential("200 millis") }),
+                  Effect.map((events) =>
+                    Chunk.toReadonlyArray(events).flatMap((event): ReadonlyArray<SpeechEvent> =>
+                      event._tag === "Final"
+                        ? [
+                          { ...event, start: found.startMs / 1000, duration: (found.endMs - found.startMs) / 1000 },
+                          { _tag: "UtteranceEnd", lastWordEnd: found.endMs / 1000 }
+                        ]
+                        : [event]
+                    )
+                  )
+                ), { concurrency: 3 }),
+            Stream.flattenIterables,
+            Stream.mapError(toSpeechError)
+          ) as Stream.Stream<SpeechEvent, SpeechError, never>
       }))
   )

@@ -91,6 +91,59 @@ export const energy = (settings: EnergySettings = defaultEnergySettings): VoiceA
 })
 
 /**
+ * Turn-taking on a detector's yes/no per frame: "speech started" after `startMillis` of steady voice
+ * (clicks and breaths are not barge-in), "speech stopped" after `stopMillis` of silence (endpointing).
+ */
+export interface VadSettings {
+  /** Voice needed before speech counts as started (barge-in and turn start). */
+  readonly startMillis: number
+  /** Silence after speech before the caller's turn counts as over (endpointing). */
+  readonly stopMillis: number
+}
+
+export const defaultVadSettings: VadSettings = { startMillis: 80, stopMillis: 800 }
+
+export interface VadState {
+  readonly speaking: boolean
+  /** Consecutive voiced time, while not yet speaking. */
+  readonly voicedMs: number
+  /** Consecutive silent time, while speaking. */
+  readonly silentMs: number
+  /** Audio seen so far. */
+  readonly atMs: number
+}
+
+export const initialVadState: VadState = { speaking: false, voicedMs: 0, silentMs: 0, atMs: 0 }
+
+export type VadEvent =
+  /** `atMs`: where the voice began (the start of the run of voiced frames). */
+  | { readonly _tag: "SpeechStarted"; readonly atMs: number }
+  /** `atMs`: the end of the last voiced frame; the decision comes `stopMillis` later. */
+  | { readonly _tag: "SpeechStopped"; readonly atMs: number }
+
+/** One frame of `frameMs` that the detector found `voiced` (or not): the new state and what changed. */
+export const stepTurn = (
+  settings: VadSettings,
+  state: VadState,
+  frameMs: number,
+  voiced: boolean
+): readonly [VadState, ReadonlyArray<VadEvent>] => {
+  const atMs = state.atMs + frameMs
+  if (!state.speaking) {
+    const voicedMs = voiced ? state.voicedMs + frameMs : 0
+    if (voicedMs >= settings.startMillis) {
+      return [{ speaking: true, voicedMs: 0, silentMs: 0, atMs }, [{ _tag: "SpeechStarted", atMs: atMs - voicedMs }]]
+    }
+    return [{ ...state, voicedMs, atMs }, []]
+  }
+  const silentMs = voiced ? 0 : state.silentMs + frameMs
+  if (silentMs >= settings.stopMillis) {
+    return [{ speaking: false, voicedMs: 0, silentMs: 0, atMs }, [{ _tag: "SpeechStopped", atMs: atMs - silentMs }]]
+  }
+  return [{ ...state, silentMs, atMs }, []]
+}
+
+/**
  * The detector the voice runtime uses; the energy detector unless a layer provides another (the
  * standalone server provides the one `AGENTLINE_VAD` names, Silero by default).
  */

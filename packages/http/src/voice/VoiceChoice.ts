@@ -10,7 +10,7 @@ export type Service = "llm" | "stt" | "tts"
 /** The providers each service can use, and whether they need a model or voice after the colon. */
 export const PROVIDERS: Record<Service, Record<string, "model" | "none">> = {
   llm: { openai: "model" },
-  stt: { local: "none", deepgram: "model" },
+  stt: { local: "none", deepgram: "model", openai: "model" },
   tts: { local: "none", openai: "model", elevenlabs: "model", cartesia: "model" }
 }
 

@@ -54,6 +54,8 @@ export const speechToTextLayer = (chosen: VoiceChoice, apiKey?: KeyOverride): La
   switch (chosen.provider) {
     case "deepgram":
       return Deepgram.layerConfig(chosen.name!, apiKey !== undefined ? { apiKey } : {})
+    case "openai":
+      return Layer.unwrapEffect(Effect.map(openAi(apiKey), (o) => o.OpenAiSpeech.transcriptionLayer({ model: chosen.name! }).pipe(Layer.provide(o.client))))
     default:
       return LocalSpeechToText.portLayer().pipe(Layer.provide(NodeContext.layer))
   }

@@ -76,6 +76,12 @@ describe("VoiceServices.layerConfig", () => {
       yield* SpeechToText
     }).pipe(Effect.provide(withEnv({}))))
 
+  it.effect("OpenAI transcription as the recognizer when AGENTLINE_STT names it", () =>
+    Effect.gen(function*() {
+      yield* SpeechToText
+      expect((yield* SpeechServiceNames).stt).toBe("openai:gpt-4o-mini-transcribe")
+    }).pipe(Effect.provide(withEnv({ AGENTLINE_STT: "openai:gpt-4o-mini-transcribe", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }))))
+
   it.effect("an OpenAI-compatible language model when AGENTLINE_LLM names one", () =>
     Effect.gen(function*() {
       const llm = yield* AgentLanguageModel
