@@ -2,7 +2,9 @@
  * The simulator's talking callee: once a call is answered and connected to the server's media stream,
  * a simulated person says scripted lines (synthesized by `CalleeVoice`, a text-to-speech service of
  * its own), taking turns with the agent: it waits for the agent to finish (a gap in the agent's audio),
- * says its next line, and hangs up once the agent has answered its last one. Like a carrier, it sends
+ * says its next line, and hangs up once the agent has answered its last one. A line written
+ * `[interrupt] <words>` is said over the agent instead, once the agent has talked `interruptAfterMs`
+ * of its turn (a caller who cuts in: the agent's barge-in). Like a carrier, it sends
  * audio all the time (silence between lines) in 20 ms frames paced in real time, and echoes marks.
  *
  * The stream is the simulator's own protocol (`SimulatorMedia.ts`) over a real WebSocket to the URL
@@ -28,9 +30,22 @@ export interface TurnTiming {
   readonly firstLineAfterMs: number
   /** After its last line, the callee waits this long for an answer before hanging up (ms). */
   readonly answerWaitMs: number
+  /** An interrupting line is said once the agent has talked this long in its turn (ms). */
+  readonly interruptAfterMs: number
 }
 
-export const defaultTiming: TurnTiming = { agentGapMs: 900, firstLineAfterMs: 6_000, answerWaitMs: 15_000 }
+export const defaultTiming: TurnTiming = { agentGapMs: 900, firstLineAfterMs: 6_000, answerWaitMs: 15_000, interruptAfterMs: 700 }
+
+/** The marker of a line said over the agent. */
+export const INTERRUPT = "[interrupt]"
+
+/** A scripted line: its words, and whether it is said over the agent. Pure. */
+export const parseLine = (line: string): { readonly text: string; readonly interrupts: boolean } => {
+  const trimmed = line.trim()
+  return trimmed.toLowerCase().startsWith(INTERRUPT)
+    ? { text: trimmed.slice(INTERRUPT.length).trim(), interrupts: true }
+    : { text: trimmed, interrupts: false }
+}
 
 /**
  * Turn-taking of the callee (pure): told when the agent's audio arrives and when a line of its own has
@@ -45,6 +60,8 @@ export interface Turns {
   readonly speaking: boolean
   /** Whether the agent ever spoke. */
   readonly agentEverSpoke: boolean
+  /** When the agent's current run of audio began (ms), while it is talking. */
+  readonly agentTalkingSince: number | undefined
 }
 
 export type Decision = "speak" | "hang-up" | "listen"
@@ -54,20 +71,44 @@ export const startTurns = (lines: number, now: number): Turns => ({
   agentLastAudioAt: undefined,
   quietSince: now,
   speaking: false,
-  agentEverSpoke: false
+  agentEverSpoke: false,
+  agentTalkingSince: undefined
 })
 
-export const agentAudio = (turns: Turns, now: number): Turns => ({ ...turns, agentLastAudioAt: now, agentEverSpoke: true })
+/**
+ * The agent's audio arrived. While the callee says a line it is not an answer to it (the agent was cut
+ * into, or talks over the callee): only audio after the line counts.
+ */
+export const agentAudio = (turns: Turns, now: number, timing: TurnTiming = defaultTiming): Turns => turns.speaking ? { ...turns, agentEverSpoke: true } : ({
+  ...turns,
+  agentLastAudioAt: now,
+  agentEverSpoke: true,
+  // A gap as long as the turn gap starts a new run of agent audio.
+  agentTalkingSince: turns.agentTalkingSince !== undefined && turns.agentLastAudioAt !== undefined && now - turns.agentLastAudioAt < timing.agentGapMs
+    ? turns.agentTalkingSince
+    : now
+})
 
-export const startLine = (turns: Turns): Turns => ({ ...turns, linesLeft: turns.linesLeft - 1, speaking: true, agentLastAudioAt: undefined })
+export const startLine = (turns: Turns): Turns => ({
+  ...turns,
+  linesLeft: turns.linesLeft - 1,
+  speaking: true,
+  agentLastAudioAt: undefined,
+  agentTalkingSince: undefined
+})
 
 export const endLine = (turns: Turns, now: number): Turns => ({ ...turns, speaking: false, quietSince: now })
 
-export const decide = (turns: Turns, now: number, timing: TurnTiming = defaultTiming): Decision => {
+/** `nextInterrupts`: the next line is an `[interrupt]` line. */
+export const decide = (turns: Turns, now: number, timing: TurnTiming = defaultTiming, nextInterrupts = false): Decision => {
   if (turns.speaking) return "listen"
   const agentDone = turns.agentLastAudioAt !== undefined && now - turns.agentLastAudioAt >= timing.agentGapMs
   if (turns.linesLeft > 0) {
     if (agentDone) return "speak"
+    if (
+      nextInterrupts && !agentDone && turns.agentTalkingSince !== undefined && turns.agentLastAudioAt !== undefined &&
+      now - turns.agentTalkingSince >= timing.interruptAfterMs
+    ) return "speak"
     // An agent that says nothing first (no greeting) is spoken to; one that does not answer, spoken to again.
     if (!turns.agentEverSpoke && now - turns.quietSince >= timing.firstLineAfterMs) return "speak"
     if (turns.agentLastAudioAt === undefined && now - turns.quietSince >= timing.answerWaitMs) return "speak"
@@ -108,7 +149,7 @@ export const converse = (input: {
     socket.on("close", () => (closed = true))
     socket.on("message", (data, isBinary) => {
       if (isBinary) {
-        turns = agentAudio(turns, Date.now())
+        turns = agentAudio(turns, Date.now(), input.timing)
         return
       }
       let message: { event?: unknown; name?: unknown }
@@ -161,12 +202,13 @@ export const converse = (input: {
       const now = Date.now()
       const talking = buffered.length > 0 || pending.length > 0 || preparing
       if (turns.speaking && !talking) turns = endLine(turns, now)
-      const decision = decide(turns, now, input.timing)
+      const upcoming = input.lines[next]
+      const decision = decide(turns, now, input.timing, upcoming !== undefined && parseLine(upcoming).interrupts)
       if (decision === "hang-up") break
       if (decision === "speak") {
         turns = startLine(turns)
         preparing = true
-        yield* Effect.forkScoped(say(input.lines[next++]!))
+        yield* Effect.forkScoped(say(parseLine(input.lines[next++]!).text))
       }
       if (socket.readyState === WebSocket.OPEN) socket.send(nextFrame())
       // Paced against the start, not the last frame: sleeps that run late do not add up.

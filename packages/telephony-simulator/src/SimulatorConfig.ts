@@ -98,7 +98,8 @@ export const fields: ReadonlyArray<ProviderField> = [
     sensitive: false,
     description: "What the simulated person says on answered calls, a line per turn (a rule's says replaces it). With lines, an " +
       "answered call connects to the agent's media stream and lasts until the agent or the callee hangs up (at most 10 " +
-      "minutes; talk_seconds does not apply); without, no audio is exchanged"
+      "minutes; talk_seconds does not apply); without, no audio is exchanged. A line starting with [interrupt] is said " +
+      "over the agent, 0.7 s into its turn (a barge-in)"
   }
 ]
 

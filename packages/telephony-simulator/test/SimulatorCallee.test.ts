@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck } from "effect"
-import { agentAudio, decide, defaultTiming, endLine, startLine, startTurns, type Turns } from "../src/SimulatorCallee.js"
+import { agentAudio, decide, defaultTiming, endLine, parseLine, startLine, startTurns, type Turns } from "../src/SimulatorCallee.js"
 
 const timing = defaultTiming
 
@@ -40,6 +40,30 @@ describe("the talking callee's turns", () => {
     expect(decide(unanswered, 1000 + timing.answerWaitMs)).toBe("speak")
     const done = endLine(startLine(agentAudio(startTurns(1, 0), 100)), 1000)
     expect(decide(done, 1000 + timing.answerWaitMs)).toBe("hang-up")
+  })
+
+  it("[interrupt] lines: said over the agent once it has talked interruptAfterMs of its turn, not before, and not into silence", () => {
+    expect(parseLine("  [Interrupt]  Wait, stop. ")).toEqual({ text: "Wait, stop.", interrupts: true })
+    expect(parseLine("Hello [interrupt]")).toEqual({ text: "Hello [interrupt]", interrupts: false })
+    // The agent talks from 1,000 ms, a frame every 20 ms.
+    let turns = startTurns(1, 0)
+    for (let at = 1000; at <= 1000 + timing.interruptAfterMs - 20; at += 20) turns = agentAudio(turns, at)
+    expect(decide(turns, 1000 + timing.interruptAfterMs - 20, timing, true)).toBe("listen")
+    turns = agentAudio(turns, 1000 + timing.interruptAfterMs)
+    expect(decide(turns, 1000 + timing.interruptAfterMs, timing, true)).toBe("speak")
+    // The same moment for an ordinary line: the callee waits for the agent's gap.
+    expect(decide(turns, 1000 + timing.interruptAfterMs, timing, false)).toBe("listen")
+    // A gap as long as the turn gap starts a new run: the count starts again from the agent's next word.
+    let later = agentAudio(agentAudio(startTurns(2, 0), 100), 500)
+    later = agentAudio(later, 500 + timing.agentGapMs + 100)
+    expect(later.agentTalkingSince).toBe(500 + timing.agentGapMs + 100)
+    // Saying a line ends the agent's run for the callee; the agent's audio during the line (the rest of
+    // what it had sent, or talk over the callee) is no answer: the callee does not hang up on it.
+    const saying = startLine(turns)
+    expect(saying.agentTalkingSince).toBeUndefined()
+    const after = endLine(agentAudio(saying, 2000), 2500)
+    expect(after.agentLastAudioAt).toBeUndefined()
+    expect(decide(after, 2500 + timing.agentGapMs)).toBe("listen")
   })
 
   it("property: never speaks while speaking or with no line left; says each line at most once; hangs up only when all are said", () => {

@@ -6,7 +6,7 @@
  */
 import * as LocalTextToSpeech from "@agentline/voice-local/LocalTextToSpeech"
 import { startFakeOpenAi, type Received } from "@agentline/voice-openai/testing/FakeOpenAi"
-import { definition, respond, toolNames } from "./ConversationScript.js"
+import { bargeInDefinition, definition, respond, toolNames } from "./ConversationScript.js"
 import * as ChatLanguageModel from "@agentline/voice-openai/ChatLanguageModel"
 import { defaultPrices, mergePrices, Prices } from "@agentline/voice/session/Costs"
 import { AgentLanguageModel, SpeechServiceNames } from "@agentline/voice/session/LanguageModelTools"
@@ -53,14 +53,6 @@ const voiceLayer = (dialect: "sqlite" | "pg") =>
       Layer.provideMerge(Layer.succeed(Fakes, { carrier, llmRequests: llm.received }))
     )
   }))
-
-const bargeInDefinition = {
-  nodes: [
-    { id: "start", type: "startCall", position: { x: 0, y: 0 }, data: { name: "Start", prompt: "Barge-in agent: present the plans.", allow_interrupt: true } },
-    { id: "bye", type: "endCall", position: { x: 0, y: 100 }, data: { name: "Bye", prompt: "Say goodbye." } }
-  ],
-  edges: [{ id: "e1", source: "start", target: "bye", data: { label: "done", condition: "Done" } }]
-}
 
 /** An organization on the fake Twilio with one agent of `workflowDefinition`. */
 const setup = (workflowDefinition: unknown) =>

@@ -24,3 +24,12 @@ export const respond = (request: Received) => {
 }
 
 export { agentDefinition as definition }
+
+/** An agent that opens with a long reply on a node the caller may interrupt (`respond` plays its model). */
+export const bargeInDefinition = {
+  nodes: [
+    { id: "start", type: "startCall", position: { x: 0, y: 0 }, data: { name: "Start", prompt: "Barge-in agent: present the plans.", allow_interrupt: true } },
+    { id: "bye", type: "endCall", position: { x: 0, y: 100 }, data: { name: "Bye", prompt: "Say goodbye." } }
+  ],
+  edges: [{ id: "e1", source: "start", target: "bye", data: { label: "done", condition: "Done" } }]
+}

@@ -19,7 +19,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { call, dialects, seedOrganization } from "../Harness.js"
 import { freePort, liveApp } from "../contract/LiveServer.js"
-import { definition, respond } from "./ConversationScript.js"
+import { bargeInDefinition, definition, respond } from "./ConversationScript.js"
 import { startReceiver } from "../WebhookReceiver.js"
 
 const CALLEE_LINES = ["Yes, I am interested.", "I live in Paris."]
@@ -323,6 +323,41 @@ for (const dialect of dialects) {
           expect(new Set(broken.models)).toEqual(new Set(["fake-model"]))
           const errors = broken.run.logs.realtime_feedback_events.filter((e: any) => e.type === "rtf-pipeline-error")
           expect(JSON.stringify(errors)).toContain("model_overrides: llm: AGENTLINE_LLM=nope:model: unknown provider")
+        }), 150_000)
+
+      it.effect("the simulated callee interrupts: an [interrupt] line cuts into the agent's long reply, which is cleared and cut short in the transcript", () =>
+        Effect.gen(function*() {
+          heard = ["Stop, that is enough."]
+          const org = yield* seedOrganization()
+          expect((yield* call("POST", "/api/v1/organizations/telephony-configs", {
+            apiKey: org.apiKey,
+            body: {
+              name: "sim",
+              config: { provider: "simulator", ring_seconds: 0.2, callee_lines: ["[interrupt] Stop, that is enough."] },
+              is_default_outbound: true
+            }
+          })).status).toBe(200)
+          const agent = yield* call("POST", "/api/v1/workflow/create/definition", {
+            apiKey: org.apiKey,
+            body: { name: "Interrupted", workflow_definition: bargeInDefinition, workflow_configurations: { smart_turn_stop_secs: 0.5 } }
+          })
+          expect(agent.status).toBe(200)
+          const placed = yield* call("POST", `/api/v1/public/agent/workflow/${agent.body.workflow_uuid}`, {
+            apiKey: org.apiKey,
+            body: { phone_number: "+14155550124" }
+          })
+          expect(placed.status).toBe(200)
+          const run = yield* finishedRun(org.apiKey, agent.body.id, placed.body.workflow_run_id)
+          const interruptions = run.logs.realtime_feedback_events.filter((e: any) => e.type === "rtf-interruption")
+          expect(interruptions.length).toBe(1)
+          // The agent's opening was cut: what the transcript keeps is a strict prefix of the reply.
+          const full = "Let me tell you about our plans. The first plan costs ten dollars."
+          const opening = run.logs.transcript[0]
+          expect(opening.role).toBe("assistant")
+          expect(full.startsWith(opening.text.slice(0, 20))).toBe(true)
+          expect(opening.text.length).toBeLessThan(full.length)
+          expect(run.logs.transcript.some((t: any) => t.role === "user" && t.text === "Stop, that is enough.")).toBe(true)
+          expect(run.gathered_context.end_reason).toBe("end_call_tool")
         }), 150_000)
     }
 
