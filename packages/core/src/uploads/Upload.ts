@@ -29,11 +29,35 @@ export const sanitizeFileName = (name: string): string => {
 export const contactsKey = (organizationId: number, uuid: string, fileName: string): string =>
   `${organizationId}/contacts/${uuid}_${sanitizeFileName(fileName)}`
 
-/** The organization a contacts key was issued to; none for anything not shaped like one. */
+/**
+ * `<organization id>/recordings/<recording id>_<sanitized name>`: an agent's pre-recorded audio
+ * (`/workflow-recordings`), uploaded the same way as contacts.
+ */
+export const recordingKey = (organizationId: number, recordingId: string, fileName: string): string =>
+  `${organizationId}/recordings/${recordingId}_${sanitizeFileName(fileName)}`
+
+/** What an upload is for: the folder of its key. */
+export type UploadKind = "contacts" | "recordings"
+
+/** The organization a contacts or recording key was issued to; none for anything not shaped like one. */
 export const organizationOfKey = (key: string): Option.Option<number> => {
-  const match = /^([1-9][0-9]{0,15})\/contacts\/[^/]+$/.exec(key)
+  const match = /^([1-9][0-9]{0,15})\/(contacts|recordings)\/[^/]+$/.exec(key)
   return match === null ? Option.none() : Option.some(Number(match[1]))
 }
+
+export const kindOfKey = (key: string): UploadKind => (/^[0-9]+\/recordings\//.test(key) ? "recordings" : "contacts")
+
+/** The recording id a recording key was issued for (the part before the first `_` of its file part). */
+export const recordingIdOfKey = (organizationId: number, key: string): Option.Option<string> => {
+  const prefix = `${organizationId}/recordings/`
+  if (!key.startsWith(prefix)) return Option.none()
+  const file = key.slice(prefix.length)
+  const underscore = file.indexOf("_")
+  return underscore <= 0 || file.includes("/") ? Option.none() : Option.some(file.slice(0, underscore))
+}
+
+/** The media types a WAV file goes by; any of them is accepted on a recording's PUT. */
+export const WAV_MEDIA_TYPES = ["audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave"] as const
 
 /**
  * The URL signature: HMAC-SHA256 under the server secret (with a purpose prefix, so an upload signature
@@ -71,10 +95,12 @@ export const mediaType = (contentType: string | undefined): string =>
   (contentType ?? "").split(";")[0]!.trim().toLowerCase()
 
 /**
- * The PUT must say it sends CSV: `text/csv` (with any parameters), or the type declared when the URL
- * was issued (a presigned bucket URL likewise binds the declared type).
+ * A contacts PUT must say it sends CSV: `text/csv` (with any parameters), a recording's PUT WAV audio
+ * (`audio/wav` and its aliases); or either sends the type declared when the URL was issued (a presigned
+ * bucket URL likewise binds the declared type).
  */
-export const acceptsContentType = (contentType: string | undefined, declared: string): boolean => {
+export const acceptsContentType = (contentType: string | undefined, declared: string, kind: UploadKind = "contacts"): boolean => {
   const type = mediaType(contentType)
-  return type === "text/csv" || (type !== "" && type === mediaType(declared))
+  const usual = kind === "contacts" ? type === "text/csv" : (WAV_MEDIA_TYPES as ReadonlyArray<string>).includes(type)
+  return usual || (type !== "" && type === mediaType(declared))
 }
