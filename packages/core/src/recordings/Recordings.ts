@@ -20,7 +20,7 @@ import { Clock, Context, Effect, Either, Option, Stream } from "effect"
 import * as Crypto from "node:crypto"
 import * as Pcm from "../media/Pcm.js"
 import { iso } from "../Time.js"
-import { recordingIdOfKey } from "../uploads/Upload.js"
+import { issuedFor, recordingKeyOf } from "../uploads/Upload.js"
 import { Uploads } from "../uploads/Uploads.js"
 import type { SpeechToTextService } from "../voice/Speech.js"
 import { WorkflowsRepo } from "../workflows/WorkflowsRepo.js"
@@ -83,13 +83,12 @@ export class Recordings extends Effect.Service<Recordings>()("@agentline/core/Re
       const rows: Array<Omit<StoredRecording, "id" | "is_active">> = []
       const now = iso(yield* Clock.currentTimeMillis)
       for (const [index, item] of request.recordings.entries()) {
-        const issued = recordingIdOfKey(org, item.storage_key)
-        if (Option.isNone(issued)) {
+        if (recordingKeyOf(org, item.storage_key) !== "recording") {
           at(index, "storage_key", "not a recording upload of this organization; request an upload URL for the file (workflow-recordings upload-url) first", item.storage_key)
           continue
         }
-        if (issued.value !== item.recording_id) {
-          at(index, "recording_id", `the storage_key was issued for recording_id '${issued.value}'`, item.recording_id)
+        if (!issuedFor(org, item.recording_id, item.storage_key)) {
+          at(index, "recording_id", "the storage_key was issued for another recording_id (use the pair the upload step returned)", item.recording_id)
           continue
         }
         if (names.has(item.recording_id) || taken.has(item.recording_id)) {

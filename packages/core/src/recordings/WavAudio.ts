@@ -73,7 +73,8 @@ export const decodeWav = (bytes: Uint8Array): Either.Either<DecodedWav, string> 
   } catch (e) {
     return Either.left(`the WAV file cannot be read (${(e as Error).message})`)
   }
-  const fmt = wav.fmt as Fmt
+  // A copy: wavefile's conversions reset the header object in place.
+  const fmt: Fmt = { ...(wav.fmt as Fmt) }
   const encoding = encodingOf(fmt)
   if (encoding === undefined) {
     const code = fmt.audioFormat === EXTENSIBLE ? fmt.subformat?.[0] ?? 0 : fmt.audioFormat
@@ -88,8 +89,10 @@ export const decodeWav = (bytes: Uint8Array): Either.Either<DecodedWav, string> 
   } catch (e) {
     return Either.left(`its samples cannot be converted (${(e as Error).message})`)
   }
-  const raw = wav.getSamples(false, Int16Array) as unknown as Int16Array | ReadonlyArray<Int16Array>
-  const channels: ReadonlyArray<Int16Array> = fmt.numChannels === 1 ? [raw as Int16Array] : raw as ReadonlyArray<Int16Array>
+  // Values at 16-bit scale; read as plain numbers (the typed-array output option differs between wavefile's builds).
+  const raw = wav.getSamples(false) as unknown as ArrayLike<number> | ReadonlyArray<ArrayLike<number>>
+  const channels: ReadonlyArray<Int16Array> = (fmt.numChannels === 1 ? [raw as ArrayLike<number>] : raw as ReadonlyArray<ArrayLike<number>>)
+    .map((channel) => Int16Array.from(channel, (v) => Math.max(-32768, Math.min(32767, Math.round(v)))))
   const length = channels[0]?.length ?? 0
   if (length === 0) return Either.left("it holds no audio")
   let samples = channels[0]!

@@ -47,14 +47,12 @@ export const organizationOfKey = (key: string): Option.Option<number> => {
 
 export const kindOfKey = (key: string): UploadKind => (/^[0-9]+\/recordings\//.test(key) ? "recordings" : "contacts")
 
-/** The recording id a recording key was issued for (the part before the first `_` of its file part). */
-export const recordingIdOfKey = (organizationId: number, key: string): Option.Option<string> => {
-  const prefix = `${organizationId}/recordings/`
-  if (!key.startsWith(prefix)) return Option.none()
-  const file = key.slice(prefix.length)
-  const underscore = file.indexOf("_")
-  return underscore <= 0 || file.includes("/") ? Option.none() : Option.some(file.slice(0, underscore))
-}
+/** Whether `key` is a recording key of the organization, and which one's: issued for `recordingId`. */
+export const recordingKeyOf = (organizationId: number, key: string): "recording" | "other" =>
+  new RegExp(`^${organizationId}/recordings/[^/]+$`).test(key) ? "recording" : "other"
+
+export const issuedFor = (organizationId: number, recordingId: string, key: string): boolean =>
+  key.startsWith(`${organizationId}/recordings/${recordingId}_`) && !key.slice(`${organizationId}/recordings/`.length).includes("/")
 
 /** The media types a WAV file goes by; any of them is accepted on a recording's PUT. */
 export const WAV_MEDIA_TYPES = ["audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave"] as const
