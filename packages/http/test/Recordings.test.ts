@@ -15,22 +15,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import wavefile from "wavefile"
 import { call, dialects, type Reply, seedOrganization, TestApp } from "./Harness.js"
-
-/** A WAV file of a 440 Hz tone: `channels` × `seconds` at `sampleRate`, samples of `bitDepth` (wavefile's codes). */
-export const toneWav = (options: { sampleRate: number; channels: 1 | 2; seconds: number; bitDepth?: string; amplitude?: number }) => {
-  const length = Math.round(options.sampleRate * options.seconds)
-  const bitDepth = options.bitDepth ?? "16"
-  const float = bitDepth.startsWith("32f") || bitDepth === "64"
-  const scale = float ? 1 : bitDepth === "8" ? 127 : 2 ** (Number(bitDepth) - 1) - 1
-  const amplitude = options.amplitude ?? 0.3
-  const channel = Array.from({ length }, (_, i) => {
-    const v = amplitude * Math.sin((2 * Math.PI * 440 * i) / options.sampleRate)
-    return bitDepth === "8" ? Math.round(128 + v * scale) : float ? v : Math.round(v * scale)
-  })
-  const wav = new wavefile.WaveFile()
-  wav.fromScratch(options.channels, options.sampleRate, bitDepth, options.channels === 1 ? channel : [channel, channel])
-  return wav.toBuffer()
-}
+import { createRecording, putBytes, toneWav, upload } from "./RecordingFixtures.js"
 
 const transcriptLines = ["Welcome to Acme, how can I help?"]
 
@@ -41,44 +26,6 @@ const voiceServices = Layer.mergeAll(
   Layer.succeed(SpeechServiceNames, { stt: "scripted", tts: "local" }),
   Layer.succeed(Prices, defaultPrices)
 )
-
-/** PUTs bytes to an upload URL (its path and query: the test server listens elsewhere). */
-export const putBytes = (uploadUrl: string, bytes: Uint8Array, contentType = "audio/wav") =>
-  Effect.gen(function*() {
-    const client = yield* HttpClient.HttpClient
-    const url = new URL(uploadUrl)
-    const response = yield* client.execute(HttpClientRequest.put(url.pathname + url.search).pipe(HttpClientRequest.bodyUint8Array(bytes, contentType)))
-    const text = yield* response.text
-    return { status: response.status, body: text === "" ? undefined : JSON.parse(text) } as Reply
-  }).pipe(Effect.scoped, Effect.orDie)
-
-/** Uploads the files (upload URLs, PUTs) and returns what the upload step gave for each. */
-export const upload = (apiKey: string, files: ReadonlyArray<{ name: string; bytes: Uint8Array; mime?: string }>) =>
-  Effect.gen(function*() {
-    const urls = yield* call("POST", "/api/v1/workflow-recordings/upload-url", {
-      apiKey,
-      body: { files: files.map((f) => ({ filename: f.name, file_size: f.bytes.length, ...(f.mime ? { mime_type: f.mime } : {}) })) }
-    })
-    expect(urls.status, JSON.stringify(urls.body)).toBe(200)
-    const items = urls.body.items as ReadonlyArray<{ upload_url: string; recording_id: string; storage_key: string }>
-    for (const [i, item] of items.entries()) {
-      const put = yield* putBytes(item.upload_url, files[i]!.bytes, files[i]!.mime ?? "audio/wav")
-      expect(put.status, JSON.stringify(put.body)).toBe(200)
-    }
-    return items
-  })
-
-/** Uploads one WAV file and creates its recording; returns the created record. */
-export const createRecording = (apiKey: string, bytes: Uint8Array, transcript: string, extra: Record<string, unknown> = {}) =>
-  Effect.gen(function*() {
-    const [item] = yield* upload(apiKey, [{ name: "greeting.wav", bytes }])
-    const created = yield* call("POST", "/api/v1/workflow-recordings/", {
-      apiKey,
-      body: { recordings: [{ recording_id: item!.recording_id, storage_key: item!.storage_key, transcript, ...extra }] }
-    })
-    expect(created.status, JSON.stringify(created.body)).toBe(200)
-    return created.body.recordings[0]
-  })
 
 const transcribe = (apiKey: string, bytes: Uint8Array, fileName = "clip.wav") =>
   Effect.gen(function*() {
