@@ -324,5 +324,67 @@ for (const dialect of dialects) {
           { error: `recording '${greeting.recording_id}' does not exist in the organization (deleted or never created); nothing is said instead`, fatal: false }
         ])
       }), 120_000)
+    // Runtime behaviour, the same on either database: run once.
+    if (dialect === "sqlite") {
+      it.effect("barge-in cuts a recorded greeting on a node with allow_interrupt: cleared, and the transcript keeps the words played", () =>
+        Effect.gen(function*() {
+          const { carrier } = yield* Fakes
+          const org = yield* seedOrganization()
+          const words = "Welcome to Acme. We have many plans to tell you about today, so please listen carefully to every one of them."
+          const long = yield* createRecording(org.apiKey, toneWav({ sampleRate: 16000, channels: 1, seconds: 6, frequency: GREETING_HZ, amplitude: 0.4 }), words)
+          const callerId = freshNumber("+1415668")
+          carrier.fake.own(callerId)
+          const config = yield* call("POST", "/api/v1/organizations/telephony-configs", {
+            apiKey: org.apiKey,
+            body: { name: "twilio", config: { provider: "twilio", ...carrier.config({ machineDetection: false }) }, is_default_outbound: true }
+          })
+          yield* call("POST", `/api/v1/organizations/telephony-configs/${config.body.id}/phone-numbers`, {
+            apiKey: org.apiKey,
+            body: { address: callerId, is_default_caller_id: true }
+          })
+          const agent = yield* call("POST", "/api/v1/workflow/create/definition", {
+            apiKey: org.apiKey,
+            body: {
+              name: "Interruptible",
+              workflow_definition: {
+                nodes: [
+                  {
+                    id: "start",
+                    type: "startCall",
+                    position: { x: 0, y: 0 },
+                    data: { name: "Start", prompt: "Barge-in agent: present the plans.", allow_interrupt: true, greeting_type: "audio", greeting_recording_id: long.recording_id }
+                  },
+                  { id: "bye", type: "endCall", position: { x: 0, y: 100 }, data: { name: "Bye", prompt: "Say goodbye." } }
+                ],
+                edges: [{ id: "e1", source: "start", target: "bye", data: { label: "done", condition: "Done" } }]
+              },
+              workflow_configurations: { smart_turn_stop_secs: 0.5 }
+            }
+          })
+          expect(agent.status, JSON.stringify(agent.body)).toBe(200)
+          callerLines = ["Wait, I have a question."]
+          const to = freshNumber()
+          carrier.fake.behave(to, "talking")
+          const placed = yield* call("POST", `/api/v1/public/agent/workflow/${agent.body.workflow_uuid}`, { apiKey: org.apiKey, body: { phone_number: to } })
+          expect(placed.status).toBe(200)
+          const runId = placed.body.workflow_run_id as number
+          const attempt = yield* attemptOf(runId)
+          const leg = yield* Effect.promise(() => carrier.fake.media(attempt.providerCallId))
+          yield* eventually(() => leg.received().length > leg.sampleRate, "the recorded greeting to be playing", 30_000)
+          yield* say(leg, "Wait, I have a question.")
+          yield* eventually(() => leg.clears() >= 1, "the playback to be cleared", 30_000)
+          yield* Effect.promise(() => carrier.fake.ended(attempt.providerCallId))
+          const run = yield* finishedRun(org.apiKey, agent.body.id, runId)
+          const [first, user] = run.logs.transcript
+          expect(first).toMatchObject({ role: "assistant", interrupted: true })
+          expect(words.startsWith(first.text)).toBe(true)
+          expect(first.text.length).toBeGreaterThan(0)
+          expect(first.text.length).toBeLessThan(words.length)
+          expect(user).toMatchObject({ role: "user", text: "Wait, I have a question." })
+          // The caller heard less than the whole recording.
+          expect(toneSeconds(leg.heard(), leg.sampleRate, GREETING_HZ)).toBeLessThan(5)
+          expect(run.logs.realtime_feedback_events.some((e: any) => e.type === "rtf-interruption")).toBe(true)
+        }), 120_000)
+    }
   })
 }

@@ -340,12 +340,21 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
         const opening = Effect.gen(function*() {
           if (started.opening.delaySeconds > 0) yield* Effect.sleep(started.opening.delaySeconds * 1000)
           const playback = newPlayback()
-          yield* say(started.opening.greeting, playback)
-          const greeting = playedText(playback)
-          if (greeting !== "") {
-            recordTurn(record, { role: "assistant", text: greeting, startMs: playback.firstFrameAtMs ?? 0, endMs: yield* speaker.drainedAt })
-            history.push({ role: "assistant", content: [{ type: "text", text: greeting }] } as any)
-          }
+          // What was played of the greeting is the agent's first turn, also when the caller cut it short.
+          const greeted = (interrupted: boolean) =>
+            Effect.gen(function*() {
+              const greeting = playedText(playback)
+              if (greeting === "") return
+              recordTurn(record, {
+                role: "assistant",
+                text: greeting,
+                startMs: playback.firstFrameAtMs ?? 0,
+                endMs: interrupted ? yield* callTime : yield* speaker.drainedAt,
+                ...(interrupted ? { interrupted } : {})
+              })
+              history.push({ role: "assistant", content: [{ type: "text", text: greeting }] } as any)
+            })
+          yield* say(started.opening.greeting, playback).pipe(Effect.onExit((exit) => greeted(Exit.isInterrupted(exit))))
           if (Option.isNone(llm)) {
             yield* Effect.logWarning("No language model is configured (AGENTLINE_LLM): the agent plays its greeting and hangs up")
             state = endConversation({ ...state, gatheredContext: { ...state.gatheredContext, error: "no language model configured: set AGENTLINE_LLM (see docs/voice.md)" } }, "no_language_model")
