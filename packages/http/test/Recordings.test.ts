@@ -267,6 +267,35 @@ for (const dialect of dialects) {
         expect(resaved.body.detail[0]).toMatchObject({ kind: "node", id: "start", field: "greeting_recording_id" })
       }))
 
+    it.effect("workflow_id: a recording made for an agent of the organization is listed under it; another organization's agent is a 422", () =>
+      Effect.gen(function*() {
+        const org = yield* seedOrganization()
+        const other = yield* seedOrganization()
+        const plain = {
+          nodes: [
+            { id: "start", type: "startCall", position: { x: 0, y: 0 }, data: { name: "Start", prompt: "Greet" } },
+            { id: "end", type: "endCall", position: { x: 0, y: 100 }, data: { name: "End", prompt: "Bye" } }
+          ],
+          edges: [{ id: "e1", source: "start", target: "end", data: { label: "finish", condition: "Done" } }]
+        }
+        const mine = yield* call("POST", "/api/v1/workflow/create/definition", { apiKey: org.apiKey, body: { name: "Mine", workflow_definition: plain } })
+        const theirs = yield* call("POST", "/api/v1/workflow/create/definition", { apiKey: other.apiKey, body: { name: "Theirs", workflow_definition: plain } })
+        const bytes = toneWav({ sampleRate: 8000, channels: 1, seconds: 0.2 })
+        const made = yield* createRecording(org.apiKey, bytes, "For mine", { workflow_id: mine.body.id })
+        expect(made.workflow_id).toBe(mine.body.id)
+        yield* createRecording(org.apiKey, bytes, "For none")
+        const listed = yield* call("GET", `/api/v1/workflow-recordings/?workflow_id=${mine.body.id}`, { apiKey: org.apiKey })
+        expect(listed.body.recordings.map((r: any) => r.transcript)).toEqual(["For mine"])
+        expect((yield* call("GET", "/api/v1/workflow-recordings/?workflow_id=99999999999", { apiKey: org.apiKey })).status).toBe(422)
+        const [item] = yield* upload(org.apiKey, [{ name: "x.wav", bytes }])
+        const refused = yield* call("POST", "/api/v1/workflow-recordings/", {
+          apiKey: org.apiKey,
+          body: { recordings: [{ recording_id: item!.recording_id, storage_key: item!.storage_key, transcript: "t", workflow_id: theirs.body.id }] }
+        })
+        expect(refused.status).toBe(422)
+        expect(refused.body.detail[0].loc).toEqual(["body", "recordings", 0, "workflow_id"])
+      }))
+
     it.effect("transcribe: the server's recognizer hears the file's words; a file that is not WAV is a 422", () =>
       Effect.gen(function*() {
         const org = yield* seedOrganization()

@@ -5,6 +5,7 @@
  * what the recording says (the transcript of a call that plays it shows these words).
  */
 import { Schema } from "effect"
+import { IntFromString } from "../Params.js"
 
 /** The reference's limit on one recording file: 5 MiB. */
 export const MAX_RECORDING_BYTES = 5 * 1024 * 1024
@@ -66,7 +67,7 @@ export const RecordingCreateRequest = Schema.Struct({
   storage_key: Schema.String,
   metadata: Schema.optionalWith(Schema.NullOr(Metadata), { default: () => null }),
   /** Not in the reference's request: the agent the recording was made for (the list's `workflow_id` filter). */
-  workflow_id: Schema.optionalWith(Schema.NullOr(Schema.Int), { default: () => null })
+  workflow_id: Schema.optionalWith(Schema.NullOr(Schema.Int.pipe(Schema.between(1, 2_147_483_647, { message: () => "workflow_id must be a workflow id" }))), { default: () => null })
 }).annotations({ identifier: "RecordingCreateRequestSchema" })
 export type RecordingCreateRequest = typeof RecordingCreateRequest.Type
 
@@ -107,7 +108,7 @@ export const RecordingList = Schema.Struct({
 }).annotations({ identifier: "RecordingListResponseSchema" })
 
 export const RecordingListParams = Schema.Struct({
-  workflow_id: Schema.optional(Schema.NumberFromString.pipe(Schema.int({ message: () => "workflow_id must be an integer" }))),
+  workflow_id: Schema.optional(IntFromString),
   tts_provider: Schema.optional(Schema.String),
   tts_model: Schema.optional(Schema.String),
   tts_voice_id: Schema.optional(Schema.String)
