@@ -75,7 +75,7 @@ for (const dialect of dialects) {
         const items = yield* upload(org.apiKey, [{ name: "hello there.wav", bytes: mono }, { name: "bye.wav", bytes: stereo }])
         expect(items.length).toBe(2)
         expect(items[0]!.recording_id).not.toBe(items[1]!.recording_id)
-        expect(items[0]!.storage_key).toBe(`${org.admin.organization_id}/recordings/${items[0]!.recording_id}_hello_there.wav`)
+        expect(items[0]!.storage_key).toBe(`${org.admin.organization_id}/recordings/${items[0]!.recording_id}.hello_there.wav`)
         // An upload URL works once.
         expect((yield* putBytes(items[0]!.upload_url, mono)).status).toBe(409)
 
@@ -231,6 +231,21 @@ for (const dialect of dialects) {
         })
         expect(agent.status).toBe(422)
         expect((yield* call("GET", "/api/v1/workflow-recordings/", { apiKey: a.apiKey })).body.recordings[0]).toMatchObject({ transcript: "A's greeting", is_active: true })
+        // A recording's upload is not a contacts file.
+        expect((yield* call("POST", "/api/v1/organizations/telephony-configs", {
+          apiKey: a.apiKey,
+          body: { name: "sim", config: { provider: "simulator" }, is_default_outbound: true }
+        })).status).toBe(200)
+        const plainAgent = yield* call("POST", "/api/v1/workflow/create/definition", {
+          apiKey: a.apiKey,
+          body: { name: "A", workflow_definition: agentPlaying(mine.recording_id) }
+        })
+        const campaign = yield* call("POST", "/api/v1/campaign/create", {
+          apiKey: a.apiKey,
+          body: { name: "c", workflow_id: plainAgent.body.id, source_type: "csv", source_id: mine.storage_key }
+        })
+        expect(campaign.status, JSON.stringify(campaign.body)).toBe(400)
+        expect(campaign.body.detail).toContain("is not an uploaded file of this organization")
         expect((yield* call("GET", "/api/v1/workflow-recordings/")).status).toBe(401)
       }))
 

@@ -20,7 +20,7 @@ import { Clock, Context, Effect, Either, Option, Stream } from "effect"
 import * as Crypto from "node:crypto"
 import * as Pcm from "../media/Pcm.js"
 import { iso } from "../Time.js"
-import { issuedFor, recordingKeyOf } from "../uploads/Upload.js"
+import { isRecordingKeyOf, issuedFor } from "../uploads/Upload.js"
 import { Uploads } from "../uploads/Uploads.js"
 import type { SpeechToTextService } from "../voice/Speech.js"
 import { WorkflowsRepo } from "../workflows/WorkflowsRepo.js"
@@ -83,7 +83,7 @@ export class Recordings extends Effect.Service<Recordings>()("@agentline/core/Re
       const rows: Array<Omit<StoredRecording, "id" | "is_active">> = []
       const now = iso(yield* Clock.currentTimeMillis)
       for (const [index, item] of request.recordings.entries()) {
-        if (recordingKeyOf(org, item.storage_key) !== "recording") {
+        if (!isRecordingKeyOf(org, item.storage_key)) {
           at(index, "storage_key", "not a recording upload of this organization; request an upload URL for the file (workflow-recordings upload-url) first", item.storage_key)
           continue
         }

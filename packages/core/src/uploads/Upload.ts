@@ -30,11 +30,12 @@ export const contactsKey = (organizationId: number, uuid: string, fileName: stri
   `${organizationId}/contacts/${uuid}_${sanitizeFileName(fileName)}`
 
 /**
- * `<organization id>/recordings/<recording id>_<sanitized name>`: an agent's pre-recorded audio
- * (`/workflow-recordings`), uploaded the same way as contacts.
+ * `<organization id>/recordings/<recording id>.<sanitized name>`: an agent's pre-recorded audio
+ * (`/workflow-recordings`), uploaded the same way as contacts. Recording ids have no `.`, so the first
+ * one ends the id (`rec` is not a prefix of the key of `rec_ab12`).
  */
 export const recordingKey = (organizationId: number, recordingId: string, fileName: string): string =>
-  `${organizationId}/recordings/${recordingId}_${sanitizeFileName(fileName)}`
+  `${organizationId}/recordings/${recordingId}.${sanitizeFileName(fileName)}`
 
 /** What an upload is for: the folder of its key. */
 export type UploadKind = "contacts" | "recordings"
@@ -47,12 +48,14 @@ export const organizationOfKey = (key: string): Option.Option<number> => {
 
 export const kindOfKey = (key: string): UploadKind => (/^[0-9]+\/recordings\//.test(key) ? "recordings" : "contacts")
 
-/** Whether `key` is a recording key of the organization, and which one's: issued for `recordingId`. */
-export const recordingKeyOf = (organizationId: number, key: string): "recording" | "other" =>
-  new RegExp(`^${organizationId}/recordings/[^/]+$`).test(key) ? "recording" : "other"
+/** Whether `key` is a recording key of the organization. */
+export const isRecordingKeyOf = (organizationId: number, key: string): boolean =>
+  new RegExp(`^${organizationId}/recordings/[^/]+$`).test(key)
 
+/** Whether the recording key was issued for `recordingId` (the upload step named the file after it). */
 export const issuedFor = (organizationId: number, recordingId: string, key: string): boolean =>
-  key.startsWith(`${organizationId}/recordings/${recordingId}_`) && !key.slice(`${organizationId}/recordings/`.length).includes("/")
+  !recordingId.includes(".") && key.startsWith(`${organizationId}/recordings/${recordingId}.`) &&
+  !key.slice(`${organizationId}/recordings/`.length).includes("/")
 
 /** The media types a WAV file goes by; any of them is accepted on a recording's PUT. */
 export const WAV_MEDIA_TYPES = ["audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave"] as const

@@ -172,7 +172,8 @@ export class Uploads extends Effect.Service<Uploads>()("@agentline/core/Uploads"
     /** The upload behind a campaign's `source_id`: it must be the caller organization's, and uploaded. */
     const requireUploaded = Effect.fn("Uploads.requireUploaded")(function*(principal: Principal, fileKey: string) {
       const upload = yield* repo.find(principal.organizationId, fileKey)
-      if (Option.isNone(upload) || upload.value.uploaded_at === null) {
+      // A recording's upload is not a contacts file.
+      if (Option.isNone(upload) || upload.value.uploaded_at === null || kindOfKey(fileKey) !== "contacts") {
         return yield* new UploadNotFound({ fileKey })
       }
       return upload.value
