@@ -81,6 +81,13 @@ export const TooManyRequestsResponse = response(TooManyRequests, Schema.String, 
   description: "A rate or concurrency limit was reached"
 })
 
+export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", { detail: Schema.String }) {}
+export const ServiceUnavailableResponse = response(ServiceUnavailable, Schema.String, {
+  identifier: "ServiceUnavailable",
+  status: 503,
+  description: "A service this endpoint needs is not configured on this server"
+})
+
 /** One invalid field, in the shape FastAPI gives (the spec's validation error item). */
 export const ValidationIssue = Schema.Struct({
   loc: Schema.Array(Schema.Union(Schema.String, Schema.Number)),
@@ -119,6 +126,7 @@ export type WireError =
   | Conflict
   | PayloadTooLarge
   | TooManyRequests
+  | ServiceUnavailable
   | ValidationError
 
 export const STATUS: { readonly [Tag in WireError["_tag"]]: number } = {
@@ -129,5 +137,6 @@ export const STATUS: { readonly [Tag in WireError["_tag"]]: number } = {
   Conflict: 409,
   PayloadTooLarge: 413,
   TooManyRequests: 429,
+  ServiceUnavailable: 503,
   ValidationError: 422
 }

@@ -14,6 +14,8 @@ export interface PublicUrlsShape {
   readonly telephonyAnswer: (input: { readonly provider: string; readonly attemptId: number }) => string
   /** Where the contacts file of an upload is PUT; `query` carries the expiry and signature. */
   readonly contactsUpload: (input: { readonly key: string; readonly query: URLSearchParams }) => string
+  /** Where the audio file of a recording upload (`/workflow-recordings/upload-url`) is PUT. */
+  readonly recordingUpload: (input: { readonly key: string; readonly query: URLSearchParams }) => string
   /** A run in the API (`GET /workflow/{id}/runs/{id}`, with an API key), for the events that report it. */
   readonly run: (input: { readonly workflowId: number; readonly runId: number }) => string
   /** A shareable download of a run's artifact; `token` is the signed link token. */

@@ -16,6 +16,7 @@ import {
   Forbidden,
   NotFound,
   PayloadTooLarge,
+  ServiceUnavailable,
   TooManyRequests,
   Unauthorized,
   ValidationError,
@@ -78,6 +79,13 @@ import type {
   WrongCurrentPassword
 } from "@agentline/core/users/Errors"
 import type { AgentArchived, InvalidWorkflowDefinition, TriggerPathTaken, WorkflowNotFound } from "@agentline/core/workflows/Errors"
+import type {
+  InvalidRecordings,
+  RecordingIdTaken,
+  RecordingNotFound,
+  SpeechToTextUnavailable,
+  UnreadableAudio
+} from "@agentline/core/recordings/Errors"
 import { Effect } from "effect"
 
 /** Every error a core service can fail with. */
@@ -147,6 +155,11 @@ export type DomainError =
   | InvalidWorkflowDefinition
   | TriggerPathTaken
   | WorkflowNotFound
+  | InvalidRecordings
+  | RecordingIdTaken
+  | RecordingNotFound
+  | SpeechToTextUnavailable
+  | UnreadableAudio
 
 const PRESIGN = "POST /api/v1/storage/presigned-upload-url"
 
@@ -250,7 +263,13 @@ const MAPPING = {
     }),
   InvalidWorkflowDefinition: (e) => new ValidationError({ detail: e.issues }),
   TriggerPathTaken: conflict,
-  WorkflowNotFound: notFound
+  WorkflowNotFound: notFound,
+  InvalidRecordings: (e) =>
+    new ValidationError({ detail: e.issues.map((i) => ({ loc: i.loc, msg: i.message, type: "value_error", input: i.input, ctx: {} })) }),
+  RecordingIdTaken: conflict,
+  RecordingNotFound: notFound,
+  SpeechToTextUnavailable: says(ServiceUnavailable),
+  UnreadableAudio: (e) => ValidationError.single(["body", "file"], e.message, null)
 } as const satisfies { readonly [E in DomainError as E["_tag"]]: (error: E) => WireError }
 
 /** The wire error a domain error becomes (e.g. `Unauthorized` for `InvalidApiKey`). */

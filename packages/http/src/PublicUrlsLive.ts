@@ -18,6 +18,8 @@ export const layer = (publicUrl: string): Layer.Layer<PublicUrls> => {
     mediaStream: ({ provider, token }) => `${api.replace(/^http/, "ws")}/telephony/media/${segment(provider)}/${token}`,
     // Upload keys are `<organization>/contacts/<file>`: their slashes are the route's own.
     contactsUpload: ({ key, query }) => `${api}/storage/upload/${key}?${query}`,
+    // Recording keys are `<organization>/recordings/<file>`, the same route's other folder.
+    recordingUpload: ({ key, query }) => `${api}/storage/upload/${key}?${query}`,
     run: ({ runId, workflowId }) => `${api}/workflow/${workflowId}/runs/${runId}`,
     runArtifact: ({ artifact, token }) => `${api}/public/download/workflow/${segment(token)}/${artifact}`
   })

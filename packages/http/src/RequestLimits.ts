@@ -18,6 +18,8 @@ const MiB = 1024 * KiB
 export const AUTH_BODY_LIMIT = 16 * KiB
 /** Agent create and update: a definition of up to 1,000 nodes with their prompts. */
 export const WORKFLOW_BODY_LIMIT = 4 * MiB
+/** A recording to transcribe: a multipart body with one audio file of at most 5 MiB. */
+export const TRANSCRIBE_BODY_LIMIT = 5 * MiB + 64 * KiB
 /** Every other body (JSON settings, single calls, provider callbacks). */
 export const DEFAULT_BODY_LIMIT = 256 * KiB
 /** Deepest nesting of arrays and objects in a JSON body (the top-level value is level 1). */
@@ -38,6 +40,7 @@ export const bodyRule = (method: string, pathname: string, maxUploadBytes: numbe
   if (method === "PUT" && UPLOAD_PATH.test(pathname)) return { _tag: "Streamed", maxBytes: maxUploadBytes }
   if (pathname.startsWith("/api/v1/auth/")) return { _tag: "Buffered", maxBytes: AUTH_BODY_LIMIT }
   if (pathname.startsWith("/api/v1/workflow/")) return { _tag: "Buffered", maxBytes: WORKFLOW_BODY_LIMIT }
+  if (pathname === "/api/v1/workflow-recordings/transcribe") return { _tag: "Buffered", maxBytes: TRANSCRIBE_BODY_LIMIT }
   return { _tag: "Buffered", maxBytes: DEFAULT_BODY_LIMIT }
 }
 
@@ -133,15 +136,20 @@ export const pathNulIssues = (pathname: string): Array<ValidationIssue> => {
   return decoded.includes(NUL) ? [nulIssue(["path"], decoded, "the path")] : []
 }
 
+const isMultipart = (contentType: string | undefined) =>
+  (contentType ?? "").split(";")[0]!.trim().toLowerCase() === "multipart/form-data"
+
 const isForm = (contentType: string | undefined) =>
   (contentType ?? "").split(";")[0]!.trim().toLowerCase() === "application/x-www-form-urlencoded"
 
 /**
  * What is wrong with a buffered body before any handler reads it: too deep, or NULs anywhere. JSON that
  * does not parse is left to the endpoint's own decoding (which says "JSON decode error"), unless it
- * carries a raw NUL. Form bodies (provider callbacks) are checked name by name.
+ * carries a raw NUL. Form bodies (provider callbacks) are checked name by name. Multipart bodies (an
+ * audio file to transcribe) are binary: their one text field is checked by the endpoint's schema.
  */
 export const bodyIssues = (text: string, contentType: string | undefined): Array<ValidationIssue> => {
+  if (isMultipart(contentType)) return []
   if (isForm(contentType)) {
     const issues: Array<ValidationIssue> = []
     for (const [key, value] of new URLSearchParams(text)) {

@@ -30,7 +30,7 @@ import { Migrations, Repositories } from "@agentline/sql"
 import type { SqlClient } from "@effect/sql"
 import { HttpApiBuilder, HttpApiScalar, HttpServer, OpenApi } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import * as NodePath from "node:path"
 import { createServer } from "node:http"
 import { AgentlineApi } from "@agentline/api/Api"
@@ -39,6 +39,9 @@ import { DoNotCallLive } from "./do-not-call/Http.js"
 import { WebhooksLive } from "./webhooks/Http.js"
 import { CredentialsLive } from "./credentials/Http.js"
 import { Credentials } from "@agentline/core/credentials/Credentials"
+import { Recordings, RecordingSpeechToText } from "@agentline/core/recordings/Recordings"
+import { SpeechToText } from "@agentline/core/voice/Speech"
+import { RecordingsLive } from "./recordings/Http.js"
 import * as NodeWebhookTransport from "./webhooks/NodeWebhookTransport.js"
 import { CampaignTransitions } from "@agentline/core/campaigns/CampaignTransitions"
 import { WebhookDelivery } from "@agentline/core/webhooks/WebhookDelivery"
@@ -121,6 +124,17 @@ export const CallAudioLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config
     )))
 
 /**
+ * The speech-to-text service recordings are transcribed with: the voice runtime's (the same layer, so
+ * built once), none when an embedding application serves calls with its own handler.
+ */
+export const RecordingSpeechToTextLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config) =>
+  config.callAudioHandler !== undefined
+    ? Layer.succeed(RecordingSpeechToText, Option.none())
+    : Layer.effect(RecordingSpeechToText, Effect.map(SpeechToText, Option.some)).pipe(
+      Layer.provide(config.voiceServices ?? VoiceServices.layerConfig)
+    )))
+
+/**
  * The domain services over the SQL repositories; needs a `SqlClient` (already migrated or not) and the
  * server configuration. Each line depends only on the lines below it.
  */
@@ -129,7 +143,8 @@ export const ServicesLive = Layer.mergeAll(
   Calls.Default,
   MediaStreams.Default,
   WebhookDelivery.Default,
-  TelephonyConfigs.connectionsLive
+  TelephonyConfigs.connectionsLive,
+  Recordings.Default
 ).pipe(
   Layer.provideMerge(Dispatcher.campaignDialer),
   Layer.provideMerge(Dispatcher.Default),
@@ -148,7 +163,7 @@ export const ServicesLive = Layer.mergeAll(
   )),
   Layer.provideMerge(PostCall.Default),
   Layer.provideMerge(WebhookOutbox.Default),
-  Layer.provideMerge(Layer.mergeAll(MediaTokens.Default, CallAudioLive, InProcessInbound.Default, CallEventSink.Default)),
+  Layer.provideMerge(Layer.mergeAll(MediaTokens.Default, CallAudioLive, InProcessInbound.Default, CallEventSink.Default, RecordingSpeechToTextLive)),
   Layer.provideMerge(Layer.mergeAll(Repositories.layer, InfrastructureLive))
 )
 
@@ -178,6 +193,7 @@ export const ApiLive = Layer.unwrapEffect(
     DoNotCallLive,
     WebhooksLive,
     CredentialsLive,
+    RecordingsLive,
     OrganizationsLive,
     WorkflowsLive,
     PublicDownloadsLive,

@@ -61,6 +61,13 @@ import {
   WrongCurrentPassword
 } from "@agentline/core/users/Errors"
 import { AgentArchived, InvalidWorkflowDefinition, TriggerPathTaken, WorkflowNotFound } from "@agentline/core/workflows/Errors"
+import {
+  InvalidRecordings,
+  RecordingIdTaken,
+  RecordingNotFound,
+  SpeechToTextUnavailable,
+  UnreadableAudio
+} from "@agentline/core/recordings/Errors"
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import { type DomainError, toWire } from "../src/DomainErrors.js"
@@ -194,7 +201,18 @@ const CASES = {
   InvalidWorkflowDefinition: [new InvalidWorkflowDefinition({ issues: [issue] }), 422, [issue]],
   TriggerPathTaken: [new TriggerPathTaken({ triggerPath: "abc" }), 409,
     "trigger_path 'abc' is already used by another agent; trigger paths are unique across all agents"],
-  WorkflowNotFound: [new WorkflowNotFound({ workflowId: 8 }), 404, "Workflow with id 8 not found"]
+  WorkflowNotFound: [new WorkflowNotFound({ workflowId: 8 }), 404, "Workflow with id 8 not found"],
+  InvalidRecordings: [
+    new InvalidRecordings({ issues: [{ loc: ["body", "recordings", 0, "storage_key"], message: "recordings[0].storage_key: not WAV", input: "k" }] }),
+    422,
+    [{ loc: ["body", "recordings", 0, "storage_key"], msg: "recordings[0].storage_key: not WAV", type: "value_error", input: "k", ctx: {} }]
+  ],
+  RecordingIdTaken: [new RecordingIdTaken({ recordingId: "hello" }), 409,
+    "recording_id 'hello' is already used by another recording of this organization; choose another name"],
+  RecordingNotFound: [new RecordingNotFound({ recording: "rec_x" }), 404, "Recording rec_x not found in this organization"],
+  SpeechToTextUnavailable: [new SpeechToTextUnavailable({ reason: "no recognizer" }), 503, "no recognizer"],
+  UnreadableAudio: [new UnreadableAudio({ reason: "file: not WAV" }), 422,
+    [{ loc: ["body", "file"], msg: "file: not WAV", type: "value_error", input: null, ctx: {} }]]
 } satisfies { readonly [Tag in DomainError["_tag"]]: Case }
 
 describe("the domain → wire mapping", () => {

@@ -1,5 +1,17 @@
 import { BlobStore } from "@agentline/core/blobs/BlobStore"
-import { acceptsContentType, contactsKey, mediaType, organizationOfKey, sanitizeFileName, uploadSignature, verifyUploadSignature } from "@agentline/core/uploads/Upload"
+import {
+  acceptsContentType,
+  contactsKey,
+  isRecordingKeyOf,
+  issuedFor,
+  kindOfKey,
+  mediaType,
+  organizationOfKey,
+  recordingKey,
+  sanitizeFileName,
+  uploadSignature,
+  verifyUploadSignature
+} from "@agentline/core/uploads/Upload"
 import { PresignRequest } from "@agentline/api/uploads/Upload"
 import { Uploads } from "@agentline/core/uploads/Uploads"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
@@ -42,6 +54,33 @@ describe("upload rules", () => {
       expect(organizationOfKey(key)).toEqual(Option.some(organizationId))
     }
   )
+
+  it("recording keys: named by their recording id, of their organization, a kind of their own; PUTs send WAV or the declared type", () => {
+    const key = recordingKey(7, "rec_ab12", "My greeting (final).wav")
+    expect(key).toBe("7/recordings/rec_ab12.My_greeting__final_.wav")
+    expect(organizationOfKey(key)).toEqual(Option.some(7))
+    expect(kindOfKey(key)).toBe("recordings")
+    expect(kindOfKey(contactsKey(7, "u", "c.csv"))).toBe("contacts")
+    expect(isRecordingKeyOf(7, key)).toBe(true)
+    expect(isRecordingKeyOf(8, key)).toBe(false)
+    expect(isRecordingKeyOf(7, contactsKey(7, "u", "c.csv"))).toBe(false)
+    expect(isRecordingKeyOf(7, "7/recordings/a/b.wav")).toBe(false)
+    expect(issuedFor(7, "rec_ab12", key)).toBe(true)
+    expect(issuedFor(7, "rec_ab", key)).toBe(false)
+    expect(issuedFor(7, "rec", key)).toBe(false)
+    expect(issuedFor(7, "rec_ab12.My", key)).toBe(false)
+    expect(issuedFor(8, "rec_ab12", key)).toBe(false)
+    const cases: ReadonlyArray<[string | undefined, string, boolean]> = [
+      ["audio/wav", "audio/wav", true],
+      ["audio/x-wav", "audio/wav", true],
+      ["Audio/Wave; codecs=1", "audio/wav", true],
+      ["audio/mpeg", "audio/mpeg", true],
+      ["audio/mpeg", "audio/wav", false],
+      ["text/csv", "audio/wav", false],
+      [undefined, "audio/wav", false]
+    ]
+    for (const [sent, declared, accepted] of cases) expect(acceptsContentType(sent, declared, "recordings"), `${sent} / ${declared}`).toBe(accepted)
+  })
 
   it("keys of other shapes have no organization", () => {
     for (const key of ["", "contacts/x.csv", "0/contacts/x.csv", "01/contacts/x.csv", "1/other/x.csv", "1/contacts/", "1/contacts/a/b.csv", "a/contacts/x.csv"]) {

@@ -18,6 +18,7 @@ import * as SqlUploadsRepo from "./uploads/SqlUploadsRepo.js"
 import * as SqlUsersRepo from "./users/SqlUsersRepo.js"
 import * as SqlWebhooksRepo from "./webhooks/SqlWebhooksRepo.js"
 import * as SqlCredentialsRepo from "./credentials/SqlCredentialsRepo.js"
+import * as SqlRecordingsRepo from "./recordings/SqlRecordingsRepo.js"
 import * as SqlWorkflowsRepo from "./workflows/SqlWorkflowsRepo.js"
 
 export const layer = Layer.mergeAll(
@@ -36,5 +37,6 @@ export const layer = Layer.mergeAll(
   SqlDoNotCallRepo.layer,
   SqlWebhooksRepo.layer,
   SqlCredentialsRepo.layer,
+  SqlRecordingsRepo.layer,
   Transactor.layer
 )

@@ -42,4 +42,19 @@ export class UploadTargetApi extends HttpApiGroup.make("uploadTarget")
           "Content-Type: text/csv. At most the declared file_size is accepted (413 beyond it, nothing stored)."
       )
   )
+  .add(
+    HttpApiEndpoint.put("uploadRecording", "/storage/upload/:organization/recordings/:file")
+      .setPath(Schema.Struct({ organization: Schema.String, file: Schema.String }))
+      .setUrlParams(Schema.Struct({
+        expires: Schema.optionalWith(Schema.String, { default: () => "" }),
+        signature: Schema.optionalWith(Schema.String, { default: () => "" })
+      }))
+      .setPayload(HttpApiSchema.Uint8Array({ contentType: "audio/wav" }))
+      .addSuccess(UploadReceipt)
+      .annotate(
+        OpenApi.Description,
+        "Step 2 of a recording upload (`POST /workflow-recordings/upload-url`): send the audio file as the raw body " +
+          "with the Content-Type declared as its mime_type (audio/wav). At most the declared file_size is accepted."
+      )
+  )
 {}

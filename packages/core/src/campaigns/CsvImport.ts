@@ -17,7 +17,26 @@ export interface ContactRow {
   readonly row_number: number
   readonly phone_number: string
   readonly timezone: string | null
-  readonly initial_context: Record<string, string>
+  readonly initial_context: Record<string, unknown>
+}
+
+/** The columns that override an agent's greeting per contact (the reference's); not copied into the context as they are. */
+export const GREETING_OVERRIDE_COLUMNS = ["greeting_override_type", "greeting_override_text", "greeting_override_recording_id"] as const
+
+/**
+ * A contact's greeting override from its CSV columns, as the reference builds it: `{type: "text", text}`
+ * when the type is `text` and the text is not blank, `{type: "audio", recording_id}` when the type is
+ * `audio` with an id; otherwise none (the agent's own greeting plays).
+ */
+export const greetingOverride = (
+  columns: Readonly<Record<string, string>>
+): { readonly type: "text"; readonly text: string } | { readonly type: "audio"; readonly recording_id: string } | undefined => {
+  const type = (columns.greeting_override_type ?? "").trim().toLowerCase()
+  const text = columns.greeting_override_text ?? ""
+  const recordingId = (columns.greeting_override_recording_id ?? "").trim()
+  if (type === "text" && text.trim() !== "") return { type: "text", text }
+  if (type === "audio" && recordingId !== "") return { type: "audio", recording_id: recordingId }
+  return undefined
 }
 
 /** The file is not usable as contacts: unreadable, empty, or with rows at fault (the message lists them). */
@@ -226,12 +245,17 @@ export const readContacts = <E>(
         return Either.right([])
       }
       seen.add(phone.right)
-      const context: Record<string, string> = {}
+      const context: Record<string, unknown> = {}
+      const overrideColumns: Record<string, string> = {}
       headers.forEach((name, i) => {
-        if (i !== phoneIndex && i !== timezoneIndex && name !== "") context[name] = cells[i] ?? ""
+        if (i === phoneIndex || i === timezoneIndex || name === "") return
+        if ((GREETING_OVERRIDE_COLUMNS as ReadonlyArray<string>).includes(name)) overrideColumns[name] = cells[i] ?? ""
+        else context[name] = cells[i] ?? ""
       })
+      const override = greetingOverride(overrideColumns)
+      if (override !== undefined) context.greeting_override = override
       for (const variable of options.requiredVariables) {
-        if ((context[variable] ?? "").trim() === "") {
+        if (String(context[variable] ?? "").trim() === "") {
           const rows = options.problems.emptyVariables.get(variable) ?? new RowList()
           rows.add(row)
           options.problems.emptyVariables.set(variable, rows)

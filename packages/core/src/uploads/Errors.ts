@@ -19,10 +19,12 @@ export class UploadUrlInvalid extends Schema.TaggedError<UploadUrlInvalid>()("Up
 }
 
 export class UploadContentTypeRefused extends Schema.TaggedError<UploadContentTypeRefused>()("UploadContentTypeRefused", {
-  contentType: Schema.NullOr(Schema.String)
+  contentType: Schema.NullOr(Schema.String),
+  /** The type to send: `text/csv` for contacts, the declared audio type for a recording. */
+  expected: Schema.optionalWith(Schema.String, { default: () => "text/csv" })
 }) {
   override get message() {
-    return `Send the file with the header Content-Type: text/csv (got '${this.contentType ?? "none"}')`
+    return `Send the file with the header Content-Type: ${this.expected} (got '${this.contentType ?? "none"}')`
   }
 }
 

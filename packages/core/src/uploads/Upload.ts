@@ -29,11 +29,36 @@ export const sanitizeFileName = (name: string): string => {
 export const contactsKey = (organizationId: number, uuid: string, fileName: string): string =>
   `${organizationId}/contacts/${uuid}_${sanitizeFileName(fileName)}`
 
-/** The organization a contacts key was issued to; none for anything not shaped like one. */
+/**
+ * `<organization id>/recordings/<recording id>.<sanitized name>`: an agent's pre-recorded audio
+ * (`/workflow-recordings`), uploaded the same way as contacts. Recording ids have no `.`, so the first
+ * one ends the id (`rec` is not a prefix of the key of `rec_ab12`).
+ */
+export const recordingKey = (organizationId: number, recordingId: string, fileName: string): string =>
+  `${organizationId}/recordings/${recordingId}.${sanitizeFileName(fileName)}`
+
+/** What an upload is for: the folder of its key. */
+export type UploadKind = "contacts" | "recordings"
+
+/** The organization a contacts or recording key was issued to; none for anything not shaped like one. */
 export const organizationOfKey = (key: string): Option.Option<number> => {
-  const match = /^([1-9][0-9]{0,15})\/contacts\/[^/]+$/.exec(key)
+  const match = /^([1-9][0-9]{0,15})\/(contacts|recordings)\/[^/]+$/.exec(key)
   return match === null ? Option.none() : Option.some(Number(match[1]))
 }
+
+export const kindOfKey = (key: string): UploadKind => (/^[0-9]+\/recordings\//.test(key) ? "recordings" : "contacts")
+
+/** Whether `key` is a recording key of the organization. */
+export const isRecordingKeyOf = (organizationId: number, key: string): boolean =>
+  new RegExp(`^${organizationId}/recordings/[^/]+$`).test(key)
+
+/** Whether the recording key was issued for `recordingId` (the upload step named the file after it). */
+export const issuedFor = (organizationId: number, recordingId: string, key: string): boolean =>
+  !recordingId.includes(".") && key.startsWith(`${organizationId}/recordings/${recordingId}.`) &&
+  !key.slice(`${organizationId}/recordings/`.length).includes("/")
+
+/** The media types a WAV file goes by; any of them is accepted on a recording's PUT. */
+export const WAV_MEDIA_TYPES = ["audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave"] as const
 
 /**
  * The URL signature: HMAC-SHA256 under the server secret (with a purpose prefix, so an upload signature
@@ -71,10 +96,12 @@ export const mediaType = (contentType: string | undefined): string =>
   (contentType ?? "").split(";")[0]!.trim().toLowerCase()
 
 /**
- * The PUT must say it sends CSV: `text/csv` (with any parameters), or the type declared when the URL
- * was issued (a presigned bucket URL likewise binds the declared type).
+ * A contacts PUT must say it sends CSV: `text/csv` (with any parameters), a recording's PUT WAV audio
+ * (`audio/wav` and its aliases); or either sends the type declared when the URL was issued (a presigned
+ * bucket URL likewise binds the declared type).
  */
-export const acceptsContentType = (contentType: string | undefined, declared: string): boolean => {
+export const acceptsContentType = (contentType: string | undefined, declared: string, kind: UploadKind = "contacts"): boolean => {
   const type = mediaType(contentType)
-  return type === "text/csv" || (type !== "" && type === mediaType(declared))
+  const usual = kind === "contacts" ? type === "text/csv" : (WAV_MEDIA_TYPES as ReadonlyArray<string>).includes(type)
+  return usual || (type !== "" && type === mediaType(declared))
 }

@@ -10,7 +10,7 @@ import * as Crypto from "node:crypto"
 import { BlobStore } from "../blobs/BlobStore.js"
 import type { Principal } from "@agentline/api/Authentication"
 import { PublicUrls } from "../PublicUrls.js"
-import { acceptsContentType, contactsKey, organizationOfKey, uploadSignature, verifyUploadSignature } from "./Upload.js"
+import { acceptsContentType, contactsKey, kindOfKey, mediaType, organizationOfKey, recordingKey, uploadSignature, verifyUploadSignature } from "./Upload.js"
 import { type PresignRequest, type PresignResponse, type UploadReceipt } from "@agentline/api/uploads/Upload"
 import {
   UploadBodyTooLarge,
@@ -71,6 +71,56 @@ export class Uploads extends Effect.Service<Uploads>()("@agentline/core/Uploads"
     })
 
     /**
+     * Upload URLs for an agent's recordings (`/workflow-recordings/upload-url`): each file gets its key
+     * under `<organization>/recordings/`, named by its new recording id. Same signed, single-use URLs as
+     * contacts; the PUT must send the declared audio type.
+     */
+    const presignRecording = Effect.fn("Uploads.presignRecording")(function*(
+      principal: Principal,
+      request: { readonly recordingId: string; readonly fileName: string; readonly fileSize: number; readonly contentType: string }
+    ) {
+      if (request.fileSize > settings.maxBytes) {
+        return yield* new UploadTooLarge({ fileSize: request.fileSize, maxBytes: settings.maxBytes })
+      }
+      const now = yield* Clock.currentTimeMillis
+      const expires = Math.floor(now / 1000) + settings.ttlSeconds
+      const key = recordingKey(principal.organizationId, request.recordingId, request.fileName)
+      yield* repo.reserve({
+        file_key: key,
+        organization_id: principal.organizationId,
+        file_name: request.fileName,
+        declared_size: request.fileSize,
+        content_type: request.contentType,
+        expires_at: iso(expires * 1000),
+        now: iso(now)
+      })
+      const query = new URLSearchParams({
+        expires: String(expires),
+        signature: uploadSignature(settings.secret, key, expires, request.fileSize)
+      })
+      return { upload_url: urls.recordingUpload({ key, query }), file_key: key, expires_in: settings.ttlSeconds }
+    })
+
+    /**
+     * The bytes of an uploaded file of the organization, whole (for small files: recordings, bounded by
+     * their signed size when they were stored); none when it was not uploaded or is no longer stored.
+     */
+    const readUploaded = Effect.fn("Uploads.readUploaded")(function*(organizationId: number, fileKey: string) {
+      const upload = yield* repo.find(organizationId, fileKey)
+      if (Option.isNone(upload) || upload.value.uploaded_at === null) return Option.none<Uint8Array>()
+      const stream = yield* Effect.option(blobs.stream(fileKey))
+      if (Option.isNone(stream)) return Option.none<Uint8Array>()
+      const chunks = yield* Stream.runCollect(stream.value)
+      const bytes = new Uint8Array([...chunks].reduce((n, c) => n + c.length, 0))
+      let offset = 0
+      for (const chunk of chunks) {
+        bytes.set(chunk, offset)
+        offset += chunk.length
+      }
+      return Option.some(bytes)
+    })
+
+    /**
      * The PUT to an upload URL. Every way a URL can be wrong (unknown key, bad or missing signature,
      * expired) gets the same 403, so the answer tells nothing about which keys exist.
      */
@@ -93,8 +143,12 @@ export class Uploads extends Effect.Service<Uploads>()("@agentline/core/Uploads"
       if (!verifyUploadSignature(settings.secret, key, expires, signature, upload.value.declared_size, now)) {
         return yield* refused
       }
-      if (!acceptsContentType(contentType, upload.value.content_type)) {
-        return yield* new UploadContentTypeRefused({ contentType: contentType ?? null })
+      const kind = kindOfKey(key)
+      if (!acceptsContentType(contentType, upload.value.content_type, kind)) {
+        return yield* new UploadContentTypeRefused({
+          contentType: contentType ?? null,
+          expected: kind === "contacts" ? "text/csv" : mediaType(upload.value.content_type)
+        })
       }
       // The declared size is signed into the URL, so it bounds the body; the server maximum too, in case
       // it was lowered after the URL was issued.
@@ -107,7 +161,7 @@ export class Uploads extends Effect.Service<Uploads>()("@agentline/core/Uploads"
       if (!(yield* repo.claim(key, iso(now)))) {
         return yield* new UploadUrlUsed({ fileKey: key })
       }
-      const stored = yield* blobs.put(key, body, { maxBytes: limit, contentType: "text/csv" }).pipe(
+      const stored = yield* blobs.put(key, body, { maxBytes: limit, contentType: kind === "contacts" ? "text/csv" : mediaType(upload.value.content_type) }).pipe(
         Effect.onError(() => repo.abandon(key)),
         Effect.catchTag("BlobTooLarge", () => Effect.fail(tooLarge))
       )
@@ -118,7 +172,8 @@ export class Uploads extends Effect.Service<Uploads>()("@agentline/core/Uploads"
     /** The upload behind a campaign's `source_id`: it must be the caller organization's, and uploaded. */
     const requireUploaded = Effect.fn("Uploads.requireUploaded")(function*(principal: Principal, fileKey: string) {
       const upload = yield* repo.find(principal.organizationId, fileKey)
-      if (Option.isNone(upload) || upload.value.uploaded_at === null) {
+      // A recording's upload is not a contacts file.
+      if (Option.isNone(upload) || upload.value.uploaded_at === null || kindOfKey(fileKey) !== "contacts") {
         return yield* new UploadNotFound({ fileKey })
       }
       return upload.value
@@ -147,6 +202,6 @@ export class Uploads extends Effect.Service<Uploads>()("@agentline/core/Uploads"
       return presigned.file_key
     })
 
-    return { presign, receive, store, requireUploaded, open } as const
+    return { presign, presignRecording, receive, store, requireUploaded, open, readUploaded } as const
   })
 }) {}

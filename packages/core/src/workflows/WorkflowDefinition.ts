@@ -207,3 +207,30 @@ export const triggerPaths = (definition: WorkflowDefinition): ReadonlyArray<stri
   definition.nodes.flatMap((n) =>
     n.type === "trigger" && typeof n.data.trigger_path === "string" && n.data.trigger_path !== "" ? [n.data.trigger_path] : []
   )
+
+/** A recording a definition plays: where it is named (node or edge, and the field) and its id. */
+export interface RecordingReference {
+  readonly kind: "node" | "edge"
+  readonly id: string
+  readonly field: "greeting_recording_id" | "transition_speech_recording_id"
+  readonly recordingId: string
+}
+
+/**
+ * The recordings a definition plays: a start node's greeting and edges' transition speech whose type is
+ * `audio`. An id left behind with type `text` plays nothing and is not a reference.
+ */
+export const recordingReferences = (definition: WorkflowDefinition): ReadonlyArray<RecordingReference> => [
+  ...definition.nodes.flatMap((n): ReadonlyArray<RecordingReference> =>
+    n.type === "startCall" && n.data.greeting_type === "audio" && typeof n.data.greeting_recording_id === "string" &&
+      n.data.greeting_recording_id.trim() !== ""
+      ? [{ kind: "node", id: n.id, field: "greeting_recording_id", recordingId: n.data.greeting_recording_id }]
+      : []
+  ),
+  ...definition.edges.flatMap((e): ReadonlyArray<RecordingReference> =>
+    e.data.transition_speech_type === "audio" && typeof e.data.transition_speech_recording_id === "string" &&
+      e.data.transition_speech_recording_id.trim() !== ""
+      ? [{ kind: "edge", id: e.id, field: "transition_speech_recording_id", recordingId: e.data.transition_speech_recording_id }]
+      : []
+  )
+]

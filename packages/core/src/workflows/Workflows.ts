@@ -6,7 +6,8 @@ import type { Principal } from "@agentline/api/Authentication"
 import { AgentArchived, InvalidWorkflowDefinition, TriggerPathTaken, WorkflowNotFound } from "./Errors.js"
 import type { CreateWorkflowRequest, UpdateWorkflowRequest, WorkflowStatus } from "@agentline/api/workflows/Workflow"
 import { type DefinitionIssue, validateDefinition } from "./DefinitionValidation.js"
-import { mintTriggerPaths, triggerPaths } from "./WorkflowDefinition.js"
+import { mintTriggerPaths, recordingReferences, triggerPaths } from "./WorkflowDefinition.js"
+import { RecordingsRepo } from "../recordings/RecordingsRepo.js"
 import { type StoredWorkflow, type TriggerConflict, type VersionContent, WorkflowsRepo } from "./WorkflowsRepo.js"
 
 import { iso } from "../Time.js"
@@ -27,24 +28,47 @@ const triggerConflict = (conflict: TriggerConflict) => new TriggerPathTaken({ tr
 
 const notFound = (workflowId: number) => new WorkflowNotFound({ workflowId })
 
-/** Validates a definition and mints missing trigger paths; 422 listing every structural problem. */
+/**
+ * Validates a definition and mints missing trigger paths; 422 listing every structural problem, and
+ * every recording it plays that is not an active recording of the organization.
+ */
 const prepare = (
+  recordings: RecordingsRepo["Type"],
+  organizationId: number,
   input: Pick<VersionContent, "template_context_variables" | "workflow_configurations"> & { readonly workflow_definition: unknown }
-): Effect.Effect<VersionContent, InvalidWorkflowDefinition> => {
+): Effect.Effect<VersionContent, InvalidWorkflowDefinition> => Effect.gen(function*() {
   const { errors, definition } = validateDefinition(input.workflow_definition)
-  if (errors.length > 0) return Effect.fail(new InvalidWorkflowDefinition({ issues: errors.map(toIssue) }))
+  if (errors.length > 0) return yield* new InvalidWorkflowDefinition({ issues: errors.map(toIssue) })
+  const references = recordingReferences(definition)
+  if (references.length > 0) {
+    const known = new Set((yield* recordings.findActive(organizationId, [...new Set(references.map((r) => r.recordingId))])).map((r) => r.recording_id))
+    const missing = references.filter((r) => !known.has(r.recordingId))
+    if (missing.length > 0) {
+      return yield* new InvalidWorkflowDefinition({
+        issues: missing.map((r) =>
+          toIssue({
+            kind: r.kind,
+            id: r.id,
+            field: r.field,
+            message: `${r.kind} '${r.id}' ${r.field}: recording '${r.recordingId}' does not exist in this organization; upload it first or choose another`
+          })
+        )
+      })
+    }
+  }
   const minted = mintTriggerPaths(definition, () => Crypto.randomUUID())
-  return Effect.succeed({
+  return {
     workflow_definition: minted as unknown as Record<string, unknown>,
     template_context_variables: input.template_context_variables,
     workflow_configurations: input.workflow_configurations,
     trigger_paths: triggerPaths(minted)
-  })
-}
+  }
+})
 
 export class Workflows extends Effect.Service<Workflows>()("@agentline/core/Workflows", {
   effect: Effect.gen(function*() {
     const repo = yield* WorkflowsRepo
+    const recordings = yield* RecordingsRepo
 
     const find = (principal: Principal, id: number) =>
       Effect.flatMap(repo.find(principal.organizationId, id), Option.match({
@@ -53,7 +77,7 @@ export class Workflows extends Effect.Service<Workflows>()("@agentline/core/Work
       }))
 
     const create = Effect.fn("Workflows.create")(function*(principal: Principal, request: CreateWorkflowRequest) {
-      const content = yield* prepare({
+      const content = yield* prepare(recordings, principal.organizationId, {
         workflow_definition: request.workflow_definition,
         template_context_variables: request.template_context_variables ?? null,
         workflow_configurations: request.workflow_configurations ?? null
@@ -84,7 +108,7 @@ export class Workflows extends Effect.Service<Workflows>()("@agentline/core/Work
       const variables = request.template_context_variables ?? undefined
       const configurations = request.workflow_configurations ?? undefined
       const content = definition !== undefined || variables !== undefined || configurations !== undefined
-        ? yield* prepare({
+        ? yield* prepare(recordings, principal.organizationId, {
           workflow_definition: definition ?? current.workflow_definition,
           template_context_variables: variables ?? current.template_context_variables,
           workflow_configurations: configurations ?? current.workflow_configurations

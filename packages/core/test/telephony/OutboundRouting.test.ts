@@ -8,6 +8,7 @@ const urls: PublicUrlsShape = {
   telephonyCallback: ({ attemptId, provider }) => `https://calls.example.com/cb/${provider}/${attemptId}`,
   telephonyAnswer: ({ attemptId, provider }) => `https://calls.example.com/answer/${provider}/${attemptId}`,
   contactsUpload: () => "unused",
+  recordingUpload: () => "unused",
   run: () => "unused",
   runArtifact: () => "unused"
 }

@@ -1,7 +1,7 @@
 import { CurrentPrincipal } from "@agentline/api/Authentication"
 import { UploadBodyUnreadable } from "@agentline/core/uploads/Errors"
 import { Uploads } from "@agentline/core/uploads/Uploads"
-import { HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder, type HttpServerRequest } from "@effect/platform"
 import { Effect, Stream } from "effect"
 import { AgentlineApi } from "@agentline/api/Api"
 import { wire } from "../DomainErrors.js"
@@ -22,9 +22,14 @@ export const UploadTargetLive = HttpApiBuilder.group(AgentlineApi, "uploadTarget
   Effect.gen(function*() {
     const uploads = yield* Uploads
     // Raw: the payload is not decoded, so the body is streamed to the blob store chunk by chunk, never buffered.
-    return handlers.handleRaw("upload", ({ path, request, urlParams }) =>
+    const receive = (folder: "contacts" | "recordings") =>
+    ({ path, request, urlParams }: {
+      readonly path: { readonly organization: string; readonly file: string }
+      readonly request: HttpServerRequest.HttpServerRequest
+      readonly urlParams: { readonly expires: string; readonly signature: string }
+    }) =>
       wire(uploads.receive(
-        `${path.organization}/contacts/${path.file}`,
+        `${path.organization}/${folder}/${path.file}`,
         urlParams.expires,
         urlParams.signature,
         request.headers["content-type"],
@@ -32,5 +37,6 @@ export const UploadTargetLive = HttpApiBuilder.group(AgentlineApi, "uploadTarget
           Stream.mapError((error) => new UploadBodyUnreadable({ reason: error.reason }))
         ),
         knownLength(declaredLength(request.headers["content-length"]))
-      )))
+      ))
+    return handlers.handleRaw("upload", receive("contacts")).handleRaw("uploadRecording", receive("recordings"))
   }))

@@ -35,10 +35,13 @@ export const systemPrompt = (
     : own
 }
 
-/** Something the agent says without the LLM: rendered text, or an uploaded recording played as is. */
+/**
+ * Something the agent says without the LLM: rendered text, or an uploaded recording played as is;
+ * `fallbackText` is said instead when the recording cannot be played (deleted since, file gone).
+ */
 export type Utterance =
   | { readonly _tag: "Text"; readonly text: string }
-  | { readonly _tag: "Recording"; readonly recordingId: string }
+  | { readonly _tag: "Recording"; readonly recordingId: string; readonly fallbackText: string | undefined }
 
 /** The reference's `delayed_start_duration` default, in seconds. */
 export const DEFAULT_START_DELAY_SECONDS = 2
@@ -62,16 +65,38 @@ export const utterance = (
   recordingId: string | null | undefined,
   context: Readonly<Record<string, unknown>>
 ): Utterance | undefined => {
-  if (type === "audio" && nonBlank(recordingId)) return { _tag: "Recording", recordingId }
-  if (!nonBlank(text)) return undefined
-  const rendered = renderTemplate(text, context)
-  return nonBlank(rendered) ? { _tag: "Text", text: rendered } : undefined
+  const rendered = nonBlank(text) ? renderTemplate(text, context) : undefined
+  const spoken = nonBlank(rendered) ? rendered : undefined
+  if (type === "audio" && nonBlank(recordingId)) return { _tag: "Recording", recordingId, fallbackText: spoken }
+  return spoken === undefined ? undefined : { _tag: "Text", text: spoken }
+}
+
+/**
+ * A contact's `initial_context.greeting_override` (from the campaign CSV's `greeting_override_*`
+ * columns): `{type: "text", text}` or `{type: "audio", recording_id}`; anything else is no override.
+ * An audio override falls back to the agent's own text greeting when it cannot be played.
+ */
+export const greetingOverride = (
+  override: unknown,
+  agentGreeting: Utterance | undefined,
+  context: Readonly<Record<string, unknown>>
+): Utterance | undefined => {
+  if (typeof override !== "object" || override === null) return undefined
+  const o = override as Record<string, unknown>
+  const agentText = agentGreeting?._tag === "Text" ? agentGreeting.text : agentGreeting?.fallbackText
+  if (o.type === "text" && typeof o.text === "string") return utterance("text", o.text, undefined, context)
+  if (o.type === "audio" && nonBlank(o.recording_id as string | undefined)) {
+    return { _tag: "Recording", recordingId: o.recording_id as string, fallbackText: agentText }
+  }
+  return undefined
 }
 
 export const opening = (graph: ConversationGraph, context: Readonly<Record<string, unknown>>): Opening => {
   const data = graph.start.data
+  const own = utterance(data.greeting_type, data.greeting, data.greeting_recording_id, context)
+  const initial = context.initial_context as Readonly<Record<string, unknown>> | undefined
   return {
     delaySeconds: data.delayed_start === true ? data.delayed_start_duration ?? DEFAULT_START_DELAY_SECONDS : 0,
-    greeting: utterance(data.greeting_type, data.greeting, data.greeting_recording_id, context)
+    greeting: greetingOverride(initial?.greeting_override, own, context) ?? own
   }
 }

@@ -93,8 +93,27 @@ export const makeSpeaker = (options: SpeakerOptions) => {
       yield* audio.mark(`s${++marks}`)
     })
 
+  /**
+   * Plays a recording (PCM at its own rate, resampled to the line's) like a sentence: paced, with a mark
+   * at its end, interruptible between frames; `text` (its transcript) is what the playback says was heard.
+   */
+  const recording = (text: string, pcm: Pcm.PcmFrame, playback: Playback) =>
+    Effect.gen(function*() {
+      const all = frames({ sampleRate: audio.sampleRate, samples: Pcm.resample(pcm.samples, pcm.sampleRate, audio.sampleRate) })
+      const current = { text, sent: 0, total: all.length }
+      playback.current = current
+      for (const frame of all) {
+        yield* sendPaced(frame, playback)
+        current.sent++
+      }
+      playback.sentences.push(text)
+      playback.current = undefined
+      yield* audio.mark(`s${++marks}`)
+    })
+
   return {
     sentence,
+    recording,
     /** Playback was cleared at the provider: nothing more is queued there. */
     cleared: Effect.map(callTime, (now) => {
       dueMs = now

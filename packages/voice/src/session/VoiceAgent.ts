@@ -18,6 +18,8 @@
 import type { CallAudio, CallAudioHandlerShape } from "@agentline/core/media/CallAudio"
 import * as Pcm from "@agentline/core/media/Pcm"
 import { BlobStore } from "@agentline/core/blobs/BlobStore"
+import { loadPlayable, type PlayableRecording } from "@agentline/core/recordings/Recordings"
+import { RecordingsRepo } from "@agentline/core/recordings/RecordingsRepo"
 import { RunsRepo } from "@agentline/core/runs/RunsRepo"
 import { SpeechToText, TextToSpeech } from "@agentline/core/voice/Speech"
 import { validateDefinition } from "@agentline/core/workflows/DefinitionValidation"
@@ -66,6 +68,7 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
     const tts = yield* TextToSpeech
     const llm = yield* AgentLanguageModel
     const blobs = yield* BlobStore
+    const recordingsRepo = yield* RecordingsRepo
     const prices = yield* Prices
     const names = yield* SpeechServiceNames
     const overrides = yield* Effect.serviceOption(VoiceServiceOverrides)
@@ -206,15 +209,44 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
         yield* Effect.forkScoped(recognize)
         yield* Effect.forkScoped(Effect.zipRight(Effect.sleep(settings.maxCallMillis), Queue.offer(events, { _tag: "TimeUp", reason: "max_duration_exceeded" })))
 
-        /** Says an utterance outside the LLM (greeting, transition speech). */
+        /** The call's recordings, each loaded once (a transition taken twice plays the same audio). */
+        const loaded = new Map<string, Either.Either<PlayableRecording, string>>()
+        const readBlob = (key: string) =>
+          Effect.gen(function*() {
+            const stream = yield* Effect.option(blobs.stream(key))
+            if (Option.isNone(stream)) return Option.none<Uint8Array>()
+            const chunks = [...(yield* Stream.runCollect(stream.value))]
+            const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0))
+            let offset = 0
+            for (const chunk of chunks) {
+              bytes.set(chunk, offset)
+              offset += chunk.length
+            }
+            return Option.some(bytes)
+          })
+        const playable = (recordingId: string) =>
+          Effect.gen(function*() {
+            const known = loaded.get(recordingId)
+            if (known !== undefined) return known
+            const result = yield* loadPlayable(recordingsRepo, readBlob, call.run.organization_id, recordingId)
+            loaded.set(recordingId, result)
+            return result
+          })
+
+        /**
+         * Says an utterance outside the LLM (greeting, transition speech). A recording that cannot be
+         * played is logged in the run; its text stands in when there is one, else nothing is said.
+         */
         const say = (utterance: Utterance | undefined, playback: Playback) =>
           Effect.gen(function*() {
             if (utterance === undefined) return
-            if (utterance._tag === "Recording") {
-              yield* note([pipelineError(`recorded audio (${utterance.recordingId}) is not played yet; the text is used when there is one`, false)])
-              return
-            }
-            yield* speaker.sentence(utterance.text, playback)
+            if (utterance._tag === "Text") return yield* speaker.sentence(utterance.text, playback)
+            const recording = yield* playable(utterance.recordingId)
+            if (Either.isRight(recording)) return yield* speaker.recording(recording.right.transcript, recording.right.audio, playback)
+            const instead = utterance.fallbackText !== undefined ? "the text is said instead" : "nothing is said instead"
+            yield* Effect.logWarning(`Voice runtime: ${recording.left}; ${instead}`)
+            yield* note([pipelineError(`${recording.left}; ${instead}`, false)])
+            if (utterance.fallbackText !== undefined) yield* speaker.sentence(utterance.fallbackText, playback)
           })
 
         /** One LLM reply at the current node, spoken as it streams; returns the tool calls it made. */
@@ -313,12 +345,21 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
         const opening = Effect.gen(function*() {
           if (started.opening.delaySeconds > 0) yield* Effect.sleep(started.opening.delaySeconds * 1000)
           const playback = newPlayback()
-          yield* say(started.opening.greeting, playback)
-          const greeting = playedText(playback)
-          if (greeting !== "") {
-            recordTurn(record, { role: "assistant", text: greeting, startMs: playback.firstFrameAtMs ?? 0, endMs: yield* speaker.drainedAt })
-            history.push({ role: "assistant", content: [{ type: "text", text: greeting }] } as any)
-          }
+          // What was played of the greeting is the agent's first turn, also when the caller cut it short.
+          const greeted = (interrupted: boolean) =>
+            Effect.gen(function*() {
+              const greeting = playedText(playback)
+              if (greeting === "") return
+              recordTurn(record, {
+                role: "assistant",
+                text: greeting,
+                startMs: playback.firstFrameAtMs ?? 0,
+                endMs: interrupted ? yield* callTime : yield* speaker.drainedAt,
+                ...(interrupted ? { interrupted } : {})
+              })
+              history.push({ role: "assistant", content: [{ type: "text", text: greeting }] } as any)
+            })
+          yield* say(started.opening.greeting, playback).pipe(Effect.onExit((exit) => greeted(Exit.isInterrupted(exit))))
           if (Option.isNone(llm)) {
             yield* Effect.logWarning("No language model is configured (AGENTLINE_LLM): the agent plays its greeting and hangs up")
             state = endConversation({ ...state, gatheredContext: { ...state.gatheredContext, error: "no language model configured: set AGENTLINE_LLM (see docs/voice.md)" } }, "no_language_model")

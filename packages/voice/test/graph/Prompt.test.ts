@@ -48,7 +48,23 @@ describe("opening", () => {
   })
   it("plays the recording when greeting_type is audio", () => {
     const graph = graphOf(booking({ start: { greeting_type: "audio", greeting_recording_id: "rec-9" } }))
-    expect(opening(graph, context).greeting).toEqual({ _tag: "Recording", recordingId: "rec-9" })
+    // The text greeting stands in if the recording cannot be played at call time.
+    expect(opening(graph, context).greeting).toEqual({ _tag: "Recording", recordingId: "rec-9", fallbackText: "Hello Ann!" })
+  })
+  it("a contact's greeting_override replaces the agent's greeting: text (rendered) or a recording falling back to the agent's text", () => {
+    const graph = graphOf(booking({ start: { greeting_type: "audio", greeting_recording_id: "rec-9" } }))
+    const withOverride = (override: unknown) => templateContext({ first_name: "Ann", greeting_override: override }, {})
+    expect(opening(graph, withOverride({ type: "text", text: "Hi {{first_name}}, it's us again." })).greeting)
+      .toEqual({ _tag: "Text", text: "Hi Ann, it's us again." })
+    expect(opening(graphOf(booking()), withOverride({ type: "audio", recording_id: "rec-ann" })).greeting)
+      .toEqual({ _tag: "Recording", recordingId: "rec-ann", fallbackText: "Hello Ann!" })
+    expect(opening(graph, withOverride({ type: "audio", recording_id: "rec-ann" })).greeting)
+      .toEqual({ _tag: "Recording", recordingId: "rec-ann", fallbackText: "Hello Ann!" })
+    // Malformed overrides are ignored: the agent's own greeting plays.
+    for (const bad of [null, "text", { type: "audio" }, { type: "text", text: "   " }, { type: "video", text: "x" }]) {
+      expect(opening(graph, withOverride(bad)).greeting, JSON.stringify(bad))
+        .toEqual({ _tag: "Recording", recordingId: "rec-9", fallbackText: "Hello Ann!" })
+    }
   })
   it("falls back to the text when audio is chosen without a recording", () => {
     const graph = graphOf(booking({ start: { greeting_type: "audio", greeting_recording_id: null } }))
@@ -70,7 +86,8 @@ describe("utterance", () => {
     const ctx = { x: "X" }
     expect(utterance("text", "hi {{x}}", "rec", ctx)).toEqual({ _tag: "Text", text: "hi X" })
     expect(utterance(undefined, "hi", null, ctx)).toEqual({ _tag: "Text", text: "hi" })
-    expect(utterance("audio", "hi", "rec", ctx)).toEqual({ _tag: "Recording", recordingId: "rec" })
+    expect(utterance("audio", "hi", "rec", ctx)).toEqual({ _tag: "Recording", recordingId: "rec", fallbackText: "hi" })
+    expect(utterance("audio", null, "rec", ctx)).toStrictEqual({ _tag: "Recording", recordingId: "rec", fallbackText: undefined })
     expect(utterance("audio", "hi", "  ", ctx)).toEqual({ _tag: "Text", text: "hi" })
     expect(utterance("audio", null, null, ctx)).toBeUndefined()
     expect(utterance(null, "   ", null, ctx)).toBeUndefined()
