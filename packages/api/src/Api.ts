@@ -15,7 +15,7 @@ import {
 import * as OpenApiDocument from "./OpenApiDocument.js"
 import { HttpApi, OpenApi } from "@effect/platform"
 import { ApiKeysApi } from "./api-keys/Api.js"
-import { CallsApi, TelephonyCallbacksApi } from "./calls/Api.js"
+import { CallsApi, TelephonyCallbacksApi, TestCallsApi } from "./calls/Api.js"
 import { CampaignsApi } from "./campaigns/Api.js"
 import { WebhooksApi } from "./webhooks/Api.js"
 import { CredentialsApi } from "./credentials/Api.js"
@@ -43,6 +43,7 @@ export class AgentlineApi extends HttpApi.make("agentline")
   .add(PhoneNumbersApi)
   .add(CampaignsApi)
   .add(CallsApi)
+  .add(TestCallsApi)
   .add(DoNotCallApi)
   .add(WebhooksApi)
   .add(CredentialsApi)

@@ -59,7 +59,7 @@ import { HealthLive } from "./health/Http.js"
 import { OrganizationsLive } from "./organizations/Http.js"
 import * as PublicUrlsLive from "./PublicUrlsLive.js"
 import { ServerConfig, VERSION } from "./ServerConfig.js"
-import { CallsLive, TelephonyCallbacksLive } from "./calls/Http.js"
+import { CallsLive, TelephonyCallbacksLive, TestCallsLive } from "./calls/Http.js"
 import { CampaignsLive } from "./campaigns/Http.js"
 import { PhoneNumbersLive } from "./phone-numbers/Http.js"
 import { PublicDownloadsLive } from "./runs/Http.js"
@@ -201,6 +201,7 @@ export const ApiLive = Layer.unwrapEffect(
     PhoneNumbersLive,
     CampaignsLive,
     CallsLive,
+    TestCallsLive,
     TelephonyCallbacksLive,
     UploadsLive,
     UploadTargetLive

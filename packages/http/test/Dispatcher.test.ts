@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, FastCheck, TestClock } from "effect"
-import { call, dialects, TestApp } from "./Harness.js"
+import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
 import {
   activeCalls,
   activeCallsSettled,
@@ -237,6 +237,41 @@ for (const dialect of dialects) {
         const archived = yield* call("POST", `/api/v1/public/agent/workflow/${uuid}`, { apiKey: setup.apiKey, body })
         expect(archived.status).toBe(409)
         expect(archived.body.detail).toContain("archived")
+      }))
+
+    it.effect("test calls (POST /telephony/initiate-call): by agent id, with a login session or an API key; other organizations' agents are 404; unsupported fields refused", () =>
+      Effect.gen(function*() {
+        const setup = yield* setupDialing({ limit: 5, simulator: { talk_seconds: 1 } })
+        const login = yield* call("POST", "/api/v1/auth/login", { body: { email: setup.admin.email, password: "initial-password" } })
+        expect(login.status).toBe(200)
+        const body = { workflow_id: setup.agent.id, phone_number: "+1 (415) 555-0142" }
+
+        expect((yield* call("POST", "/api/v1/telephony/initiate-call", { body })).status).toBe(401)
+        const bySession = yield* call("POST", "/api/v1/telephony/initiate-call", { token: login.body.token, body })
+        expect(bySession.status).toBe(200)
+        expect(bySession.body.message).toBe(`Call initiated successfully with run name ${bySession.body.workflow_run_name}`)
+        const byKey = yield* call("POST", "/api/v1/telephony/initiate-call", { apiKey: setup.apiKey, body: { ...body, phone_number: "+14155550143" } })
+        expect(byKey.status).toBe(200)
+        for (let i = 0; i < 10; i++) {
+          yield* TestClock.adjust(1000)
+          yield* settle(5)
+        }
+        const run = yield* call("GET", `/api/v1/workflow/${setup.agent.id}/runs/${bySession.body.workflow_run_id}`, { apiKey: setup.apiKey })
+        expect(run.body.initial_context).toMatchObject({ phone_number: "+14155550142", agent_identifier_type: "workflow_id", trigger_mode: "test" })
+        expect(run.body.gathered_context.outcome).toBe("completed")
+
+        const other = yield* seedOrganization()
+        const foreign = yield* call("POST", "/api/v1/telephony/initiate-call", { apiKey: other.apiKey, body })
+        expect(foreign.status).toBe(404)
+        const refused = yield* call("POST", "/api/v1/telephony/initiate-call", {
+          apiKey: setup.apiKey,
+          body: { ...body, workflow_run_id: 7, from_phone_number_id: 3 }
+        })
+        expect(refused.status).toBe(422)
+        expect(refused.body.detail.map((d: any) => [d.loc.at(-1), d.msg])).toEqual([
+          ["workflow_run_id", "workflow_run_id is not supported: a test call always starts a new run"],
+          ["from_phone_number_id", "from_phone_number_id is not supported: the configuration's caller IDs are used in turn"]
+        ])
       }))
 
     it.effect("a trigger path starts its agent; a workflow uuid on the trigger route is 404", () =>

@@ -1,7 +1,7 @@
-import { CallRequest, CallResponse } from "./Call.js"
+import { CallRequest, CallResponse, TestCallRequest, TestCallResponse } from "./Call.js"
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { ApiKeyAuthentication } from "../Authentication.js"
+import { ApiKeyAuthentication, Authentication } from "../Authentication.js"
 import { AttemptId } from "../Ids.js"
 import { idFromString } from "../Params.js"
 
@@ -20,6 +20,12 @@ export class CallsApi extends HttpApiGroup.make("calls")
       .addSuccess(CallResponse)
   )
   .middleware(ApiKeyAuthentication)
+{}
+
+/** A test call of an agent by id: a login session (the dashboard) or an API key. */
+export class TestCallsApi extends HttpApiGroup.make("testCalls")
+  .add(HttpApiEndpoint.post("initiate", "/telephony/initiate-call").setPayload(TestCallRequest).addSuccess(TestCallResponse))
+  .middleware(Authentication)
 {}
 
 /** Provider-facing status callbacks; the provider's signature is the credential. */

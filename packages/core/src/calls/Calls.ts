@@ -11,7 +11,7 @@ import { InvalidPhoneNumber } from "../phone-numbers/Errors.js"
 import { normalizeAddress } from "../phone-numbers/PhoneAddress.js"
 import { OutboundRouting } from "../telephony/OutboundRouting.js"
 import type { WebhookRequest } from "../telephony/TelephonyProvider.js"
-import { AgentArchived } from "../workflows/Errors.js"
+import { AgentArchived, WorkflowNotFound } from "../workflows/Errors.js"
 import { WorkflowsRepo } from "../workflows/WorkflowsRepo.js"
 import { AgentNotFound, AgentTriggerInactive, InvalidCallback, InvalidCallbackSignature, UnknownCall } from "./Errors.js"
 
@@ -27,17 +27,24 @@ export class Calls extends Effect.Service<Calls>()("@agentline/core/Calls", {
 
     const start = Effect.fn("Calls.start")(function*(
       principal: Principal,
-      agent: { readonly _tag: "WorkflowUuid"; readonly uuid: string } | { readonly _tag: "TriggerPath"; readonly path: string },
+      agent:
+        | { readonly _tag: "WorkflowUuid"; readonly uuid: string }
+        | { readonly _tag: "TriggerPath"; readonly path: string }
+        | { readonly _tag: "WorkflowId"; readonly id: number },
       request: CallRequest
     ) {
       const found = agent._tag === "WorkflowUuid"
         ? yield* workflows.findByUuid(agent.uuid)
-        : yield* workflows.findByTriggerPath(agent.path)
+        : agent._tag === "TriggerPath"
+        ? yield* workflows.findByTriggerPath(agent.path)
+        : yield* workflows.find(principal.organizationId, agent.id)
       // Another organization's agent is reported exactly like a missing one.
       if (Option.isNone(found) || found.value.organization_id !== principal.organizationId) {
         return yield* agent._tag === "WorkflowUuid"
           ? new AgentNotFound({ by: "uuid", value: agent.uuid })
-          : new AgentNotFound({ by: "trigger_path", value: agent.path })
+          : agent._tag === "TriggerPath"
+          ? new AgentNotFound({ by: "trigger_path", value: agent.path })
+          : new WorkflowNotFound({ workflowId: agent.id })
       }
       const workflow = found.value
       if (agent._tag === "TriggerPath") {
@@ -55,8 +62,9 @@ export class Calls extends Effect.Service<Calls>()("@agentline/core/Calls", {
       }
       const context: Record<string, unknown> = {}
       for (const [key, value] of Object.entries(request.initial_context ?? {})) if (!RESERVED.has(key)) context[key] = value
-      context.agent_identifier = agent._tag === "WorkflowUuid" ? agent.uuid : agent.path
-      context.agent_identifier_type = agent._tag === "WorkflowUuid" ? "workflow_uuid" : "trigger_path"
+      context.agent_identifier = agent._tag === "WorkflowUuid" ? agent.uuid : agent._tag === "TriggerPath" ? agent.path : agent.id
+      context.agent_identifier_type = agent._tag === "WorkflowUuid" ? "workflow_uuid" : agent._tag === "TriggerPath" ? "trigger_path" : "workflow_id"
+      if (agent._tag === "WorkflowId") context.trigger_mode = "test"
       if (principal.via._tag === "ApiKey") context.api_key_id = principal.via.apiKeyId
       return yield* dispatcher.placeSingleCall({
         organizationId: OrganizationId.make(principal.organizationId),

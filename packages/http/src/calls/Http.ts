@@ -16,6 +16,19 @@ export const CallsLive = HttpApiBuilder.group(AgentlineApi, "calls", (handlers) 
         Effect.flatMap(CurrentPrincipal, (p) => wire(calls.start(p, { _tag: "TriggerPath", path: path.uuid }, payload))))
   }))
 
+export const TestCallsLive = HttpApiBuilder.group(AgentlineApi, "testCalls", (handlers) =>
+  Effect.gen(function*() {
+    const calls = yield* Calls
+    return handlers.handle("initiate", ({ payload }) =>
+      Effect.flatMap(CurrentPrincipal, (p) =>
+        wire(calls.start(p, { _tag: "WorkflowId", id: payload.workflow_id }, {
+          phone_number: payload.phone_number,
+          ...(payload.telephony_configuration_id !== undefined ? { telephony_configuration_id: payload.telephony_configuration_id } : {})
+        })).pipe(
+          Effect.map((placed) => ({ ...placed, message: `Call initiated successfully with run name ${placed.workflow_run_name}` }))
+        )))
+  }))
+
 /**
  * The URL a provider called, as it called it: this server's public address and the path and query the
  * request arrived with. Providers sign that URL (Twilio, Plivo), so the path alone cannot be verified.
