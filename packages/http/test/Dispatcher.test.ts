@@ -250,7 +250,15 @@ for (const dialect of dialects) {
         const bySession = yield* call("POST", "/api/v1/telephony/initiate-call", { token: login.body.token, body })
         expect(bySession.status).toBe(200)
         expect(bySession.body.message).toBe(`Call initiated successfully with run name ${bySession.body.workflow_run_name}`)
-        const byKey = yield* call("POST", "/api/v1/telephony/initiate-call", { apiKey: setup.apiKey, body: { ...body, phone_number: "+14155550143" } })
+        // The agent's template variables are the defaults under what the request gives.
+        expect((yield* call("PUT", `/api/v1/workflow/${setup.agent.id}`, {
+          apiKey: setup.apiKey,
+          body: { template_context_variables: { first_name: "Default", city: "Paris" } }
+        })).status).toBe(200)
+        const byKey = yield* call("POST", "/api/v1/telephony/initiate-call", {
+          apiKey: setup.apiKey,
+          body: { ...body, phone_number: "+14155550143", initial_context: { first_name: "Grace" } }
+        })
         expect(byKey.status).toBe(200)
         for (let i = 0; i < 10; i++) {
           yield* TestClock.adjust(1000)
@@ -259,6 +267,8 @@ for (const dialect of dialects) {
         const run = yield* call("GET", `/api/v1/workflow/${setup.agent.id}/runs/${bySession.body.workflow_run_id}`, { apiKey: setup.apiKey })
         expect(run.body.initial_context).toMatchObject({ phone_number: "+14155550142", agent_identifier_type: "workflow_id", trigger_mode: "test" })
         expect(run.body.gathered_context.outcome).toBe("completed")
+        const byKeyRun = yield* call("GET", `/api/v1/workflow/${setup.agent.id}/runs/${byKey.body.workflow_run_id}`, { apiKey: setup.apiKey })
+        expect(byKeyRun.body.initial_context).toMatchObject({ first_name: "Grace", city: "Paris", phone_number: "+14155550143" })
 
         const other = yield* seedOrganization()
         const foreign = yield* call("POST", "/api/v1/telephony/initiate-call", { apiKey: other.apiKey, body })

@@ -22,6 +22,8 @@ const unsupported = (message: string) =>
 export const TestCallRequest = Schema.Struct({
   workflow_id: WorkflowId,
   phone_number: Schema.String,
+  /** Over the agent's `template_context_variables` (an addition to the reference's body). */
+  initial_context: Schema.optional(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown }))),
   telephony_configuration_id: Schema.optional(Schema.NullOr(TelephonyConfigurationId)),
   workflow_run_id: Schema.optional(unsupported("workflow_run_id is not supported: a test call always starts a new run")),
   from_phone_number_id: Schema.optional(unsupported("from_phone_number_id is not supported: the configuration's caller IDs are used in turn"))

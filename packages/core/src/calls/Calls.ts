@@ -60,8 +60,12 @@ export class Calls extends Effect.Service<Calls>()("@agentline/core/Calls", {
       if (Either.isLeft(to)) {
         return yield* new InvalidPhoneNumber({ field: "phone_number", input: request.phone_number, reason: to.left.message })
       }
+      // A test call (by id) gets the agent's template variables under what the request gives, as the reference's does.
+      const given = agent._tag === "WorkflowId"
+        ? { ...(workflow.template_context_variables ?? {}), ...(request.initial_context ?? {}) }
+        : request.initial_context ?? {}
       const context: Record<string, unknown> = {}
-      for (const [key, value] of Object.entries(request.initial_context ?? {})) if (!RESERVED.has(key)) context[key] = value
+      for (const [key, value] of Object.entries(given)) if (!RESERVED.has(key)) context[key] = value
       context.agent_identifier = agent._tag === "WorkflowUuid" ? agent.uuid : agent._tag === "TriggerPath" ? agent.path : agent.id
       context.agent_identifier_type = agent._tag === "WorkflowUuid" ? "workflow_uuid" : agent._tag === "TriggerPath" ? "trigger_path" : "workflow_id"
       if (agent._tag === "WorkflowId") context.trigger_mode = "test"

@@ -23,6 +23,7 @@ export const TestCallsLive = HttpApiBuilder.group(AgentlineApi, "testCalls", (ha
       Effect.flatMap(CurrentPrincipal, (p) =>
         wire(calls.start(p, { _tag: "WorkflowId", id: payload.workflow_id }, {
           phone_number: payload.phone_number,
+          ...(payload.initial_context !== undefined ? { initial_context: payload.initial_context } : {}),
           ...(payload.telephony_configuration_id !== undefined ? { telephony_configuration_id: payload.telephony_configuration_id } : {})
         })).pipe(
           Effect.map((placed) => ({ ...placed, message: `Call initiated successfully with run name ${placed.workflow_run_name}` }))
