@@ -42,8 +42,10 @@ export type UploadKind = "contacts" | "recordings"
 
 /** The organization a contacts or recording key was issued to; none for anything not shaped like one. */
 export const organizationOfKey = (key: string): Option.Option<number> => {
-  const match = /^([1-9][0-9]{0,15})\/(contacts|recordings)\/[^/]+$/.exec(key)
-  return match === null ? Option.none() : Option.some(Number(match[1]))
+  const match = /^([1-9][0-9]{0,9})\/(contacts|recordings)\/[^/]+$/.exec(key)
+  // Organization ids are 32-bit in storage: a larger number names no organization (and PostgreSQL
+  // refuses to compare it with an integer column).
+  return match === null || Number(match[1]) > 2_147_483_647 ? Option.none() : Option.some(Number(match[1]))
 }
 
 export const kindOfKey = (key: string): UploadKind => (/^[0-9]+\/recordings\//.test(key) ? "recordings" : "contacts")

@@ -228,7 +228,12 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
           Effect.gen(function*() {
             const known = loaded.get(recordingId)
             if (known !== undefined) return known
-            const result = yield* loadPlayable(recordingsRepo, readBlob, call.run.organization_id, recordingId)
+            // Storage failing while the call runs is one more reason the recording cannot be played, not the call's end.
+            const result = yield* loadPlayable(recordingsRepo, readBlob, call.run.organization_id, recordingId).pipe(
+              Effect.catchAllDefect((defect) =>
+                Effect.succeed(Either.left(`recording '${recordingId}' could not be loaded (${String((defect as any)?.message ?? defect)})`))
+              )
+            )
             loaded.set(recordingId, result)
             return result
           })
