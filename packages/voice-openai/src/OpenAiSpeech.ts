@@ -130,6 +130,16 @@ export const makeTranscription = (options: OpenAiTranscriptionOptions = {}) =>
       }))
   }))
 
+/** An `AiError` as the speech ports' error (with the HTTP status when there is one); anything else as it is. */
+const toSpeechError = <E>(error: E | AiError.AiError): E | SpeechError =>
+  AiError.isAiError(error)
+    ? new SpeechError({
+      service: "openai",
+      message: error.message,
+      ...(error._tag === "HttpResponseError" ? { code: error.response.status } : {})
+    })
+    : error
+
 /** OpenAI speech as the `TextToSpeech` port (needs an `OpenAiClient`). */
 export const speechLayer = (options: OpenAiSpeechOptions) =>
   Layer.effect(
@@ -137,17 +147,7 @@ export const speechLayer = (options: OpenAiSpeechOptions) =>
     Effect.map(makeSpeech(options), (speech) =>
       TextToSpeech.of({
         synthesize: (format, sentences) =>
-          speech.synthesize(format, sentences).pipe(
-            Stream.mapError((error) =>
-              AiError.isAiError(error)
-                ? new SpeechError({
-                  service: "openai",
-                  message: error.message,
-                  ...(error._tag === "HttpResponseError" ? { code: error.response.status } : {})
-                })
-                : error
-            )
-          )
+          speech.synthesize(format, sentences).pipe(Stream.mapError(toSpeechError))
       }))
   )
 
@@ -214,15 +214,6 @@ export const findUtterances = <E>(
     )
   })
 
-const toSpeechError = (error: unknown) =>
-  AiError.isAiError(error)
-    ? new SpeechError({
-      service: "openai",
-      message: error.message,
-      ...(error._tag === "HttpResponseError" ? { code: error.response.status } : {})
-    })
-    : error
-
 /**
  * OpenAI transcription (`/audio/transcriptions`, e.g. `gpt-4o-mini-transcribe`) as the `SpeechToText`
  * port. The endpoint takes whole utterances, not a live stream, so the port finds them in the call's
@@ -256,6 +247,6 @@ export const transcriptionLayer = (options: OpenAiTranscriptionOptions = {}, set
                 ), { concurrency: 3 }),
             Stream.flattenIterables,
             Stream.mapError(toSpeechError)
-          ) as Stream.Stream<SpeechEvent, SpeechError, never>
+          )
       }))
   )

@@ -15,17 +15,10 @@ const speech = (text: string, sampleRate: number) =>
     const tts = yield* LocalTextToSpeech.LocalTextToSpeech
     const format: AudioFormat = { encoding: "l16le", sampleRate }
     const frames = Chunk.toReadonlyArray(yield* Stream.runCollect(tts.synthesize(text, format)))
-    const parts = frames.map((frame) => Pcm.decode(frame).samples)
-    const all = new Int16Array(parts.reduce((n, p) => n + p.length, 0))
-    let at = 0
-    for (const p of parts) {
-      all.set(p, at)
-      at += p.length
-    }
-    return all
+    return concat(...frames.map((frame) => Pcm.decode(frame).samples))
   })
 
-const concat = (...parts: ReadonlyArray<Int16Array>) => {
+function concat(...parts: ReadonlyArray<Int16Array>) {
   const all = new Int16Array(parts.reduce((n, p) => n + p.length, 0))
   let at = 0
   for (const p of parts) {

@@ -75,13 +75,9 @@ export const makeSpeaker = (options: SpeakerOptions) => {
       dueMs += (frame.samples.length * 1000) / frame.sampleRate
     })
 
-  /** Speaks one sentence to the end (interruptible between frames). */
-  const sentence = (text: string, playback: Playback) =>
+  /** Plays `all` as the utterance `text`: paced, counted for what was heard, with a mark at its end. */
+  const play = (text: string, all: ReadonlyArray<Pcm.PcmFrame>, playback: Playback) =>
     Effect.gen(function*() {
-      characters += text.length
-      const chunks = yield* Stream.runCollect(tts.synthesize(format, Stream.make(text)))
-      const pcm = [...chunks].map((chunk) => Pcm.decode(chunk.audio))
-      const all = pcm.flatMap((p) => frames(p))
       const current = { text, sent: 0, total: all.length }
       playback.current = current
       for (const frame of all) {
@@ -93,23 +89,20 @@ export const makeSpeaker = (options: SpeakerOptions) => {
       yield* audio.mark(`s${++marks}`)
     })
 
+  /** Speaks one sentence to the end (interruptible between frames). */
+  const sentence = (text: string, playback: Playback) =>
+    Effect.gen(function*() {
+      characters += text.length
+      const chunks = yield* Stream.runCollect(tts.synthesize(format, Stream.make(text)))
+      yield* play(text, [...chunks].flatMap((chunk) => frames(Pcm.decode(chunk.audio))), playback)
+    })
+
   /**
    * Plays a recording (PCM at its own rate, resampled to the line's) like a sentence: paced, with a mark
    * at its end, interruptible between frames; `text` (its transcript) is what the playback says was heard.
    */
   const recording = (text: string, pcm: Pcm.PcmFrame, playback: Playback) =>
-    Effect.gen(function*() {
-      const all = frames({ sampleRate: audio.sampleRate, samples: Pcm.resample(pcm.samples, pcm.sampleRate, audio.sampleRate) })
-      const current = { text, sent: 0, total: all.length }
-      playback.current = current
-      for (const frame of all) {
-        yield* sendPaced(frame, playback)
-        current.sent++
-      }
-      playback.sentences.push(text)
-      playback.current = undefined
-      yield* audio.mark(`s${++marks}`)
-    })
+    play(text, frames({ sampleRate: audio.sampleRate, samples: Pcm.resample(pcm.samples, pcm.sampleRate, audio.sampleRate) }), playback)
 
   return {
     sentence,
