@@ -4,55 +4,17 @@
  * hears (the scripted recognizer fake), asks the fake OpenAI-compatible LLM at each node, speaks its
  * replies (espeak-ng), moves through the graph, extracts, ends the call; the run carries the results.
  */
-import * as LocalTextToSpeech from "@agentline/voice-local/LocalTextToSpeech"
-import { startFakeOpenAi, type Received } from "@agentline/voice-openai/testing/FakeOpenAi"
-import { bargeInDefinition, definition, respond, toolNames } from "./ConversationScript.js"
-import * as ChatLanguageModel from "@agentline/voice-openai/ChatLanguageModel"
-import { defaultPrices, mergePrices, Prices } from "@agentline/voice/session/Costs"
-import { AgentLanguageModel, SpeechServiceNames } from "@agentline/voice/session/LanguageModelTools"
-import * as ScriptedSpeechToText from "@agentline/voice/testing/ScriptedSpeechToText"
-import { TextToSpeech } from "@agentline/core/voice/Speech"
-import * as Pcm from "@agentline/core/media/Pcm"
-import { OpenAiClient } from "@effect/ai-openai"
-import { FetchHttpClient } from "@effect/platform"
-import { NodeContext } from "@effect/platform-node"
+import { bargeInDefinition, definition, toolNames } from "./ConversationScript.js"
+import { defaultPrices, mergePrices } from "@agentline/voice/session/Costs"
 import { expect, layer } from "@effect/vitest"
-import { Chunk, Context, Effect, Layer, Option, Redacted, Stream } from "effect"
-import { call, dialects, seedOrganization } from "../Harness.js"
-import type { FakeMediaLeg, Started } from "../contract/Carrier.js"
-import { attemptOf, freshNumber } from "../contract/Contract.js"
+import { Effect } from "effect"
+import { agentFinishedSpeaking, download, Fakes, say, voiceLayer } from "./PhoneCallHarness.js"
 import { eventually } from "../contract/ContractMedia.js"
-import { freePort, liveApp } from "../contract/LiveServer.js"
-import { twilio } from "../contract/TwilioCarrier.js"
+import { call, dialects, seedOrganization } from "../Harness.js"
+import { attemptOf, freshNumber } from "../contract/Contract.js"
 
 /** What the caller of the next call says, in order (the scripted recognizer's lines). */
 let callerLines: ReadonlyArray<string> = []
-
-class Fakes extends Context.Tag("voice-test/Fakes")<Fakes, {
-  readonly carrier: Started
-  readonly llmRequests: Array<Received>
-}>() {}
-
-const voiceLayer = (dialect: "sqlite" | "pg") =>
-  Layer.unwrapScoped(Effect.gen(function*() {
-    const port = yield* freePort
-    const carrier = yield* Effect.acquireRelease(Effect.promise(() => twilio.start()), (s) => Effect.promise(() => s.fake.close()))
-    const llm = yield* startFakeOpenAi([], respond)
-    const languageModel = Layer.effect(
-      AgentLanguageModel,
-      Effect.map(ChatLanguageModel.make({ model: "fake-model" }), (model) => Option.some({ name: "openai:fake-model", model }))
-    ).pipe(Layer.provide(OpenAiClient.layer({ apiKey: Redacted.make("sk-fake"), apiUrl: llm.url })), Layer.provide(FetchHttpClient.layer))
-    const voiceServices = Layer.mergeAll(
-      ScriptedSpeechToText.layer(() => callerLines),
-      LocalTextToSpeech.portLayer().pipe(Layer.provide(NodeContext.layer)),
-      languageModel,
-      Layer.succeed(SpeechServiceNames, { stt: "scripted", tts: "local" }),
-      Layer.succeed(Prices, mergePrices(defaultPrices, { llm: { "openai:fake-model": { input_per_million: 1, output_per_million: 2 } }, stt: {}, tts: {} }))
-    )
-    return liveApp(dialect, port, [carrier.adapter], undefined, voiceServices).pipe(
-      Layer.provideMerge(Layer.succeed(Fakes, { carrier, llmRequests: llm.received }))
-    )
-  }))
 
 /** An organization on the fake Twilio with one agent of `workflowDefinition`. */
 const setup = (workflowDefinition: unknown) =>
@@ -78,45 +40,8 @@ const setup = (workflowDefinition: unknown) =>
     return { apiKey: org.apiKey, agent: agent.body as { id: number; workflow_uuid: string } }
   })
 
-/** The person on the phone: speech synthesized at the line's rate, then the line's silence. */
-const speech = (text: string, sampleRate: number) =>
-  Effect.gen(function*() {
-    const tts = yield* TextToSpeech
-    const chunks = yield* Stream.runCollect(tts.synthesize({ encoding: "l16le", sampleRate }, Stream.make(text)))
-    const pcm = Chunk.toReadonlyArray(chunks).map((c) => Pcm.decode(c.audio).samples)
-    const out = new Int16Array(pcm.reduce((n, p) => n + p.length, 0))
-    let offset = 0
-    for (const p of pcm) {
-      out.set(p, offset)
-      offset += p.length
-    }
-    return out
-  }).pipe(Effect.provide(LocalTextToSpeech.portLayer().pipe(Layer.provide(NodeContext.layer))))
-
-const silence = (seconds: number, sampleRate: number) => new Int16Array(Math.round(seconds * sampleRate))
-
-/** Waits until the agent has said something new and stopped (its audio stopped growing). */
-const agentFinishedSpeaking = (leg: FakeMediaLeg, since: number, what: string) =>
-  Effect.gen(function*() {
-    yield* eventually(() => leg.received().length > since + leg.sampleRate / 2, what, 30_000)
-    let last = -1
-    while (leg.received().length !== last) {
-      last = leg.received().length
-      yield* Effect.promise(() => new Promise((r) => setTimeout(r, 400)))
-    }
-    return last
-  })
-
-const say = (leg: FakeMediaLeg, text: string) =>
-  Effect.gen(function*() {
-    leg.speak(yield* speech(text, leg.sampleRate))
-    leg.speak(silence(1.2, leg.sampleRate))
-  })
-
 const runOf = (s: { apiKey: string; agent: { id: number } }, runId: number) =>
   Effect.map(call("GET", `/api/v1/workflow/${s.agent.id}/runs/${runId}`, { apiKey: s.apiKey }), (r) => r.body)
-
-const download = (url: string) => Effect.promise(() => fetch(url).then(async (r) => ({ status: r.status, body: new Uint8Array(await r.arrayBuffer()) })))
 
 /** Seconds of audio in a 16-bit mono WAV. */
 const wavSeconds = (wav: Uint8Array) => {
@@ -125,7 +50,7 @@ const wavSeconds = (wav: Uint8Array) => {
 }
 
 for (const dialect of dialects) {
-  layer(voiceLayer(dialect), { timeout: "120 seconds", excludeTestServices: true })(`voice runtime [${dialect}]`, (it) => {
+  layer(voiceLayer(dialect, () => callerLines, mergePrices(defaultPrices, { llm: { "openai:fake-model": { input_per_million: 1, output_per_million: 2 } }, stt: {}, tts: {} })), { timeout: "120 seconds", excludeTestServices: true })(`voice runtime [${dialect}]`, (it) => {
     it.effect("a two-node agent greets, hears, transitions, extracts and ends the call; the run has transcript, recordings, usage and the transition", () =>
       Effect.gen(function*() {
         const { carrier, llmRequests } = yield* Fakes

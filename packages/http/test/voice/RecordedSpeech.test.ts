@@ -8,57 +8,19 @@
  * the greeting per contact; a recording deleted after the agent was saved falls back to the text
  * greeting and is logged. On SQLite and PostgreSQL.
  */
-import * as LocalTextToSpeech from "@agentline/voice-local/LocalTextToSpeech"
-import { startFakeOpenAi, type Received } from "@agentline/voice-openai/testing/FakeOpenAi"
-import * as ChatLanguageModel from "@agentline/voice-openai/ChatLanguageModel"
-import { defaultPrices, Prices } from "@agentline/voice/session/Costs"
-import { AgentLanguageModel, SpeechServiceNames } from "@agentline/voice/session/LanguageModelTools"
-import * as ScriptedSpeechToText from "@agentline/voice/testing/ScriptedSpeechToText"
-import { TextToSpeech } from "@agentline/core/voice/Speech"
+import { defaultPrices } from "@agentline/voice/session/Costs"
 import { Uploads } from "@agentline/core/uploads/Uploads"
-import * as Pcm from "@agentline/core/media/Pcm"
-import { OpenAiClient } from "@effect/ai-openai"
-import { FetchHttpClient } from "@effect/platform"
-import { NodeContext } from "@effect/platform-node"
 import { expect, layer } from "@effect/vitest"
-import { Chunk, Context, Effect, Layer, Option, Redacted, Stream } from "effect"
-import { call, dialects, seedOrganization } from "../Harness.js"
-import type { FakeMediaLeg, Started } from "../contract/Carrier.js"
-import { attemptOf, freshNumber } from "../contract/Contract.js"
+import { Effect } from "effect"
+import { agentFinishedSpeaking, download, Fakes, say, voiceLayer } from "./PhoneCallHarness.js"
 import { eventually } from "../contract/ContractMedia.js"
-import { freePort, liveApp } from "../contract/LiveServer.js"
-import { twilio } from "../contract/TwilioCarrier.js"
+import { call, dialects, seedOrganization } from "../Harness.js"
+import { attemptOf, freshNumber } from "../contract/Contract.js"
 import { createRecording, toneSeconds, toneShare, toneWav } from "../RecordingFixtures.js"
-import { definition, respond } from "./ConversationScript.js"
+import { definition } from "./ConversationScript.js"
 
 /** What the caller of the next call says, in order (the scripted recognizer's lines). */
 let callerLines: ReadonlyArray<string> = []
-
-class Fakes extends Context.Tag("recorded-speech-test/Fakes")<Fakes, {
-  readonly carrier: Started
-  readonly llmRequests: Array<Received>
-}>() {}
-
-const voiceLayer = (dialect: "sqlite" | "pg") =>
-  Layer.unwrapScoped(Effect.gen(function*() {
-    const port = yield* freePort
-    const carrier = yield* Effect.acquireRelease(Effect.promise(() => twilio.start()), (s) => Effect.promise(() => s.fake.close()))
-    const llm = yield* startFakeOpenAi([], respond)
-    const languageModel = Layer.effect(
-      AgentLanguageModel,
-      Effect.map(ChatLanguageModel.make({ model: "fake-model" }), (model) => Option.some({ name: "openai:fake-model", model }))
-    ).pipe(Layer.provide(OpenAiClient.layer({ apiKey: Redacted.make("sk-fake"), apiUrl: llm.url })), Layer.provide(FetchHttpClient.layer))
-    const voiceServices = Layer.mergeAll(
-      ScriptedSpeechToText.layer(() => callerLines),
-      LocalTextToSpeech.portLayer().pipe(Layer.provide(NodeContext.layer)),
-      languageModel,
-      Layer.succeed(SpeechServiceNames, { stt: "scripted", tts: "local" }),
-      Layer.succeed(Prices, defaultPrices)
-    )
-    return liveApp(dialect, port, [carrier.adapter], undefined, voiceServices).pipe(
-      Layer.provideMerge(Layer.succeed(Fakes, { carrier, llmRequests: llm.received }))
-    )
-  }))
 
 const GREETING_HZ = 1000
 const TRANSITION_HZ = 600
@@ -75,41 +37,6 @@ const recordedDefinition = (greetingId: string, transitionId: string) => ({
     e.id === "e1" ? { ...e, data: { ...e.data, transition_speech_type: "audio", transition_speech_recording_id: transitionId } } : e
   )
 })
-
-/** The person on the phone: speech synthesized at the line's rate, then the line's silence. */
-const speech = (text: string, sampleRate: number) =>
-  Effect.gen(function*() {
-    const tts = yield* TextToSpeech
-    const chunks = yield* Stream.runCollect(tts.synthesize({ encoding: "l16le", sampleRate }, Stream.make(text)))
-    const pcm = Chunk.toReadonlyArray(chunks).map((c) => Pcm.decode(c.audio).samples)
-    const out = new Int16Array(pcm.reduce((n, p) => n + p.length, 0))
-    let offset = 0
-    for (const p of pcm) {
-      out.set(p, offset)
-      offset += p.length
-    }
-    return out
-  }).pipe(Effect.provide(LocalTextToSpeech.portLayer().pipe(Layer.provide(NodeContext.layer))))
-
-const say = (leg: FakeMediaLeg, text: string) =>
-  Effect.gen(function*() {
-    leg.speak(yield* speech(text, leg.sampleRate))
-    leg.speak(new Int16Array(Math.round(1.2 * leg.sampleRate)))
-  })
-
-/** Waits until the agent has said something new and stopped (its audio stopped growing). */
-const agentFinishedSpeaking = (leg: FakeMediaLeg, since: number, what: string) =>
-  Effect.gen(function*() {
-    yield* eventually(() => leg.received().length > since + leg.sampleRate / 2, what, 30_000)
-    let last = -1
-    while (leg.received().length !== last) {
-      last = leg.received().length
-      yield* Effect.promise(() => new Promise((r) => setTimeout(r, 400)))
-    }
-    return last
-  })
-
-const download = (url: string) => Effect.promise(() => fetch(url).then(async (r) => ({ status: r.status, body: new Uint8Array(await r.arrayBuffer()) })))
 
 /** The samples of a 16-bit mono WAV (the run's recordings), with its rate. */
 const wavSamples = (wav: Uint8Array) => {
@@ -132,7 +59,7 @@ const finishedRun = (apiKey: string, agentId: number, runId: number, until = Dat
   })
 
 for (const dialect of dialects) {
-  layer(voiceLayer(dialect), { timeout: "150 seconds", excludeTestServices: true })(`recorded speech on calls [${dialect}]`, (it) => {
+  layer(voiceLayer(dialect, () => callerLines, defaultPrices), { timeout: "150 seconds", excludeTestServices: true })(`recorded speech on calls [${dialect}]`, (it) => {
     it.effect("the greeting and a transition play uploaded recordings: the caller receives their audio, the transcript their words", () =>
       Effect.gen(function*() {
         const { carrier, llmRequests } = yield* Fakes

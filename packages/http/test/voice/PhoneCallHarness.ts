@@ -1,0 +1,89 @@
+/**
+ * What the voice end-to-end tests share: the whole server on a database with the fake Twilio carrier,
+ * the fake OpenAI-compatible LLM (playing `ConversationScript.respond`), the scripted recognizer and
+ * espeak-ng for the agent; and the person on the phone, whose speech is synthesized at the line's rate.
+ */
+import type { Prices as PriceTable } from "@agentline/voice/session/Costs"
+import * as LocalTextToSpeech from "@agentline/voice-local/LocalTextToSpeech"
+import { startFakeOpenAi, type Received } from "@agentline/voice-openai/testing/FakeOpenAi"
+import * as ChatLanguageModel from "@agentline/voice-openai/ChatLanguageModel"
+import { Prices } from "@agentline/voice/session/Costs"
+import { AgentLanguageModel, SpeechServiceNames } from "@agentline/voice/session/LanguageModelTools"
+import * as ScriptedSpeechToText from "@agentline/voice/testing/ScriptedSpeechToText"
+import { TextToSpeech } from "@agentline/core/voice/Speech"
+import * as Pcm from "@agentline/core/media/Pcm"
+import { OpenAiClient } from "@effect/ai-openai"
+import { FetchHttpClient } from "@effect/platform"
+import { NodeContext } from "@effect/platform-node"
+import { Chunk, Context, Effect, Layer, Option, Redacted, Stream } from "effect"
+import type { FakeMediaLeg, Started } from "../contract/Carrier.js"
+import { eventually } from "../contract/ContractMedia.js"
+import { freePort, liveApp } from "../contract/LiveServer.js"
+import { twilio } from "../contract/TwilioCarrier.js"
+import { respond } from "./ConversationScript.js"
+
+export class Fakes extends Context.Tag("voice-test/Fakes")<Fakes, {
+  readonly carrier: Started
+  readonly llmRequests: Array<Received>
+}>() {}
+
+/** The server with the fakes; `callerLines` is read at each call (the scripted recognizer's lines). */
+export const voiceLayer = (dialect: "sqlite" | "pg", callerLines: () => ReadonlyArray<string>, prices: PriceTable["Type"]) =>
+  Layer.unwrapScoped(Effect.gen(function*() {
+    const port = yield* freePort
+    const carrier = yield* Effect.acquireRelease(Effect.promise(() => twilio.start()), (s) => Effect.promise(() => s.fake.close()))
+    const llm = yield* startFakeOpenAi([], respond)
+    const languageModel = Layer.effect(
+      AgentLanguageModel,
+      Effect.map(ChatLanguageModel.make({ model: "fake-model" }), (model) => Option.some({ name: "openai:fake-model", model }))
+    ).pipe(Layer.provide(OpenAiClient.layer({ apiKey: Redacted.make("sk-fake"), apiUrl: llm.url })), Layer.provide(FetchHttpClient.layer))
+    const voiceServices = Layer.mergeAll(
+      ScriptedSpeechToText.layer(callerLines),
+      LocalTextToSpeech.portLayer().pipe(Layer.provide(NodeContext.layer)),
+      languageModel,
+      Layer.succeed(SpeechServiceNames, { stt: "scripted", tts: "local" }),
+      Layer.succeed(Prices, prices)
+    )
+    return liveApp(dialect, port, [carrier.adapter], undefined, voiceServices).pipe(
+      Layer.provideMerge(Layer.succeed(Fakes, { carrier, llmRequests: llm.received }))
+    )
+  }))
+
+/** The person on the phone: speech synthesized at the line's rate. */
+export const speech = (text: string, sampleRate: number) =>
+  Effect.gen(function*() {
+    const tts = yield* TextToSpeech
+    const chunks = yield* Stream.runCollect(tts.synthesize({ encoding: "l16le", sampleRate }, Stream.make(text)))
+    const pcm = Chunk.toReadonlyArray(chunks).map((c) => Pcm.decode(c.audio).samples)
+    const out = new Int16Array(pcm.reduce((n, p) => n + p.length, 0))
+    let offset = 0
+    for (const p of pcm) {
+      out.set(p, offset)
+      offset += p.length
+    }
+    return out
+  }).pipe(Effect.provide(LocalTextToSpeech.portLayer().pipe(Layer.provide(NodeContext.layer))))
+
+export const silence = (seconds: number, sampleRate: number) => new Int16Array(Math.round(seconds * sampleRate))
+
+/** The person says `text`, then the line is silent for 1.2 s. */
+export const say = (leg: FakeMediaLeg, text: string) =>
+  Effect.gen(function*() {
+    leg.speak(yield* speech(text, leg.sampleRate))
+    leg.speak(silence(1.2, leg.sampleRate))
+  })
+
+/** Waits until the agent has said something new and stopped (its audio stopped growing). */
+export const agentFinishedSpeaking = (leg: FakeMediaLeg, since: number, what: string) =>
+  Effect.gen(function*() {
+    yield* eventually(() => leg.received().length > since + leg.sampleRate / 2, what, 30_000)
+    let last = -1
+    while (leg.received().length !== last) {
+      last = leg.received().length
+      yield* Effect.promise(() => new Promise((r) => setTimeout(r, 400)))
+    }
+    return last
+  })
+
+export const download = (url: string) =>
+  Effect.promise(() => fetch(url).then(async (r) => ({ status: r.status, body: new Uint8Array(await r.arrayBuffer()) })))
