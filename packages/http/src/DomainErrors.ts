@@ -71,6 +71,7 @@ import type {
   EmailTaken,
   InvalidCredentials,
   LoginThrottled,
+  LogoutNeedsSession,
   PasswordChangeNeedsSession,
   PasswordUnchanged,
   SessionInvalid,
@@ -138,6 +139,7 @@ export type DomainError =
   | EmailTaken
   | InvalidCredentials
   | LoginThrottled
+  | LogoutNeedsSession
   | PasswordChangeNeedsSession
   | PasswordUnchanged
   | SessionInvalid
@@ -234,6 +236,7 @@ const MAPPING = {
   EmailTaken: conflict,
   InvalidCredentials: unauthorized,
   LoginThrottled: tooManyRequests,
+  LogoutNeedsSession: badRequest,
   PasswordChangeNeedsSession: () =>
     new Forbidden({
       detail: "Changing a password needs a login session (authorization: Bearer <token> from POST /api/v1/auth/login); " +

@@ -21,5 +21,10 @@ export const AuthLive = HttpApiBuilder.group(AgentlineApi, "auth", (handlers) =>
           const address = yield* clientAddress
           return yield* users.changePassword(principal, payload.current_password, payload.new_password, address)
         })))
+      .handle("logout", () =>
+        wire(Effect.gen(function*() {
+          yield* users.logout(yield* CurrentPrincipal)
+          return { success: true, message: "Logged out" }
+        })))
       .handle("me", () => wire(Effect.flatMap(CurrentPrincipal, users.me)))
   }))

@@ -1,0 +1,46 @@
+/**
+ * The dashboard's only way to read or write data: the typed client derived from the API definition in
+ * `@agentline/api` (`HttpApiClient.make(AgentlineApi)`), over `fetch` to the same origin. The login
+ * session travels in an HttpOnly cookie the browser sends by itself; writes also carry the CSRF token
+ * (double submit: the server compares the `X-CSRF-Token` header with the readable `agentline_csrf` cookie).
+ */
+import { AgentlineApi } from "@agentline/api"
+import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { Effect, Layer } from "effect"
+
+/** The cookie the server sets at login next to the (HttpOnly) session cookie; readable by scripts on purpose. */
+export const CSRF_COOKIE = "agentline_csrf"
+export const CSRF_HEADER = "x-csrf-token"
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"])
+
+export const readCookie = (name: string, cookieHeader: string = document.cookie): string | undefined => {
+  for (const part of cookieHeader.split(";")) {
+    const index = part.indexOf("=")
+    if (index === -1) continue
+    if (part.slice(0, index).trim() === name) return decodeURIComponent(part.slice(index + 1).trim())
+  }
+  return undefined
+}
+
+/** Adds the CSRF header to every request that is not a read (the server rejects cookie-authenticated writes without it). */
+export const withCsrfToken = (request: HttpClientRequest.HttpClientRequest): HttpClientRequest.HttpClientRequest => {
+  if (SAFE_METHODS.has(request.method)) return request
+  const token = readCookie(CSRF_COOKIE)
+  return token === undefined ? request : HttpClientRequest.setHeader(request, CSRF_HEADER, token)
+}
+
+const FetchLive = FetchHttpClient.layer.pipe(
+  Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { credentials: "same-origin" }))
+)
+
+const makeClient = HttpApiClient.make(AgentlineApi, {
+  // Relative to the page: the dashboard is served by the server it talks to.
+  baseUrl: "",
+  transformClient: HttpClient.mapRequest(withCsrfToken)
+})
+
+/** The typed client; every method returns an `Effect` with the endpoint's typed errors and no requirements. */
+export type Client = Effect.Effect.Success<typeof makeClient>
+
+export const client: Client = Effect.runSync(Effect.provide(makeClient, FetchLive))
