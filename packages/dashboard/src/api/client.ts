@@ -5,12 +5,10 @@
  * (double submit: the server compares the `X-CSRF-Token` header with the readable `agentline_csrf` cookie).
  */
 import { AgentlineApi } from "@agentline/api"
+import { CSRF_COOKIE, CSRF_HEADER } from "@agentline/api/Authentication"
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect, Layer } from "effect"
 
-/** The cookie the server sets at login next to the (HttpOnly) session cookie; readable by scripts on purpose. */
-export const CSRF_COOKIE = "agentline_csrf"
-export const CSRF_HEADER = "x-csrf-token"
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"])
 
