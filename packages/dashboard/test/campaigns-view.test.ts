@@ -166,3 +166,13 @@ describe("contacts file", () => {
     expect(fileProblem({ name: "c.csv", size: 0 })).toMatch(/empty/)
   })
 })
+
+describe("upload target", () => {
+  it("keeps a same-origin URL and moves another origin's path onto this page's origin", async () => {
+    const { uploadTarget } = await import("../src/pages/campaigns/upload.js")
+    const signed = "/api/v1/storage/upload/1/contacts/a.csv?expires=1&signature=x"
+    expect(uploadTarget(`http://127.0.0.1:8000${signed}`, "http://127.0.0.1:8000")).toBe(`http://127.0.0.1:8000${signed}`)
+    expect(uploadTarget(`http://public.example${signed}`, "http://127.0.0.1:8000")).toBe(`http://127.0.0.1:8000${signed}`)
+    expect(uploadTarget(signed, "http://127.0.0.1:8000")).toBe(`http://127.0.0.1:8000${signed}`)
+  })
+})

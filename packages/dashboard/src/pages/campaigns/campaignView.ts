@@ -162,35 +162,58 @@ const numbersOf = (
   return out
 }
 
+export interface RetryRequest {
+  readonly enabled: boolean
+  readonly max_retries: number
+  readonly retry_delay_seconds: number
+  readonly retry_on_busy: boolean
+  readonly retry_on_no_answer: boolean
+  readonly retry_on_voicemail: boolean
+}
+
+export interface BreakerRequest {
+  readonly enabled: boolean
+  readonly failure_threshold: number
+  readonly window_seconds: number
+  readonly min_calls_in_window: number
+}
+
+export interface SettingsRequest {
+  readonly retry_config: RetryRequest
+  readonly circuit_breaker: BreakerRequest
+  readonly max_concurrency: number
+  readonly schedule_config: { readonly enabled: boolean; readonly timezone: string; readonly slots: ReadonlyArray<SlotInput> } | null
+}
+
 /**
  * The settings part of a create or update request, or the fields that are not numbers yet (by
  * `retry_config.max_retries`-style path, as the API's 422 names them). Bounds are left to the server,
  * which answers with every field at fault.
  */
-export const settingsRequest = (form: SettingsForm):
-  | {
-    readonly request: {
-      readonly retry_config: Record<string, unknown>
-      readonly circuit_breaker: Record<string, unknown>
-      readonly max_concurrency: number
-      readonly schedule_config: { readonly enabled: boolean; readonly timezone: string; readonly slots: ReadonlyArray<SlotInput> } | null
-    }
-  }
-  | { readonly errors: Record<string, string> } =>
-{
+export const settingsRequest = (form: SettingsForm): { readonly request: SettingsRequest } | { readonly errors: Record<string, string> } => {
   const errors: Record<string, string> = {}
-  const retry_config: Record<string, unknown> = numbersOf(form.retry, RETRY_NUMBERS, "retry_config", errors)
-  for (const f of RETRY_FLAGS) retry_config[f.name] = form.retry[f.name] === true
-  const circuit_breaker: Record<string, unknown> = numbersOf(form.breaker, BREAKER_NUMBERS, "circuit_breaker", errors)
-  circuit_breaker.enabled = form.breaker.enabled === true
+  const retry = numbersOf(form.retry, RETRY_NUMBERS, "retry_config", errors)
+  const breaker = numbersOf(form.breaker, BREAKER_NUMBERS, "circuit_breaker", errors)
   const concurrency = Number(form.maxConcurrency.trim())
   if (form.maxConcurrency.trim() === "" || !Number.isFinite(concurrency)) errors.max_concurrency = `${CONCURRENCY.label} must be a number`
   if (form.scheduleEnabled && form.slots.length === 0) errors["schedule_config.slots"] = "Add at least one calling window, or turn the schedule off"
   if (Object.keys(errors).length > 0) return { errors }
   return {
     request: {
-      retry_config,
-      circuit_breaker,
+      retry_config: {
+        enabled: form.retry.enabled === true,
+        max_retries: retry.max_retries!,
+        retry_delay_seconds: retry.retry_delay_seconds!,
+        retry_on_busy: form.retry.retry_on_busy === true,
+        retry_on_no_answer: form.retry.retry_on_no_answer === true,
+        retry_on_voicemail: form.retry.retry_on_voicemail === true
+      },
+      circuit_breaker: {
+        enabled: form.breaker.enabled === true,
+        failure_threshold: breaker.failure_threshold!,
+        window_seconds: breaker.window_seconds!,
+        min_calls_in_window: breaker.min_calls_in_window!
+      },
       max_concurrency: concurrency,
       schedule_config: form.scheduleEnabled ? { enabled: true, timezone: form.timezone.trim(), slots: form.slots } : null
     }
@@ -244,12 +267,13 @@ export const breakerState = (campaign: {
  * DateTime does (the server's own rule is in core's `CallingWindow.ts`; this is for display).
  */
 export const nextOpening = (
-  schedule: { readonly enabled?: boolean; readonly timezone: string; readonly slots: ReadonlyArray<SlotInput> } | null | undefined,
+  schedule: { readonly enabled?: boolean; readonly timezone?: string; readonly slots: ReadonlyArray<SlotInput> } | null | undefined,
   now: Date
 ): Date | null => {
   if (schedule === null || schedule === undefined || schedule.enabled === false) return now
   if (schedule.slots.length === 0) return null
-  const zone = DateTime.zoneMakeNamed(schedule.timezone)
+  // The API's default zone is UTC.
+  const zone = DateTime.zoneMakeNamed(schedule.timezone ?? "UTC")
   if (Option.isNone(zone)) return null
   const local = DateTime.unsafeMakeZoned(now, { timeZone: zone.value })
   const parts = DateTime.toParts(local)

@@ -1,26 +1,24 @@
 /**
- * The Campaigns section of the dashboard (owned by the pages work; this placeholder only marks the place).
+ * The Campaigns section: the list, a new campaign from a dropped CSV, and each campaign's live view.
  *
- * Contract of a section module (`src/pages/<section>/index.tsx`):
+ * Contract of a section module (`src/pages/<section>/index.tsx`), kept from the app shell:
  * - its default export is a component that takes no props; the app shell renders it at `/campaigns/*`
- *   inside the signed-in layout (nav, header, main landmark), so the person is logged in and has
- *   changed any temporary password;
- * - it declares its own nested `<Routes>` with paths relative to `/campaigns` (e.g. `""`, `"new"`, `":id"`)
- *   and links with relative or absolute (`/campaigns/...`) paths;
- * - it reads and writes through the typed client only: `client` from `../../api/client.js`, run with
- *   `useApi` (loads) / `useAction` (writes) from `../../api/hooks.js`, failures shown with
- *   `<ApiError error={...} />` (422 lists every field; 401 sends the person to login by itself);
- * - the logged-in user (role "admin" or "member") is `useUser()` from `../../session.js`;
- * - it gives its main heading (`<h1>`) the `PageTitle` component from `../../components/PageTitle.js`,
- *   which sets the document title and takes the focus after navigation.
+ *   inside the signed-in layout;
+ * - it declares its own nested `<Routes>` with paths relative to `/campaigns`;
+ * - it reads and writes through the typed client only, failures shown with `<ApiError />`;
+ * - it gives its main heading (`<h1>`) the `PageTitle` component.
  */
-import { PageTitle } from "../../components/PageTitle.js"
+import { Route, Routes } from "react-router"
+import { CampaignList } from "./CampaignList.js"
+import { CampaignPage } from "./CampaignPage.js"
+import { NewCampaign } from "./NewCampaign.js"
 
 export default function CampaignsRoutes() {
   return (
-    <section>
-      <PageTitle>Campaigns</PageTitle>
-      <p>This page is not built yet.</p>
-    </section>
+    <Routes>
+      <Route index element={<CampaignList />} />
+      <Route path="new" element={<NewCampaign />} />
+      <Route path=":campaignId" element={<CampaignPage />} />
+    </Routes>
   )
 }
