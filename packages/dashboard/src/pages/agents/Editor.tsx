@@ -19,6 +19,7 @@ import {
   type Node,
   type NodeChange,
   type NodeProps,
+  type OnSelectionChangeParams,
   Position,
   ReactFlow
 } from "@xyflow/react"
@@ -130,18 +131,21 @@ const GraphEditor = ({ initial, onSaved, workflow }: { readonly workflow: Workfl
     setGraph((g) => ({ ...g, edges: applyEdgeChanges(changes, g.edges as Array<Edge<JsonObject>>) as unknown as Array<GraphEdge> }))
   }, [])
   const link = useCallback((source: string, target: string) => {
-    setGraph((g) => {
-      const result = connect(g, source, target)
-      if ("problem" in result) {
-        setNotice(result.problem)
-        return g
-      }
-      setNotice(`Edge added from ${nodeName(g.nodes.find((n) => n.id === source))} to ${nodeName(g.nodes.find((n) => n.id === target))}: write its condition.`)
-      setSelection({ kind: "edge", id: result.id })
-      return result.graph
-    })
-  }, [])
+    const result = connect(graph, source, target)
+    if ("problem" in result) return setNotice(result.problem)
+    setGraph(result.graph)
+    setSelection({ kind: "edge", id: result.id })
+    setNotice(`Edge added from ${nodeName(graph.nodes.find((n) => n.id === source))} to ${nodeName(graph.nodes.find((n) => n.id === target))}: write its condition.`)
+  }, [graph])
   const onConnect = useCallback((c: Connection) => link(c.source, c.target), [link])
+  // Keyboard selection on the canvas (Tab to a node, Enter) reaches the form this way. Memoized: React Flow
+  // calls it again whenever it is a new function, which would loop.
+  const onSelectionChange = useCallback(({ edges, nodes }: OnSelectionChangeParams) => {
+    const node = nodes[0]
+    const edge = edges[0]
+    if (node !== undefined) setSelection((s) => (s?.kind === "node" && s.id === node.id ? s : { kind: "node", id: node.id }))
+    else if (edge !== undefined) setSelection((s) => (s?.kind === "edge" && s.id === edge.id ? s : { kind: "edge", id: edge.id }))
+  }, [])
   const isValidConnection = useCallback((c: Connection | Edge) => {
     const source = graph.nodes.find((n) => n.id === c.source)
     const target = graph.nodes.find((n) => n.id === c.target)
@@ -235,13 +239,7 @@ const GraphEditor = ({ initial, onSaved, workflow }: { readonly workflow: Workfl
               isValidConnection={isValidConnection}
               onNodeClick={(_, node) => setSelection({ kind: "node", id: node.id })}
               onEdgeClick={(_, edge) => setSelection({ kind: "edge", id: edge.id })}
-              onSelectionChange={({ edges, nodes }) => {
-                // Keyboard selection on the canvas (Tab to a node, Enter) reaches the form this way.
-                const node = nodes[0]
-                const edge = edges[0]
-                if (node !== undefined) setSelection((s) => (s?.kind === "node" && s.id === node.id ? s : { kind: "node", id: node.id }))
-                else if (edge !== undefined) setSelection((s) => (s?.kind === "edge" && s.id === edge.id ? s : { kind: "edge", id: edge.id }))
-              }}
+              onSelectionChange={onSelectionChange}
               onPaneClick={() => setSelection(null)}
               fitView
               fitViewOptions={{ padding: 0.2, maxZoom: 1 }}

@@ -34,10 +34,8 @@ export const Field = ({ children, errors, hint, label, required }: FieldProps) =
   const describedBy = [hint !== undefined ? hintId : null, hasErrors ? errorId : null].filter((x) => x !== null).join(" ")
   return (
     <div className="field">
-      <label htmlFor={id}>
-        {label}
-        {required === true && <span aria-hidden="true"> *</span>}
-      </label>
+      {/* The asterisk is drawn by CSS (with empty alternative text): the input's `required` already says it to screen readers. */}
+      <label htmlFor={id} className={required === true ? "required" : undefined}>{label}</label>
       {children({
         id,
         ...(describedBy !== "" ? { "aria-describedby": describedBy } : {}),
