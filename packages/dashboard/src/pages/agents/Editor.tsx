@@ -156,7 +156,9 @@ const GraphEditor = ({ initial, onSaved, workflow }: { readonly workflow: Workfl
     const problem = cannotAdd(newType, graph.nodes)
     if (problem !== null) return setNotice(problem)
     const count = graph.nodes.length
-    const { graph: next, id } = addNode(graph, newType, { x: 80 + (count % 3) * 260, y: 60 + Math.floor(count / 3) * 170 })
+    // Below the lowest node, so an edge from above runs down into it.
+    const lowest = graph.nodes.reduce((y, n) => Math.max(y, n.position.y), -Infinity)
+    const { graph: next, id } = addNode(graph, newType, { x: 80 + (count % 2) * 140, y: lowest === -Infinity ? 60 : lowest + 150 })
     setGraph(next)
     setSelection({ kind: "node", id })
     setNotice(`${NODE_TYPE_LABELS[newType]} node added: fill in its form.`)

@@ -1,0 +1,124 @@
+/**
+ * Campaigns and runs in the real dashboard (browser tests on the real server, SQLite and PostgreSQL):
+ * a refused contacts file's rows listed, a CSV dropped on the page and uploaded with a progress bar
+ * (the upload throttled so the bar has something to show), a campaign of three simulated calls
+ * started and watched until it completes live, then one of its runs opened: the conversation, the
+ * timeline and the recording, which plays.
+ */
+import type { Page } from "playwright-core"
+import { expect, it } from "vitest"
+import { dashboardSuite } from "./Harness.js"
+
+/** Drops `text` as a file named `name` on the page's drop zone, as a person dragging it from their desktop would. */
+const dropCsv = async (page: Page, name: string, text: string) => {
+  const dataTransfer = await page.evaluateHandle(({ name, text }) => {
+    const transfer = new DataTransfer()
+    transfer.items.add(new File([text], name, { type: "text/csv" }))
+    return transfer
+  }, { name, text })
+  await page.getByTestId("csv-dropzone").dispatchEvent("dragover", { dataTransfer })
+  await page.getByTestId("csv-dropzone").dispatchEvent("drop", { dataTransfer })
+  await page.getByText(`Chosen: ${name}`).waitFor()
+}
+
+// Each contact carries a long note, so the file is big enough for a throttled upload to show progress.
+const note = "n".repeat(12_000)
+const contacts = ["Ada", "Grace", "Alan"].map((name, i) => `+1415555020${i + 1},${name},${note}`)
+
+dashboardSuite("Campaigns and runs", (dashboard) => {
+  it("lists a refused file's rows, uploads a dropped CSV with progress, runs a campaign live to completion, and plays a run's recording", async () => {
+    const user = await dashboard.newUser({ role: "admin" })
+    await dashboard.api("POST", "/api/v1/organizations/telephony-configs", {
+      name: `Campaign sim ${Date.now()}`,
+      is_default_outbound: true,
+      config: { provider: "simulator", ring_seconds: 0.2, callee_lines: ["Hello?"] }
+    })
+    await dashboard.api("POST", "/api/v1/workflow/create/definition", {
+      name: "Campaign agent",
+      workflow_definition: {
+        nodes: [{ id: "start", type: "startCall", data: { name: "Start", prompt: "Ask about the order.", greeting: "Hello {{first_name}}, about your order." } }],
+        edges: []
+      }
+    })
+    const page = await dashboard.loggedIn(user)
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Campaigns" }).click()
+    await page.getByRole("link", { name: "New campaign" }).click()
+    await page.getByLabel("Name", { exact: true }).fill("Order follow-up")
+    await page.getByLabel("Agent", { exact: true }).selectOption({ label: "Campaign agent" })
+    await page.getByLabel("Calls at once").fill("3")
+    await page.getByLabel("Retry unreached contacts").uncheck()
+
+    // A file with a bad number: the server's row problems are listed, one per item.
+    await dropCsv(page, "bad.csv", "phone_number,first_name\n+14155550201,Ada\ncall me maybe,Grace\n")
+    await page.getByRole("button", { name: "Upload and create campaign" }).click()
+    const refused = page.getByRole("alert").filter({ hasText: "The contacts file was refused" })
+    await refused.waitFor()
+    expect(await refused.getByRole("listitem").allTextContents()).toEqual([expect.stringMatching(/^Invalid phone numbers in rows: 3\./)])
+
+    // The good file, uploaded slowly enough to watch the progress bar move.
+    await dropCsv(page, "contacts.csv", ["phone_number,first_name,note", ...contacts].join("\n") + "\n")
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send("Network.enable")
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 12_000 })
+    await page.evaluate(() => {
+      const seen: Array<[number, number]> = []
+      ;(window as any).__progress = seen
+      new MutationObserver(() => {
+        const bar = document.querySelector("progress")
+        if (bar !== null) seen.push([Number(bar.value), Number(bar.max)])
+      }).observe(document.body, { subtree: true, childList: true, attributes: true })
+    })
+    await page.getByRole("button", { name: "Upload and create campaign" }).click()
+    await page.getByRole("heading", { name: "Order follow-up", level: 1 }).waitFor({ timeout: 60_000 })
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
+    const progress: Array<[number, number]> = await page.evaluate(() => (window as any).__progress)
+    expect(progress.some(([value, max]) => value > 0 && value < max), `progress seen: ${JSON.stringify(progress.slice(0, 20))}`).toBe(true)
+
+    // Draft: three contacts imported; start it and watch it complete.
+    const counter = (name: string) => page.locator(`[data-counter="${name}"]`)
+    await counter("total").filter({ hasText: /^3$/ }).waitFor()
+    await page.getByRole("button", { name: "Start", exact: true }).click()
+    await page.getByText("Campaign running.").waitFor()
+    await dashboard.screenshot(page, "campaign-live-running")
+    await counter("processed").filter({ hasText: /^3$/ }).waitFor({ timeout: 90_000 })
+    await page.locator(".badge", { hasText: /^completed$/ }).first().waitFor()
+    expect(await counter("reached").textContent()).toBe("3")
+    expect(await counter("placed").textContent()).toBe("3")
+    expect(await counter("in-progress").textContent()).toBe("0")
+    expect(await page.getByRole("heading", { name: "Log" }).locator("xpath=..").textContent()).toContain("campaign_completed")
+    expect(await page.getByTestId("calling-window").textContent()).toContain("No schedule")
+    expect(await page.getByTestId("breaker-state").textContent()).toContain("closed")
+    // Completed: redial is offered, the other actions are not.
+    await page.getByRole("button", { name: "Redial…" }).waitFor()
+    expect(await page.getByRole("button", { name: "Pause" }).count()).toBe(0)
+    await dashboard.screenshot(page, "campaign-live")
+
+    // The campaign's runs, filtered by outcome, and one run's page.
+    const runs = page.getByRole("region", { name: /^Runs/ }).or(page.locator("section.runs"))
+    await runs.getByText("3 runs on this page").waitFor()
+    await runs.getByLabel("Outcome").selectOption("completed")
+    await runs.getByText("3 runs on this page").waitFor()
+    const adaRun = runs.getByRole("row").filter({ hasText: "+14155550201" }).getByRole("link")
+    await adaRun.click()
+    await page.getByRole("heading", { name: /^Run / }).waitFor()
+    await page.getByText("Hello Ada, about your order.").waitFor()
+    const played = await page.evaluate(async () => {
+      const audio = document.querySelector("audio")
+      if (audio === null) throw new Error("no audio element")
+      if (audio.readyState < 1) {
+        await new Promise<void>((resolve, reject) => {
+          audio.addEventListener("loadedmetadata", () => resolve(), { once: true })
+          audio.addEventListener("error", () => reject(new Error(`audio error ${audio.error?.code}`)), { once: true })
+          audio.load()
+        })
+      }
+      audio.muted = true
+      await audio.play()
+      return { readyState: audio.readyState, duration: audio.duration }
+    })
+    expect(played.readyState).toBeGreaterThanOrEqual(1)
+    expect(played.duration).toBeGreaterThan(0)
+    expect(await page.locator(".timeline li").filter({ hasText: "Call ended" }).count()).toBeGreaterThan(0)
+    await dashboard.screenshot(page, "run")
+  }, 180_000)
+})
