@@ -6,7 +6,7 @@
  */
 import type { Page } from "playwright-core"
 import { expect, it } from "vitest"
-import { dashboardSuite, PHONE } from "./Harness.js"
+import { dashboardSuite, LAPTOP, PHONE } from "./Harness.js"
 
 const nav = (page: Page, section: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: section }).click()
 
@@ -141,6 +141,9 @@ dashboardSuite("Agents and telephony", (dashboard) => {
     expect(workflow.workflow_definition.nodes.map((n: { type: string }) => n.type)).toEqual(["startCall", "endCall"])
     expect(workflow.workflow_definition.edges).toMatchObject([{ source: "start", data: { condition: "The caller has answered" } }])
     await dashboard.screenshot(page, "agent-editor")
+    await page.setViewportSize(PHONE)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), "no sideways scrolling at 375 px").toBeLessThanOrEqual(PHONE.width)
+    await page.setViewportSize(LAPTOP)
 
     // The versions list: the first is archived, the second published.
     await page.getByRole("navigation", { name: "Agent" }).getByRole("link", { name: "Versions" }).click()

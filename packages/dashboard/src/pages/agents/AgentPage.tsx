@@ -6,6 +6,7 @@
 import type { Workflow } from "@agentline/api/workflows/Workflow"
 import { WorkflowId } from "@agentline/api/Ids"
 import { Either } from "effect"
+import { useState } from "react"
 import { NavLink, Route, Routes, useParams } from "react-router"
 import { client } from "../../api/client.js"
 import { useAction, useApi } from "../../api/hooks.js"
@@ -38,6 +39,12 @@ export const AgentPage = () => {
 const LoadedAgent = ({ id }: { readonly id: WorkflowId }) => {
   const workflow = useApi(() => client.workflows.get({ path: { workflow_id: id } }), [id])
   const setStatus = useAction((status: "active" | "archived") => client.workflows.setStatus({ path: { workflow_id: id }, payload: { status } }))
+  // What the last save did: kept here, since the editor and settings start afresh on the new version.
+  const [saved, setSaved] = useState<string | null>(null)
+  const onSaved = (message: string) => {
+    setSaved(message)
+    workflow.reload()
+  }
   if (workflow.data === undefined) {
     return workflow.error !== undefined ? <ApiError error={workflow.error} /> : <Loading what="the agent" />
   }
@@ -70,6 +77,7 @@ const LoadedAgent = ({ id }: { readonly id: WorkflowId }) => {
         </div>
         <ApiError error={setStatus.error} />
       </div>
+      <p role="status" className={saved === null ? undefined : "success"}>{saved ?? ""}</p>
       <nav className="subnav" aria-label="Agent">
         <ul>
           <li><NavLink end to={`/agents/${id}`}>Editor</NavLink></li>
@@ -80,9 +88,9 @@ const LoadedAgent = ({ id }: { readonly id: WorkflowId }) => {
         </ul>
       </nav>
       <Routes>
-        <Route index element={<Editor key={agent.current_definition_id ?? 0} workflow={agent} onSaved={workflow.reload} />} />
-        <Route path="settings" element={<AgentSettings key={agent.current_definition_id ?? 0} workflow={agent} onSaved={workflow.reload} />} />
-        <Route path="versions" element={<Versions workflow={agent} onSaved={workflow.reload} />} />
+        <Route index element={<Editor key={agent.current_definition_id ?? 0} workflow={agent} onSaved={onSaved} />} />
+        <Route path="settings" element={<AgentSettings key={agent.current_definition_id ?? 0} workflow={agent} onSaved={onSaved} />} />
+        <Route path="versions" element={<Versions workflow={agent} onSaved={onSaved} />} />
         <Route path="runs" element={<RunsTable source={{ kind: "agent", workflowId: id }} />} />
         <Route path="test-call" element={<TestCall workflow={agent} />} />
       </Routes>

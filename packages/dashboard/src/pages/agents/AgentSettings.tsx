@@ -21,7 +21,7 @@ import {
 import { templateVariables } from "./definitionGraph.js"
 import { Checkbox, Field } from "./ui.js"
 
-export const AgentSettings = ({ onSaved, workflow }: { readonly workflow: Workflow; readonly onSaved: () => void }) => {
+export const AgentSettings = ({ onSaved, workflow }: { readonly workflow: Workflow; readonly onSaved: (message: string) => void }) => {
   const id = WorkflowId.make(workflow.id)
   const [name, setName] = useState(workflow.name)
   const [rows, setRows] = useState<Array<VariableRow>>(() => variableRows(workflow.template_context_variables))
@@ -29,7 +29,6 @@ export const AgentSettings = ({ onSaved, workflow }: { readonly workflow: Workfl
   const [values, setValues] = useState(initialConfig.values)
   const [rest, setRest] = useState(initialConfig.rest)
   const [problems, setProblems] = useState<Record<string, string>>({})
-  const [saved, setSaved] = useState<string | null>(null)
   const update = useAction((payload: {
     name?: string
     template_context_variables?: Record<string, unknown>
@@ -41,7 +40,6 @@ export const AgentSettings = ({ onSaved, workflow }: { readonly workflow: Workfl
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
-    setSaved(null)
     const variables = variablesObject(rows, workflow.template_context_variables)
     const configurations = joinConfigurations(values, rest)
     const found: Record<string, string> = {}
@@ -56,12 +54,11 @@ export const AgentSettings = ({ onSaved, workflow }: { readonly workflow: Workfl
       workflow_configurations: configurations.value
     })
     if (Either.isRight(result)) {
-      setSaved(
+      onSaved(
         result.right.version_number !== workflow.version_number
           ? `Saved as version ${result.right.version_number ?? "?"}.`
           : "Saved (nothing else changed, so no new version)."
       )
-      onSaved()
     }
   }
 
@@ -138,7 +135,6 @@ export const AgentSettings = ({ onSaved, workflow }: { readonly workflow: Workfl
       </section>
 
       <ApiError error={update.error} title="Not saved" />
-      <p role="status">{saved ?? ""}</p>
       <div className="actions">
         <button type="submit" className="primary" disabled={update.pending}>{update.pending ? "Saving…" : "Save settings"}</button>
       </div>

@@ -91,7 +91,7 @@ type Selection = { readonly kind: "node" | "edge"; readonly id: string } | null
 const nodeName = (node: GraphNode | undefined): string =>
   node === undefined ? "?" : typeof node.data.name === "string" && node.data.name !== "" ? node.data.name : node.id
 
-export const Editor = ({ onSaved, workflow }: { readonly workflow: Workflow; readonly onSaved: () => void }) => {
+export const Editor = ({ onSaved, workflow }: { readonly workflow: Workflow; readonly onSaved: (message: string) => void }) => {
   const initial = useMemo(() => {
     try {
       return { graph: toGraph(workflow.workflow_definition) } as const
@@ -105,7 +105,7 @@ export const Editor = ({ onSaved, workflow }: { readonly workflow: Workflow; rea
   return <GraphEditor workflow={workflow} initial={initial.graph} onSaved={onSaved} />
 }
 
-const GraphEditor = ({ initial, onSaved, workflow }: { readonly workflow: Workflow; readonly initial: Graph; readonly onSaved: () => void }) => {
+const GraphEditor = ({ initial, onSaved, workflow }: { readonly workflow: Workflow; readonly initial: Graph; readonly onSaved: (message: string) => void }) => {
   const [graph, setGraph] = useState<Graph>(initial)
   const [selection, setSelection] = useState<Selection>(null)
   const [issues, setIssues] = useState<SortedIssues>(noIssues)
@@ -169,8 +169,7 @@ const GraphEditor = ({ initial, onSaved, workflow }: { readonly workflow: Workfl
     const result = await save.run(fromGraph(graph))
     if (Either.isRight(result)) {
       setIssues(noIssues)
-      setNotice(`Saved as version ${result.right.version_number ?? "?"}.`)
-      onSaved()
+      onSaved(`Saved as version ${result.right.version_number ?? "?"}.`)
     } else {
       const error = result.left as { _tag?: string; detail?: unknown }
       if (error._tag === "ValidationError" && Array.isArray(error.detail)) {

@@ -18,11 +18,10 @@ const summary = (version: WorkflowVersion) => {
   return `${nodes} node${nodes === 1 ? "" : "s"}, ${edges} edge${edges === 1 ? "" : "s"}`
 }
 
-export const Versions = ({ onSaved, workflow }: { readonly workflow: Workflow; readonly onSaved: () => void }) => {
+export const Versions = ({ onSaved, workflow }: { readonly workflow: Workflow; readonly onSaved: (message: string) => void }) => {
   const id = WorkflowId.make(workflow.id)
   const versions = useApi(() => client.workflows.versions({ path: { workflow_id: id } }), [id, workflow.current_definition_id])
   const [open, setOpen] = useState<number | null>(null)
-  const [notice, setNotice] = useState<string | null>(null)
   const republish = useAction((version: WorkflowVersion) =>
     client.workflows.update({
       path: { workflow_id: id },
@@ -38,7 +37,6 @@ export const Versions = ({ onSaved, workflow }: { readonly workflow: Workflow; r
   return (
     <section aria-labelledby="versions-heading">
       <h2 id="versions-heading">Versions</h2>
-      <p role="status">{notice ?? ""}</p>
       <ApiError error={republish.error} title="Not published" />
       <div className="table-wrap">
         <table className="stack">
@@ -73,8 +71,7 @@ export const Versions = ({ onSaved, workflow }: { readonly workflow: Workflow; r
                         onClick={async () => {
                           const result = await republish.run(version)
                           if (Either.isRight(result)) {
-                            setNotice(`Version ${version.version_number} published again as version ${result.right.version_number ?? "?"}.`)
-                            onSaved()
+                            onSaved(`Version ${version.version_number} published again as version ${result.right.version_number ?? "?"}.`)
                           }
                         }}
                       >

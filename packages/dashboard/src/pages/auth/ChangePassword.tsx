@@ -2,28 +2,28 @@
  * The password change: forced after the first login with a temporary password (the API answers 403
  * `password_change_required` to everything else until then), and available from Settings.
  */
-import { Either } from "effect"
+import { ChangePasswordRequest } from "@agentline/api/users/User"
+import { Effect, Either } from "effect"
 import { type FormEvent, useState } from "react"
-import { useNavigate, useSearchParams } from "react-router"
-import { client } from "../../api/client.js"
+import { client, decodePayload } from "../../api/client.js"
 import { useAction } from "../../api/hooks.js"
 import { ApiError, fieldError } from "../../components/ApiError.js"
 import { PageTitle } from "../../components/PageTitle.js"
 import { useSession } from "../../session.js"
 import { LogoutButton } from "./Logout.js"
-import { safeNext } from "../../paths.js"
 
 export const ChangePasswordPage = ({ forced }: { readonly forced: boolean }) => {
   const session = useSession()
-  const navigate = useNavigate()
-  const [params] = useSearchParams()
   const [current, setCurrent] = useState("")
   const [next, setNext] = useState("")
   const [confirm, setConfirm] = useState("")
   const [mismatch, setMismatch] = useState(false)
   const [done, setDone] = useState(false)
   const change = useAction((current_password: string, new_password: string) =>
-    client.auth.changePassword({ payload: { current_password, new_password } })
+    Effect.flatMap(
+      decodePayload(ChangePasswordRequest, { current_password, new_password }),
+      (payload) => client.auth.changePassword({ payload })
+    )
   )
 
   const submit = async (event: FormEvent) => {
@@ -39,8 +39,8 @@ export const ChangePasswordPage = ({ forced }: { readonly forced: boolean }) => 
       setNext("")
       setConfirm("")
       setDone(true)
+      // When forced, the app shell then goes on to `?next=` (AfterLogin).
       session.signedIn(result.right)
-      if (forced) navigate(safeNext(params.get("next")), { replace: true })
     }
   }
 

@@ -16,7 +16,7 @@ export const LogoutButton = () => {
       onClick={async () => {
         // Whatever the answer (a 401 means the session had already ended), the person is logged out here.
         await logout.run()
-        session.signedOut(false)
+        session.signedOut()
         navigate("/login", { replace: true })
       }}
     >

@@ -47,8 +47,10 @@ const LiveCampaign = ({ id }: { readonly id: CampaignId }) => {
     campaign.reload()
     runs.reload()
   }, [campaign.reload, runs.reload])
-  useInterval(tick, 1500, running)
-  const [notice, setNotice] = useState<string | null>(null)
+  // Until the last call has ended too (a campaign completes when its contacts' outcomes are final).
+  useInterval(tick, 1500, running || (runs.data?.runs.some((r) => !r.is_completed) ?? false))
+  // What the last action did; shown while the campaign is still in the state it led to.
+  const [notice, setNotice] = useState<{ readonly text: string; readonly state: string } | null>(null)
   const act = useAction((action: Exclude<CampaignAction, "redial">) => {
     const path = { path: { campaign_id: id } }
     switch (action) {
@@ -75,7 +77,7 @@ const LiveCampaign = ({ id }: { readonly id: CampaignId }) => {
     setNotice(null)
     const result = await act.run(action)
     if (Either.isRight(result)) {
-      setNotice(`Campaign ${result.right.state}.`)
+      setNotice({ text: `Campaign ${result.right.state}.`, state: result.right.state })
       tick()
     }
   }
@@ -103,7 +105,7 @@ const LiveCampaign = ({ id }: { readonly id: CampaignId }) => {
               )
           )}
         </div>
-        <p role="status">{notice ?? ""}</p>
+        <p role="status">{notice !== null && notice.state === c.state ? notice.text : ""}</p>
         <ApiError error={act.error} />
         {redialing && <Redial campaign={c} />}
       </div>

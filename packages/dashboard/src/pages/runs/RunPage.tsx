@@ -14,6 +14,9 @@ import { Badge, formatDate, Loading, routeId, useInterval } from "../agents/ui.j
 import { outcomeTone } from "./RunsTable.js"
 import { clock, flatten, recordings, runDisposition, runOutcome, timeline, transcriptLink, transcriptTurns } from "./runView.js"
 
+/** Values longer than this are folded (a CSV column of notes should not push the rest of the page away). */
+const LONG = 200
+
 const KeyValues = ({ empty, label, value }: { readonly label: string; readonly value: unknown; readonly empty: string }) => {
   const rows = flatten(value ?? {})
   if (rows.length === 0) return <p className="hint">{empty}</p>
@@ -25,7 +28,16 @@ const KeyValues = ({ empty, label, value }: { readonly label: string; readonly v
           {rows.map((row) => (
             <tr key={row.key}>
               <th scope="row">{row.key}</th>
-              <td>{row.value}</td>
+              <td>
+                {row.value.length <= LONG
+                  ? row.value
+                  : (
+                    <details>
+                      <summary>{row.value.slice(0, 120)}… ({row.value.length} characters)</summary>
+                      <div className="long-value">{row.value}</div>
+                    </details>
+                  )}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -30,7 +30,8 @@ export const RunsTable = ({ live = false, source }: { readonly source: RunsSourc
     [source.kind, source.kind === "agent" ? source.workflowId : source.campaignId, page]
   )
   const reload = useCallback(() => runs.reload(), [runs.reload])
-  useInterval(reload, 2000, live)
+  // Also while a call on the page is still going: its outcome comes when it ends.
+  useInterval(reload, 2000, live || (runs.data?.runs.some((r) => !r.is_completed) ?? false))
   if (runs.data === undefined) return runs.error !== undefined ? <ApiError error={runs.error} /> : <Loading what="runs" />
   const all = runs.data.runs
   const shown = filterRuns(all, filters)

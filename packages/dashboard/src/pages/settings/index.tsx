@@ -6,6 +6,9 @@ import { Navigate, NavLink, Route, Routes } from "react-router"
 import { PageTitle } from "../../components/PageTitle.js"
 import { useUser } from "../../session.js"
 import { ChangePasswordPage } from "../auth/ChangePassword.js"
+import { ApiKeysPage } from "./ApiKeys.js"
+import { OrganizationPage } from "./Organization.js"
+import { UsersPage } from "./Users.js"
 
 export default function SettingsRoutes() {
   const user = useUser()
@@ -23,8 +26,14 @@ export default function SettingsRoutes() {
       </nav>
       <Routes>
         <Route index element={<Navigate to="api-keys" replace />} />
+        <Route path="api-keys" element={<ApiKeysPage />} />
+        {admin && <Route path="users" element={<UsersPage />} />}
+        {admin && <Route path="organization" element={<OrganizationPage />} />}
         <Route path="password" element={<ChangePasswordPage forced={false} />} />
-        <Route path="*" element={<p>Not built yet.</p>} />
+        <Route
+          path="*"
+          element={<p>{admin ? "There is no such settings page." : "This settings page is for administrators."}</p>}
+        />
       </Routes>
     </section>
   )
