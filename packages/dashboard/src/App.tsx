@@ -2,7 +2,7 @@
  * The app shell: which page shows for the session's state, the signed-in layout (skip link, header,
  * navigation, main landmark) and the routes. Each section is its own module under `src/pages/`.
  */
-import { BrowserRouter, Navigate, NavLink, Route, Routes, useLocation } from "react-router"
+import { BrowserRouter, Navigate, NavLink, Route, Routes, useLocation, useSearchParams } from "react-router"
 import { ChangePasswordPage } from "./pages/auth/ChangePassword.js"
 import { LoginPage } from "./pages/auth/Login.js"
 import { LogoutButton } from "./pages/auth/Logout.js"
@@ -11,6 +11,7 @@ import CampaignsRoutes from "./pages/campaigns/index.js"
 import RunsRoutes from "./pages/runs/index.js"
 import SettingsRoutes from "./pages/settings/index.js"
 import TelephonyRoutes from "./pages/telephony/index.js"
+import { safeNext } from "./paths.js"
 import { SessionProvider, useSession, useUser } from "./session.js"
 
 const SECTIONS = [
@@ -50,13 +51,22 @@ const Layout = () => {
           <Route path="campaigns/*" element={<CampaignsRoutes />} />
           <Route path="runs/*" element={<RunsRoutes />} />
           <Route path="settings/*" element={<SettingsRoutes />} />
-          <Route path="login" element={<Navigate to="/agents" replace />} />
-          <Route path="change-password" element={<Navigate to="/agents" replace />} />
+          <Route path="login" element={<AfterLogin />} />
+          <Route path="change-password" element={<AfterLogin />} />
           <Route path="*" element={<NotFound />} />
         </Routes>
       </main>
     </div>
   )
+}
+
+/**
+ * Logged in (or the password changed) on the login page: on to the page the person asked for
+ * (`?next=`). The session's state decides the screen, so the forms only report who logged in.
+ */
+const AfterLogin = () => {
+  const [params] = useSearchParams()
+  return <Navigate to={safeNext(params.get("next"))} replace />
 }
 
 const NotFound = () => (
@@ -79,11 +89,14 @@ const Screens = () => {
     case "loading":
       return <p className="loading" role="status">Loading…</p>
     case "signed-out":
+      // After logging out, a plain login page; otherwise it leads back to the page asked for.
       return location.pathname === "/login"
-        ? <LoginPage expired={state.expired} />
+        ? <LoginPage expired={state.reason === "expired"} />
         : (
           <Navigate
-            to={`/login?next=${encodeURIComponent(returnPath(location.pathname, location.search))}`}
+            to={state.reason === "logged-out"
+              ? "/login"
+              : `/login?next=${encodeURIComponent(returnPath(location.pathname, location.search))}`}
             replace
           />
         )

@@ -12,17 +12,22 @@ import { onSessionProblem, runApi } from "./api/hooks.js"
 
 export type SessionState =
   | { readonly status: "loading" }
-  /** `expired`: a session existed in this page and the server no longer accepts it. */
-  | { readonly status: "signed-out"; readonly expired: boolean }
+  /**
+   * `visit`: no session when the page loaded; `expired`: a session of this page is no longer accepted
+   * by the server; `logged-out`: the person logged out.
+   */
+  | { readonly status: "signed-out"; readonly reason: SignedOutReason }
   | { readonly status: "must-change-password"; readonly user: User | undefined }
   | { readonly status: "signed-in"; readonly user: User }
+
+export type SignedOutReason = "visit" | "expired" | "logged-out"
 
 export interface Session {
   readonly state: SessionState
   /** After a successful login or password change. */
   readonly signedIn: (user: User) => void
-  /** After logging out (or when the server says the session is gone). */
-  readonly signedOut: (expired: boolean) => void
+  /** After logging out. */
+  readonly signedOut: () => void
 }
 
 const SessionContext = createContext<Session | undefined>(undefined)
@@ -54,7 +59,7 @@ export const SessionProvider = ({ children }: { readonly children: ReactNode }) 
       } else if (describeProblem(result.left).kind === "password-change-required") {
         setState({ status: "must-change-password", user: undefined })
       } else {
-        setState({ status: "signed-out", expired: false })
+        setState({ status: "signed-out", reason: "visit" })
       }
     })
     return () => controller.abort()
@@ -63,7 +68,7 @@ export const SessionProvider = ({ children }: { readonly children: ReactNode }) 
   const signedIn = useCallback((user: User) => {
     setState(user.must_change_password ? { status: "must-change-password", user } : { status: "signed-in", user })
   }, [])
-  const signedOut = useCallback((expired: boolean) => setState({ status: "signed-out", expired }), [])
+  const signedOut = useCallback(() => setState({ status: "signed-out", reason: "logged-out" }), [])
 
   useEffect(() => {
     onSessionProblem((problem) =>
@@ -71,7 +76,9 @@ export const SessionProvider = ({ children }: { readonly children: ReactNode }) 
         if (problem === "password-change-required") {
           return { status: "must-change-password", user: "user" in previous ? previous.user : undefined }
         }
-        return previous.status === "signed-out" ? previous : { status: "signed-out", expired: previous.status !== "loading" }
+        return previous.status === "signed-out"
+          ? previous
+          : { status: "signed-out", reason: previous.status === "loading" ? "visit" : "expired" }
       })
     )
     return () => onSessionProblem(undefined)

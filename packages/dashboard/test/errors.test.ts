@@ -48,6 +48,35 @@ describe("describeProblem", () => {
   })
 })
 
+describe("describeProblem of a form's values the API's schema refuses", () => {
+  it("lists each field with the schema's message", async () => {
+    const { CreateApiKeyRequest } = await import("@agentline/api/api-keys/ApiKey")
+    const { Effect, Either } = await import("effect")
+    const { decodePayload } = await import("../src/api/client.js")
+    const result = Effect.runSync(Effect.either(decodePayload(CreateApiKeyRequest, { name: "   " })))
+    if (Either.isRight(result)) throw new Error("a name of spaces must be refused")
+    expect(describeProblem(result.left)).toEqual({
+      kind: "validation",
+      message: "One field needs fixing.",
+      fields: [{ field: "name", message: "name must not be empty" }]
+    })
+  })
+
+  it("lists every field at fault, and decodes valid values as the server will (trimmed, lowercased)", async () => {
+    const { CreateUserRequest } = await import("@agentline/api/users/User")
+    const { Effect, Either } = await import("effect")
+    const { decodePayload } = await import("../src/api/client.js")
+    const bad = Effect.runSync(Effect.either(decodePayload(CreateUserRequest, { email: "nobody", password: "short" })))
+    if (Either.isRight(bad)) throw new Error("must be refused")
+    expect(describeProblem(bad.left).fields).toEqual([
+      { field: "email", message: "must be an email address such as ada@example.com" },
+      { field: "password", message: "must be at least 8 characters" }
+    ])
+    const good = Effect.runSync(decodePayload(CreateUserRequest, { email: "  Ada@Example.COM ", password: "long enough" }))
+    expect(good).toEqual({ email: "ada@example.com", password: "long enough", role: "member" })
+  })
+})
+
 describe("readCookie", () => {
   it("finds a cookie among others and decodes it", () => {
     expect(readCookie("agentline_csrf", "a=1; agentline_csrf=abc%3D; b=2")).toBe("abc=")

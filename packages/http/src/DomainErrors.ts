@@ -236,7 +236,11 @@ const MAPPING = {
   EmailTaken: conflict,
   InvalidCredentials: unauthorized,
   LoginThrottled: tooManyRequests,
-  LogoutNeedsSession: badRequest,
+  LogoutNeedsSession: () =>
+    new BadRequest({
+      detail: "Logging out ends a login session; an API key has none (archive the key with " +
+        "DELETE /api/v1/user/api-keys/{api_key_id} instead)"
+    }),
   PasswordChangeNeedsSession: () =>
     new Forbidden({
       detail: "Changing a password needs a login session (authorization: Bearer <token> from POST /api/v1/auth/login); " +

@@ -31,9 +31,13 @@ export const contactsKey = (organizationId: number, uuid: string, fileName: stri
 
 /** The organization a contacts key was issued to; none for anything not shaped like one. */
 export const organizationOfKey = (key: string): Option.Option<number> => {
-  const match = /^([1-9][0-9]{0,15})\/contacts\/[^/]+$/.exec(key)
-  return match === null ? Option.none() : Option.some(Number(match[1]))
+  const match = /^([1-9][0-9]{0,9})\/contacts\/[^/]+$/.exec(key)
+  // Ids are the databases' 32-bit integers: a larger number names no organization (PostgreSQL would
+  // refuse to compare it with an integer column).
+  return match === null || Number(match[1]) > MAX_ROW_ID ? Option.none() : Option.some(Number(match[1]))
 }
+
+const MAX_ROW_ID = 2_147_483_647
 
 /**
  * The URL signature: HMAC-SHA256 under the server secret (with a purpose prefix, so an upload signature

@@ -53,7 +53,7 @@ export class PasswordUnchanged extends Schema.TaggedError<PasswordUnchanged>()("
 /** A password is changed from a login session only: a leaked API key must not take over its owner's account. */
 export class LogoutNeedsSession extends Schema.TaggedError<LogoutNeedsSession>()("LogoutNeedsSession", {}) {
   override get message() {
-    return "Logging out ends a login session; an API key has none (archive the key with DELETE /api/v1/user/api-keys/{api_key_id} instead)"
+    return "Logging out ends a login session; an API key has none (archive the key instead)"
   }
 }
 

@@ -7,7 +7,7 @@
 import { AgentlineApi } from "@agentline/api"
 import { CSRF_COOKIE, CSRF_HEADER } from "@agentline/api/Authentication"
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, type ParseResult, Schema } from "effect"
 
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"])
@@ -42,3 +42,18 @@ const makeClient = HttpApiClient.make(AgentlineApi, {
 export type Client = Effect.Effect.Success<typeof makeClient>
 
 export const client: Client = Effect.runSync(Effect.provide(makeClient, FetchLive))
+
+/**
+ * A form's raw values as the endpoint's payload, decoded with the API's own request schema: trimmed,
+ * lowercased, defaulted and checked as the server will, failing with the server's messages field by
+ * field (a `ParseError`, which `ApiError` lists). Pass the result to the client method: the client
+ * *encodes* payloads, and encoding expects values already in their decoded form (an email schema that
+ * trims and lowercases refuses " Ada@Example.com " on encode, but decodes it to "ada@example.com").
+ *
+ *   useAction((name: string) =>
+ *     Effect.flatMap(decodePayload(CreateApiKeyRequest, { name }), (payload) => client.apiKeys.create({ payload })))
+ */
+export const decodePayload = <A, I>(
+  schema: Schema.Schema<A, I>,
+  input: unknown
+): Effect.Effect<A, ParseResult.ParseError> => Schema.decodeUnknown(schema, { errors: "all" })(input)

@@ -1,8 +1,11 @@
 /**
  * What a failed client call means for a person: the typed client fails with the API's wire errors
  * (`{detail}` bodies decoded into tagged errors), with transport errors (`RequestError`, `ResponseError`)
- * or with a `ParseError` when a body does not match its schema. Pure, so it is tested without a browser.
+ * or with a `ParseError` when a body does not match its schema. The client checks a request's payload
+ * against the API's own schemas before sending it, so a form's invalid fields come back as a
+ * `ParseError` with the same messages the server would give. Pure, so it is tested without a browser.
  */
+import { ParseResult } from "effect"
 export interface FieldProblem {
   /** The field's path as the API reports it, without the leading "body"/"query"/"path" part. */
   readonly field: string
@@ -71,6 +74,17 @@ export const describeProblem = (error: unknown): ProblemDescription => {
     case "BadRequest":
     case "PayloadTooLarge":
       return { kind: "bad-request", message: text ?? "The request was refused.", fields: [] }
+    case "ParseError": {
+      const fields = ParseResult.ArrayFormatter.formatErrorSync(error as unknown as ParseResult.ParseError).map((issue) => ({
+        field: issue.path.map(String).join("."),
+        message: issue.message
+      }))
+      return {
+        kind: "validation",
+        message: fields.length === 1 ? "One field needs fixing." : `${fields.length} fields need fixing.`,
+        fields
+      }
+    }
     case "RequestError":
       return { kind: "network", message: "The server could not be reached. Check your connection and try again.", fields: [] }
     case "ResponseError": {
