@@ -126,4 +126,56 @@ dashboardSuite("Campaigns and runs", (dashboard) => {
     await page.setViewportSize(PHONE)
     expect(await page.evaluate(() => document.documentElement.scrollWidth), "no sideways scrolling at 375 px").toBeLessThanOrEqual(PHONE.width)
   }, 180_000)
+
+  it("pauses, resumes and cancels a running campaign from its page, and changes its settings while paused", async () => {
+    const user = await dashboard.newUser({ role: "admin" })
+    // Calls that stay up (no callee lines, a long talk), one at a time: the campaign is still running when acted on.
+    const config = await dashboard.api("POST", "/api/v1/organizations/telephony-configs", {
+      name: `Slow sim ${Date.now()}`,
+      config: { provider: "simulator", ring_seconds: 0.2, talk_seconds: 120 }
+    })
+    const agent = await dashboard.api("POST", "/api/v1/workflow/create/definition", {
+      name: `Slow agent ${Date.now()}`,
+      workflow_definition: { nodes: [{ id: "start", type: "startCall", data: { name: "Start", prompt: "Talk." } }], edges: [] }
+    })
+    const csv = "phone_number\n+14155550301\n+14155550302\n"
+    const presigned = await dashboard.api("POST", "/api/v1/storage/presigned-upload-url", { file_name: "slow.csv", file_size: csv.length })
+    const put = await fetch(presigned.upload_url, { method: "PUT", headers: { "content-type": "text/csv" }, body: csv })
+    expect(put.ok).toBe(true)
+    const campaign = await dashboard.api("POST", "/api/v1/campaign/create", {
+      name: "Slow campaign",
+      workflow_id: agent.id,
+      source_type: "csv",
+      source_id: presigned.file_key,
+      telephony_configuration_id: config.id,
+      max_concurrency: 1
+    })
+
+    const page = await dashboard.loggedIn(user)
+    await page.goto(`/campaigns/${campaign.id}`)
+    await page.getByRole("heading", { name: "Slow campaign", level: 1 }).waitFor()
+    const badge = (state: string) => page.locator(".card .badge", { hasText: new RegExp(`^${state}$`) }).first()
+    await page.getByRole("button", { name: "Start", exact: true }).click()
+    await badge("running").waitFor()
+    await page.locator('[data-counter="in-progress"]').filter({ hasText: /^1$/ }).waitFor()
+
+    await page.getByRole("button", { name: "Pause" }).click()
+    await badge("paused").waitFor()
+    // Paused: the settings form is open; a value out of bounds is refused on its field.
+    await page.getByLabel("Calls at once").fill("500")
+    await page.getByRole("button", { name: "Save settings" }).click()
+    await page.getByText("max_concurrency must be an integer between 1 and 100").first().waitFor()
+    await page.getByLabel("Calls at once").fill("2")
+    await page.getByRole("button", { name: "Save settings" }).click()
+    await page.getByText("Settings saved.").waitFor()
+    expect((await dashboard.api("GET", `/api/v1/campaign/${campaign.id}`)).max_concurrency).toBe(2)
+
+    await page.getByRole("button", { name: "Resume" }).click()
+    await badge("running").waitFor()
+    await page.getByRole("button", { name: "Cancel campaign" }).click()
+    await badge("canceled").waitFor()
+    expect(await page.getByRole("button", { name: /^(Start|Pause|Resume|Cancel campaign)$/ }).count()).toBe(0)
+    const log = await page.getByRole("heading", { name: "Log" }).locator("xpath=..").textContent()
+    for (const event of ["campaign_started", "campaign_paused", "campaign_resumed", "campaign_canceled"]) expect(log).toContain(event)
+  }, 120_000)
 })
