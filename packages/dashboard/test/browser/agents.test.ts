@@ -141,6 +141,10 @@ dashboardSuite("Agents and telephony", (dashboard) => {
     expect(workflow.workflow_definition.nodes.map((n: { type: string }) => n.type)).toEqual(["startCall", "endCall"])
     expect(workflow.workflow_definition.edges).toMatchObject([{ source: "start", data: { condition: "The caller has answered" } }])
     await dashboard.screenshot(page, "agent-editor")
+    // The canvas works from the keyboard too: a focused node selected with Enter opens its form.
+    await page.locator(".react-flow__node").filter({ hasText: "Start" }).focus()
+    await page.keyboard.press("Enter")
+    await panel.getByRole("heading", { name: "Start call: Start" }).waitFor()
     await page.setViewportSize(PHONE)
     expect(await page.evaluate(() => document.documentElement.scrollWidth), "no sideways scrolling at 375 px").toBeLessThanOrEqual(PHONE.width)
     await page.setViewportSize(LAPTOP)
@@ -153,8 +157,12 @@ dashboardSuite("Agents and telephony", (dashboard) => {
     expect(await rows.nth(0).textContent()).toContain("published")
     expect(await rows.nth(1).textContent()).toContain("archived")
 
-    // The agent's UUID is shown with a copy button.
+    // The agent's UUID is shown with a copy button that copies it.
     expect(await page.getByText(workflow.workflow_uuid, { exact: true }).count()).toBe(1)
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: dashboard.url })
+    await page.getByRole("button", { name: "Copy Agent UUID" }).click()
+    await page.getByText("Copied", { exact: true }).waitFor()
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(workflow.workflow_uuid)
 
     // A test call from the agent page (calls are started with an API key).
     await page.getByRole("navigation", { name: "Agent" }).getByRole("link", { name: "Test call" }).click()
@@ -175,6 +183,18 @@ dashboardSuite("Agents and telephony", (dashboard) => {
     expect(new URL(played.src).pathname).toMatch(/^\/api\/v1\/public\/download\/workflow\/[^/]+\/recording$/)
     await page.getByRole("heading", { name: "Timeline" }).waitFor()
     expect(await page.locator(".timeline li").count()).toBeGreaterThan(0)
+
+    // An API trigger node gets its path minted on save, and the page shows its URL.
+    await nav(page, "Agents")
+    await page.getByRole("link", { name: "Two-step agent" }).click()
+    await page.getByLabel("Node type").selectOption({ label: "API trigger" })
+    await page.getByRole("button", { name: "Add node" }).click()
+    await page.getByRole("button", { name: "Save as new version" }).click()
+    await page.getByText("Saved as version 3.").waitFor()
+    const withTrigger = await dashboard.api("GET", `/api/v1/workflow/fetch/${created.id}`)
+    const trigger = withTrigger.workflow_definition.nodes.find((n: { type: string }) => n.type === "trigger")
+    expect(trigger.data.trigger_path).toMatch(/^[A-Za-z0-9_-]{1,36}$/)
+    await page.getByText(`${dashboard.url}/api/v1/public/agent/${trigger.data.trigger_path}`, { exact: true }).waitFor()
 
     await nav(page, "Agents")
     await page.getByRole("link", { name: "Two-step agent" }).waitFor()

@@ -19,7 +19,6 @@ import {
   type Node,
   type NodeChange,
   type NodeProps,
-  type OnSelectionChangeParams,
   Position,
   ReactFlow
 } from "@xyflow/react"
@@ -120,7 +119,11 @@ const GraphEditor = ({ initial, onSaved, workflow }: { readonly workflow: Workfl
   const stored = useMemo(() => JSON.stringify(fromGraph(initial)), [initial])
   const dirty = JSON.stringify(fromGraph(graph)) !== stored
 
+  // The selection is this editor's (the side lists set it too); React Flow's own select changes (a click,
+  // or Enter on a node focused with Tab) are turned into it, and its `selected` flags are drawn from it.
   const onNodesChange = useCallback((changes: Array<NodeChange<FlowNode>>) => {
+    const picked = changes.find((c) => c.type === "select" && c.selected)
+    if (picked !== undefined && "id" in picked) setSelection({ kind: "node", id: picked.id })
     setGraph((g) => {
       const nodes = applyNodeChanges(changes, g.nodes as Array<FlowNode>) as unknown as Array<GraphNode>
       const removed = changes.flatMap((c) => (c.type === "remove" ? [c.id] : []))
@@ -128,6 +131,8 @@ const GraphEditor = ({ initial, onSaved, workflow }: { readonly workflow: Workfl
     })
   }, [])
   const onEdgesChange = useCallback((changes: Array<EdgeChange<Edge<JsonObject>>>) => {
+    const picked = changes.find((c) => c.type === "select" && c.selected)
+    if (picked !== undefined && "id" in picked) setSelection({ kind: "edge", id: picked.id })
     setGraph((g) => ({ ...g, edges: applyEdgeChanges(changes, g.edges as Array<Edge<JsonObject>>) as unknown as Array<GraphEdge> }))
   }, [])
   const link = useCallback((source: string, target: string) => {
@@ -138,14 +143,6 @@ const GraphEditor = ({ initial, onSaved, workflow }: { readonly workflow: Workfl
     setNotice(`Edge added from ${nodeName(graph.nodes.find((n) => n.id === source))} to ${nodeName(graph.nodes.find((n) => n.id === target))}: write its condition.`)
   }, [graph])
   const onConnect = useCallback((c: Connection) => link(c.source, c.target), [link])
-  // Keyboard selection on the canvas (Tab to a node, Enter) reaches the form this way. Memoized: React Flow
-  // calls it again whenever it is a new function, which would loop.
-  const onSelectionChange = useCallback(({ edges, nodes }: OnSelectionChangeParams) => {
-    const node = nodes[0]
-    const edge = edges[0]
-    if (node !== undefined) setSelection((s) => (s?.kind === "node" && s.id === node.id ? s : { kind: "node", id: node.id }))
-    else if (edge !== undefined) setSelection((s) => (s?.kind === "edge" && s.id === edge.id ? s : { kind: "edge", id: edge.id }))
-  }, [])
   const isValidConnection = useCallback((c: Connection | Edge) => {
     const source = graph.nodes.find((n) => n.id === c.source)
     const target = graph.nodes.find((n) => n.id === c.target)
@@ -240,7 +237,6 @@ const GraphEditor = ({ initial, onSaved, workflow }: { readonly workflow: Workfl
               isValidConnection={isValidConnection}
               onNodeClick={(_, node) => setSelection({ kind: "node", id: node.id })}
               onEdgeClick={(_, edge) => setSelection({ kind: "edge", id: edge.id })}
-              onSelectionChange={onSelectionChange}
               onPaneClick={() => setSelection(null)}
               fitView
               fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
