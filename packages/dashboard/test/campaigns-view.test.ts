@@ -41,6 +41,12 @@ describe("settings form", () => {
     for (const n of BREAKER_NUMBERS) expect(Number(form.breaker[n.name])).toBe(defaults.breaker[n.name as keyof typeof defaults.breaker])
     expect(form.breaker.enabled).toBe(defaults.breaker.enabled)
     expect(form.scheduleEnabled).toBe(false)
+    // No campaign limit unless one is given (the organization's applies), as in the API.
+    expect(form.maxConcurrency).toBe("")
+    const request = settingsRequest(form)
+    if (!("request" in request)) throw new Error("defaults must build a request")
+    expect(request.request.max_concurrency).toBeNull()
+    expect(Schema.decodeUnknownEither(UpdateCampaignRequest)(request.request)._tag).toBe("Right")
   })
 
   it("states the API's bounds: the edges are accepted, one step beyond is refused", () => {

@@ -209,7 +209,7 @@ const CampaignSettings = ({ campaign, onSaved }: { readonly campaign: Campaign; 
         <>
           <p className="hint">Settings can be changed while the campaign is draft or paused.</p>
           <dl className="counters">
-            <div><dt>Calls at once</dt><dd>{campaign.max_concurrency ?? "default"}</dd></div>
+            <div><dt>Calls at once</dt><dd>{campaign.max_concurrency ?? "organization limit"}</dd></div>
             <div><dt>Retries</dt><dd>{campaign.retry_config.enabled === false ? "off" : `${campaign.retry_config.max_retries ?? 2} after ${campaign.retry_config.retry_delay_seconds ?? 120} s`}</dd></div>
             <div><dt>Breaker</dt><dd>{campaign.circuit_breaker.enabled === false ? "off" : `${Math.round((campaign.circuit_breaker.failure_threshold ?? 0.5) * 100)}% in ${campaign.circuit_breaker.window_seconds ?? 120} s`}</dd></div>
           </dl>

@@ -14,7 +14,8 @@ import {
   type SlotInput
 } from "./campaignView.js"
 
-const hintOf = (spec: NumberSetting) => `${spec.help !== undefined ? `${spec.help}. ` : ""}${spec.min} to ${spec.max}, default ${spec.default}`
+const hintOf = (spec: Omit<NumberSetting, "default"> & { readonly default?: number }) =>
+  `${spec.help !== undefined ? `${spec.help}. ` : ""}${spec.min} to ${spec.max}${spec.default !== undefined ? `, default ${spec.default}` : ""}`
 
 export const SettingsFields = ({ errors, form, onChange }: {
   readonly form: SettingsForm
@@ -23,7 +24,7 @@ export const SettingsFields = ({ errors, form, onChange }: {
   readonly errors: Readonly<Record<string, ReadonlyArray<string>>>
 }) => {
   const errorsAt = (path: string) => Object.entries(errors).filter(([key]) => key === path || key.startsWith(`${path}.`)).flatMap(([, m]) => m)
-  const number = (spec: NumberSetting, value: string, set: (v: string) => void, path: string) => (
+  const number = (spec: Omit<NumberSetting, "default"> & { readonly default?: number }, value: string, set: (v: string) => void, path: string) => (
     <Field key={spec.name} label={spec.label} hint={hintOf(spec)} errors={errorsAt(path)}>
       {(props) => <input {...props} type="number" inputMode="decimal" min={spec.min} max={spec.max} step={spec.step} value={value} onChange={(e) => set(e.target.value)} />}
     </Field>

@@ -79,14 +79,14 @@ export const BREAKER_NUMBERS: ReadonlyArray<NumberSetting> = [
   { name: "min_calls_in_window", label: "Calls needed before judging", min: 1, max: 1000, step: 1, default: 5 }
 ]
 
-export const CONCURRENCY: NumberSetting = {
+/** No default of its own: left empty, the campaign is held only by the organization's limit. */
+export const CONCURRENCY: Omit<NumberSetting, "default"> = {
   name: "max_concurrency",
   label: "Calls at once",
   min: 1,
   max: 100,
   step: 1,
-  default: 5,
-  help: "1 to 100; the organization's limit applies across campaigns"
+  help: "Empty: only the organization's limit applies (it applies across campaigns anyway)"
 }
 
 export const DAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const
@@ -131,7 +131,7 @@ export const settingsForm = (campaign?: CampaignSettingsLike): SettingsForm => {
   return {
     retry,
     breaker,
-    maxConcurrency: numberText(campaign?.max_concurrency ?? undefined, CONCURRENCY.default),
+    maxConcurrency: typeof campaign?.max_concurrency === "number" ? String(campaign.max_concurrency) : "",
     scheduleEnabled: schedule !== null && schedule.enabled !== false,
     timezone: schedule?.timezone ?? browserTimeZone(),
     slots: schedule?.slots ?? []
@@ -181,7 +181,7 @@ export interface BreakerRequest {
 export interface SettingsRequest {
   readonly retry_config: RetryRequest
   readonly circuit_breaker: BreakerRequest
-  readonly max_concurrency: number
+  readonly max_concurrency: number | null
   readonly schedule_config: { readonly enabled: boolean; readonly timezone: string; readonly slots: ReadonlyArray<SlotInput> } | null
 }
 
@@ -194,8 +194,9 @@ export const settingsRequest = (form: SettingsForm): { readonly request: Setting
   const errors: Record<string, string> = {}
   const retry = numbersOf(form.retry, RETRY_NUMBERS, "retry_config", errors)
   const breaker = numbersOf(form.breaker, BREAKER_NUMBERS, "circuit_breaker", errors)
-  const concurrency = Number(form.maxConcurrency.trim())
-  if (form.maxConcurrency.trim() === "" || !Number.isFinite(concurrency)) errors.max_concurrency = `${CONCURRENCY.label} must be a number`
+  const concurrencyText = form.maxConcurrency.trim()
+  const concurrency = concurrencyText === "" ? null : Number(concurrencyText)
+  if (concurrency !== null && !Number.isFinite(concurrency)) errors.max_concurrency = `${CONCURRENCY.label} must be a number`
   if (form.scheduleEnabled && form.slots.length === 0) errors["schedule_config.slots"] = "Add at least one calling window, or turn the schedule off"
   if (Object.keys(errors).length > 0) return { errors }
   return {
