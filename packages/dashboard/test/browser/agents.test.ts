@@ -196,6 +196,14 @@ dashboardSuite("Agents and telephony", (dashboard) => {
     expect(trigger.data.trigger_path).toMatch(/^[A-Za-z0-9_-]{1,36}$/)
     await page.getByText(`${dashboard.url}/api/v1/public/agent/${trigger.data.trigger_path}`, { exact: true }).waitFor()
 
+    // Archive and restore.
+    await page.getByRole("button", { name: "Archive agent" }).click()
+    await page.getByText("This agent is archived: it takes no calls until it is restored.").waitFor()
+    expect((await dashboard.api("GET", `/api/v1/workflow/fetch/${created.id}`)).status).toBe("archived")
+    await page.getByRole("button", { name: "Restore agent" }).click()
+    await page.getByRole("button", { name: "Archive agent" }).waitFor()
+    expect((await dashboard.api("GET", `/api/v1/workflow/fetch/${created.id}`)).status).toBe("active")
+
     await nav(page, "Agents")
     await page.getByRole("link", { name: "Two-step agent" }).waitFor()
     await dashboard.screenshot(page, "agents")
