@@ -95,6 +95,15 @@ dashboardSuite("Agents and telephony", (dashboard) => {
     // Readable on a phone: the same page at 375 px has no horizontal scroll.
     await page.setViewportSize(PHONE)
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width)
+
+    // Another configuration, deleted from its page after a confirmation step (at phone width).
+    const spare = await dashboard.api("POST", "/api/v1/organizations/telephony-configs", { name: "Spare simulator", config: { provider: "simulator" } })
+    await page.goto(`/telephony/${spare.id}`)
+    await page.getByRole("button", { name: "Delete configuration" }).click()
+    await page.getByRole("group", { name: "Confirm deletion" }).getByRole("button", { name: "Yes, delete" }).click()
+    await page.getByRole("heading", { name: "Telephony", level: 1 }).waitFor()
+    await page.getByRole("link", { name: "Lab simulator" }).waitFor()
+    expect(await page.getByRole("link", { name: "Spare simulator" }).count()).toBe(0)
   }, 120_000)
 
   it("builds a two-node agent in the editor, shows the server's 422 on the edge, saves a second version, and places a test call whose recording plays", async () => {

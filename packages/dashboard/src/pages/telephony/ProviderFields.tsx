@@ -25,7 +25,7 @@ export const ProviderFields = ({ editing, errors, meta, onChange, values }: {
         field.description,
         kind === "password" && editing ? "Shown masked; leave it as it is to keep the stored secret, or type a new one." : undefined,
         kind === "lines" ? "One per line." : undefined
-      ].filter((h): h is string => h !== undefined).join(" ")
+      ].filter((h): h is string => h !== undefined).map((h) => (/[.!?)]$/.test(h) ? h : `${h}.`)).join(" ")
       return (
         <Field key={field.name} label={field.label} required={field.required} hint={hint === "" ? undefined : hint} errors={errors[field.name]}>
           {(props) => {
