@@ -125,6 +125,15 @@ dashboardSuite("Campaigns and runs", (dashboard) => {
     await dashboard.screenshot(page, "run")
     await page.setViewportSize(PHONE)
     expect(await page.evaluate(() => document.documentElement.scrollWidth), "no sideways scrolling at 375 px").toBeLessThanOrEqual(PHONE.width)
+    await page.setViewportSize(LAPTOP)
+
+    // The same runs by agent (the agent's Runs tab) and from the Runs section by campaign.
+    await page.getByRole("link", { name: "All runs of the agent" }).click()
+    await page.getByText("3 runs on this page").waitFor()
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Runs" }).click()
+    await page.getByRole("region", { name: "By campaign" }).or(page.locator("section", { has: page.getByRole("heading", { name: "By campaign" }) }))
+      .getByRole("link", { name: "Order follow-up" }).click()
+    await page.getByText("3 runs on this page").waitFor()
   }, 180_000)
 
   it("pauses, resumes and cancels a running campaign from its page, and changes its settings while paused", async () => {
