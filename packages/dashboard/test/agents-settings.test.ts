@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { joinConfigurations, splitConfigurations, variableRows, variablesObject } from "../src/pages/agents/agentSettings.js"
+import { joinConfigurations, sameSetting, splitConfigurations, variableRows, variablesObject } from "../src/pages/agents/agentSettings.js"
 
 describe("template variables", () => {
   it("round-trips, keeping non-string values typed", () => {
@@ -43,5 +43,18 @@ describe("configurations", () => {
       values: { max_call_duration: "", max_user_idle_timeout: "", smart_turn_stop_secs: "", "voicemail_detection.enabled": false },
       rest: ""
     })
+  })
+})
+
+describe("unchanged settings", () => {
+  it("compares stored and edited parts regardless of key order, an empty part counting as unset", () => {
+    const stored = { max_call_duration: 600, voicemail_detection: { long_speech_timeout: 6, enabled: true } }
+    const { rest, values } = splitConfigurations(stored)
+    const joined = joinConfigurations(values, rest)
+    if (!("value" in joined)) throw new Error("must join")
+    expect(sameSetting(stored, joined.value)).toBe(true)
+    expect(sameSetting(null, {})).toBe(true)
+    expect(sameSetting(stored, { ...joined.value, max_call_duration: 601 })).toBe(false)
+    expect(sameSetting({ a: [1, 2] }, { a: [2, 1] })).toBe(false)
   })
 })

@@ -217,4 +217,30 @@ dashboardSuite("Agents and telephony", (dashboard) => {
     await page.getByRole("link", { name: "Two-step agent" }).waitFor()
     await dashboard.screenshot(page, "agents")
   }, 120_000)
+
+  it("sets template variables and configurations as a new version, and saves nothing when nothing changed", async () => {
+    const user = await dashboard.newUser({ role: "admin" })
+    const agent = await dashboard.api("POST", "/api/v1/workflow/create/definition", {
+      name: "Configured agent",
+      workflow_configurations: { dictionary: "Agentline" },
+      workflow_definition: { nodes: [{ id: "start", type: "startCall", data: { name: "Start", prompt: "Greet {{first_name}} about {{plan}}." } }], edges: [] }
+    })
+    const page = await dashboard.loggedIn(user)
+    await page.goto(`/agents/${agent.id}/settings`)
+    // The variables the prompt uses are offered.
+    await page.getByRole("button", { name: /^Add first_name/ }).click()
+    await page.getByLabel("Variable 1 value").fill("there")
+    await page.getByLabel("Longest call (seconds)").fill("600")
+    await page.getByLabel("Detect voicemail").check()
+    await page.getByRole("button", { name: "Save settings" }).click()
+    await page.getByText("Saved as version 2.").waitFor()
+    const saved = await dashboard.api("GET", `/api/v1/workflow/fetch/${agent.id}`)
+    expect(saved.template_context_variables).toEqual({ first_name: "there" })
+    // The key the form has no field for is kept.
+    expect(saved.workflow_configurations).toEqual({ dictionary: "Agentline", max_call_duration: 600, voicemail_detection: { enabled: true } })
+
+    await page.getByRole("button", { name: "Save settings" }).click()
+    await page.getByText("Nothing changed.").waitFor()
+    expect((await dashboard.api("GET", `/api/v1/workflow/fetch/${agent.id}`)).version_number).toBe(2)
+  }, 60_000)
 })

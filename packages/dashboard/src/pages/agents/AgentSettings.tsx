@@ -13,6 +13,7 @@ import {
   CONFIGURATION_FIELDS,
   configurationKey,
   joinConfigurations,
+  sameSetting,
   splitConfigurations,
   type VariableRow,
   variableRows,
@@ -48,11 +49,14 @@ export const AgentSettings = ({ onSaved, workflow }: { readonly workflow: Workfl
     if (name.trim() === "") found.name = "The name must not be empty"
     setProblems(found)
     if ("errors" in variables || "errors" in configurations || name.trim() === "") return
-    const result = await update.run({
+    // Only what changed is sent: an unchanged part (an empty one counting as unset) makes no new version.
+    const payload = {
       ...(name !== workflow.name ? { name } : {}),
-      template_context_variables: variables.value,
-      workflow_configurations: configurations.value
-    })
+      ...(sameSetting(workflow.template_context_variables, variables.value) ? {} : { template_context_variables: variables.value }),
+      ...(sameSetting(workflow.workflow_configurations, configurations.value) ? {} : { workflow_configurations: configurations.value })
+    }
+    if (Object.keys(payload).length === 0) return onSaved("Nothing changed.")
+    const result = await update.run(payload)
     if (Either.isRight(result)) {
       onSaved(
         result.right.version_number !== workflow.version_number

@@ -133,3 +133,15 @@ export const joinConfigurations = (
 }
 
 export const configurationKey = keyOf
+
+/** JSON with object keys sorted, so two values that differ only in key order compare equal. */
+const canonical = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(canonical)
+    : isObject(value)
+    ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical(value[key])]))
+    : value
+
+/** Whether a stored part (null meaning unset) and the form's value are the same; `{}` counts as unset. */
+export const sameSetting = (stored: JsonObject | null | undefined, edited: JsonObject): boolean =>
+  JSON.stringify(canonical(stored ?? {})) === JSON.stringify(canonical(edited))
