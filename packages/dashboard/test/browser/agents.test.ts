@@ -184,7 +184,10 @@ dashboardSuite("Agents and telephony", (dashboard) => {
     await runLink.click()
     await page.getByRole("heading", { name: /^Run / }).waitFor()
     // The page follows the call until it ends; then its recording is there to play.
-    await page.locator("audio").first().waitFor({ timeout: 60_000 })
+    await page.locator("audio").first().waitFor({ timeout: 60_000 }).catch((error: Error) => {
+      // Without a recording the cause is on the server's side (the call's media session): show its log.
+      throw new Error(`${error.message}\n--- server output (last 8000 characters) ---\n${dashboard.serverOutput().slice(-8000)}`)
+    })
     await page.getByText("Hello Ada, this is the test agent.").waitFor()
     const played = await playFirstRecording(page)
     expect(played.readyState).toBeGreaterThanOrEqual(1)
