@@ -80,7 +80,7 @@ dashboardSuite("Campaigns and runs", (dashboard) => {
     await page.getByRole("button", { name: "Start", exact: true }).click()
     // The live view follows the campaign by itself (no reload): the counters reach 3.
     await counter("processed").filter({ hasText: /^3$/ }).waitFor({ timeout: 90_000 })
-    await page.locator(".badge", { hasText: /^completed$/ }).first().waitFor()
+    await page.getByTestId("campaign-state").filter({ hasText: /^completed$/ }).waitFor()
     expect(await counter("reached").textContent()).toBe("3")
     expect(await counter("placed").textContent()).toBe("3")
     // The runs' own end is written with the call's; the view keeps polling until none is in progress.
@@ -163,7 +163,7 @@ dashboardSuite("Campaigns and runs", (dashboard) => {
     const page = await dashboard.loggedIn(user)
     await page.goto(`/campaigns/${campaign.id}`)
     await page.getByRole("heading", { name: "Slow campaign", level: 1 }).waitFor()
-    const badge = (state: string) => page.locator(".card .badge", { hasText: new RegExp(`^${state}$`) }).first()
+    const badge = (state: string) => page.getByTestId("campaign-state").filter({ hasText: new RegExp(`^${state}$`) })
     await page.getByRole("button", { name: "Start", exact: true }).click()
     await badge("running").waitFor()
     await page.locator('[data-counter="in-progress"]').filter({ hasText: /^1$/ }).waitFor()

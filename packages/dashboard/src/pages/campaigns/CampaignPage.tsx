@@ -87,7 +87,7 @@ const LiveCampaign = ({ id }: { readonly id: CampaignId }) => {
       <PageTitle title={`Campaign ${c.name}`}>{c.name}</PageTitle>
       <div className="card">
         <p>
-          <Badge tone={stateTone(c.state)}>{c.state}</Badge> Agent <Link to={`/agents/${c.workflow_id}`}>{c.workflow_name}</Link> · via{" "}
+          <span data-testid="campaign-state"><Badge tone={stateTone(c.state)}>{c.state}</Badge></span> Agent <Link to={`/agents/${c.workflow_id}`}>{c.workflow_name}</Link> · via{" "}
           {c.telephony_configuration_name ?? "the default outbound configuration"} · created {formatDate(c.created_at)}
           {c.started_at !== null && <> · started {formatDate(c.started_at)}</>}
           {c.completed_at !== null && <> · ended {formatDate(c.completed_at)}</>}
