@@ -11,7 +11,8 @@ dashboardSuite("Login", (dashboard) => {
     await page.goto("/agents")
     // Not logged in: the login page, remembering where the person was going.
     await page.waitForURL(/\/login\?next=%2Fagents$/)
-    await expect(page.title()).resolves.toBe("Log in · Agentline")
+    await page.getByRole("heading", { name: "Log in" }).waitFor()
+    await page.waitForFunction(() => document.title === "Log in · Agentline")
     await dashboard.screenshot(page, "login")
 
     await logIn(page, { email: dashboard.admin.email, password: "wrong-password" })

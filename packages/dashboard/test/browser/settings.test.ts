@@ -35,7 +35,7 @@ dashboardSuite("Settings", (dashboard) => {
     const key = await createKeyInPage(page, "CRM integration")
     expect(key).toMatch(/^agl_/)
     // The focus is on the new key's panel, so a screen reader reads it out.
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe("new-key-heading")
+    await page.waitForFunction(() => document.activeElement?.id === "new-key-heading")
     await page.getByRole("button", { name: "Copy key" }).click()
     await page.getByText("Copied to the clipboard.").waitFor()
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key)
@@ -66,7 +66,8 @@ dashboardSuite("Settings", (dashboard) => {
     expect(await status()).toBe(200)
 
     await page.getByRole("button", { name: "Archive Nightly export" }).click()
-    // The confirmation takes the focus; Escape-free: Cancel or confirm by keyboard.
+    // The confirmation takes the focus, so Enter confirms.
+    await page.waitForFunction(() => document.activeElement?.textContent === "Yes, archive “Nightly export”")
     await page.keyboard.press("Enter")
     await page.getByText("Archived the key “Nightly export”.").waitFor({ state: "attached" })
     await page.getByRole("cell", { name: "Nightly export", exact: true }).waitFor({ state: "detached" })
@@ -74,6 +75,7 @@ dashboardSuite("Settings", (dashboard) => {
 
     await page.getByLabel("Show archived keys").check()
     const row = page.getByRole("row").filter({ hasText: "Nightly export" })
+    await row.getByRole("button", { name: "Reactivate Nightly export" }).waitFor()
     await expect(row.getByRole("cell").nth(2).textContent()).resolves.toMatch(/^Archived /)
     await dashboard.screenshot(page, "settings-api-keys-archived")
     await row.getByRole("button", { name: "Reactivate Nightly export" }).click()
@@ -92,6 +94,7 @@ dashboardSuite("Settings", (dashboard) => {
     await page.getByRole("button", { name: "Add user" }).click()
     await page.getByText(`Added ${email}. They must change the temporary password at first login.`).waitFor()
     const row = page.getByRole("row").filter({ hasText: email })
+    await row.waitFor()
     await expect(row.getByRole("cell").allTextContents()).resolves.toEqual([
       email,
       "Administrator",
@@ -120,7 +123,9 @@ dashboardSuite("Settings", (dashboard) => {
     await dashboard.screenshot(page, "settings-organization")
     expect((await dashboard.api("GET", "/api/v1/organizations/current")).concurrent_call_limit).toBe(25)
     await page.reload()
-    await expect(page.getByLabel("Calls in progress at once").inputValue()).resolves.toBe("25")
+    await page.getByText("25 calls at once", { exact: true }).waitFor()
+    // The field starts from the saved value.
+    await page.waitForFunction(() => (document.getElementById("concurrency-limit") as HTMLInputElement | null)?.value === "25")
   })
 
   it("a member manages their own keys and sees no administrator settings; a phone width needs no sideways scrolling", async () => {
@@ -128,6 +133,7 @@ dashboardSuite("Settings", (dashboard) => {
     const page = await dashboard.loggedIn(member, PHONE)
     await page.getByRole("link", { name: "Settings" }).click()
     const settingsNav = page.getByRole("navigation", { name: "Settings" })
+    await settingsNav.getByRole("link", { name: "Password" }).waitFor()
     await expect(settingsNav.getByRole("link").allTextContents()).resolves.toEqual(["API keys", "Password"])
     await createKeyInPage(page, "My script")
     await page.getByRole("button", { name: "I have copied it" }).click()
