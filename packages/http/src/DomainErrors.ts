@@ -72,6 +72,7 @@ import type {
   EmailTaken,
   InvalidCredentials,
   LoginThrottled,
+  LogoutNeedsSession,
   PasswordChangeNeedsSession,
   PasswordUnchanged,
   SessionInvalid,
@@ -146,6 +147,7 @@ export type DomainError =
   | EmailTaken
   | InvalidCredentials
   | LoginThrottled
+  | LogoutNeedsSession
   | PasswordChangeNeedsSession
   | PasswordUnchanged
   | SessionInvalid
@@ -247,6 +249,11 @@ const MAPPING = {
   EmailTaken: conflict,
   InvalidCredentials: unauthorized,
   LoginThrottled: tooManyRequests,
+  LogoutNeedsSession: () =>
+    new BadRequest({
+      detail: "Logging out ends a login session; an API key has none (archive the key with " +
+        "DELETE /api/v1/user/api-keys/{api_key_id} instead)"
+    }),
   PasswordChangeNeedsSession: () =>
     new Forbidden({
       detail: "Changing a password needs a login session (authorization: Bearer <token> from POST /api/v1/auth/login); " +

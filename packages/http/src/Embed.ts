@@ -46,6 +46,11 @@ export interface EmbedOptions {
    * client address that login throttling counts (default 0: the socket address; docs/security.md).
    */
   readonly trustedProxyHops?: number | undefined
+  /**
+   * Also serve the web dashboard (default false: embedded, Agentline answers its API only). When set,
+   * route `/` and the dashboard's paths to the handler as well (docs/dashboard.md).
+   */
+  readonly dashboard?: boolean | undefined
 }
 
 export interface Handlers {
@@ -75,7 +80,8 @@ export const makeHandlers = async (options: EmbedOptions = {}): Promise<Handlers
       ...(options.telephonyProviders !== undefined ? { telephonyProviders: options.telephonyProviders } : {}),
       maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
       uploadUrlTtlSeconds: options.uploadUrlTtlSeconds ?? DEFAULT_UPLOAD_URL_TTL_SECONDS,
-      trustedProxyHops: options.trustedProxyHops ?? 0
+      trustedProxyHops: options.trustedProxyHops ?? 0,
+      dashboard: options.dashboard ?? false
     })),
     Layer.provide(Layer.orDie(database))
   )

@@ -58,6 +58,7 @@ import * as RequestLog from "./RequestLog.js"
 import { HealthLive } from "./health/Http.js"
 import { OrganizationsLive } from "./organizations/Http.js"
 import * as PublicUrlsLive from "./PublicUrlsLive.js"
+import * as Dashboard from "./Dashboard.js"
 import { ServerConfig, VERSION } from "./ServerConfig.js"
 import { CallsLive, TelephonyCallbacksLive, TestCallsLive } from "./calls/Http.js"
 import { CampaignsLive } from "./campaigns/Http.js"
@@ -210,8 +211,26 @@ export const ApiLive = Layer.unwrapEffect(
 )
 
 /**
+ * The built dashboard at `/` when the settings ask for it (`dashboard`); when its build is missing, the
+ * server says so and serves the API alone.
+ */
+export const DashboardLive = Layer.unwrapEffect(Effect.gen(function*() {
+  const config = yield* ServerConfig
+  if (config.dashboard !== true) return Layer.empty
+  const directory = Dashboard.locateAssets()
+  if (Option.isNone(directory)) {
+    yield* Effect.logWarning(
+      "The dashboard is not built (packages/dashboard/dist is missing; `npm run build` makes it): serving the API only"
+    )
+    return Layer.empty
+  }
+  return Dashboard.layer(directory.value)
+}))
+
+/**
  * Everything the HTTP app needs except the database client and the server settings: the API with its
- * error handling, the OpenAPI document at /api/v1/openapi.json and the docs page at /docs.
+ * error handling, the OpenAPI document at /api/v1/openapi.json, the docs page at /docs and, when
+ * enabled, the dashboard at /.
  */
 export const HttpAppLive = Layer.mergeAll(
   // The guard wraps the error handling (it is added after it), so no request reaches the API unchecked.
@@ -219,6 +238,7 @@ export const HttpAppLive = Layer.mergeAll(
   HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" }),
   TelephonyWebhooks.layer,
   HttpApiScalar.layer({ path: "/docs" }),
+  DashboardLive,
   HttpApiBuilder.middlewareCors(),
   RequestLog.untracedCredentials
 ).pipe(Layer.provideMerge(ApiLive), Layer.provideMerge(ServicesLive), Layer.provide(MigrationsLive))

@@ -70,6 +70,11 @@ export interface ServerSettings {
    * worker's timings (docs/webhooks.md).
    */
   readonly webhooks?: Partial<WebhookOptions>
+  /**
+   * Serve the web dashboard at `/` (`AGENTLINE_DASHBOARD`, default true for `agentline serve`; off
+   * unless set when embedding). docs/dashboard.md.
+   */
+  readonly dashboard?: boolean
 }
 
 /** Defaults of `maxUploadBytes` and `uploadUrlTtlSeconds`, shared by the environment and embedding. */
@@ -86,6 +91,7 @@ export const VERSION: string = JSON.parse(
 
 export const settingsConfig: Effect.Effect<ServerSettings, ConfigError.ConfigError> = Effect.gen(function*() {
   const {
+    dashboard,
     dataDir,
     dispatcherDrainSeconds,
     dispatcherLeaseSeconds,
@@ -102,6 +108,7 @@ export const settingsConfig: Effect.Effect<ServerSettings, ConfigError.ConfigErr
     webhookAllowPrivate
   } = yield* Config.all({
     webhookAllowPrivate: Config.boolean("AGENTLINE_WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
+    dashboard: Config.boolean("AGENTLINE_DASHBOARD").pipe(Config.withDefault(true)),
     maxUploadBytes: Config.integer("AGENTLINE_MAX_UPLOAD_BYTES").pipe(
       Config.validate({ message: "must be a positive number of bytes", validation: (n) => n > 0 }),
       Config.withDefault(DEFAULT_MAX_UPLOAD_BYTES)
@@ -162,7 +169,8 @@ export const settingsConfig: Effect.Effect<ServerSettings, ConfigError.ConfigErr
     trustedProxyHops,
     loginMaxFailuresPerAccount,
     loginMaxFailuresPerAddress,
-    webhooks: { allowPrivate: webhookAllowPrivate }
+    webhooks: { allowPrivate: webhookAllowPrivate },
+    dashboard
   }
 })
 

@@ -54,6 +54,7 @@ import {
   EmailTaken,
   InvalidCredentials,
   LoginThrottled,
+  LogoutNeedsSession,
   PasswordChangeNeedsSession,
   PasswordUnchanged,
   SessionInvalid,
@@ -189,6 +190,8 @@ const CASES = {
   InvalidCredentials: [new InvalidCredentials(), 401, "Invalid email or password"],
   LoginThrottled: [new LoginThrottled({ retryAfterSeconds: 30 }), 429,
     "Too many failed password attempts for this account or from this address; try again in 30 seconds"],
+  LogoutNeedsSession: [new LogoutNeedsSession(), 400,
+    "Logging out ends a login session; an API key has none (archive the key with DELETE /api/v1/user/api-keys/{api_key_id} instead)"],
   PasswordChangeNeedsSession: [new PasswordChangeNeedsSession(), 403,
     "Changing a password needs a login session (authorization: Bearer <token> from POST /api/v1/auth/login); " +
     "API keys cannot change passwords"],

@@ -51,6 +51,12 @@ export class PasswordUnchanged extends Schema.TaggedError<PasswordUnchanged>()("
 }
 
 /** A password is changed from a login session only: a leaked API key must not take over its owner's account. */
+export class LogoutNeedsSession extends Schema.TaggedError<LogoutNeedsSession>()("LogoutNeedsSession", {}) {
+  override get message() {
+    return "Logging out ends a login session; an API key has none (archive the key instead)"
+  }
+}
+
 export class PasswordChangeNeedsSession extends Schema.TaggedError<PasswordChangeNeedsSession>()("PasswordChangeNeedsSession", {}) {
   override get message() {
     return "Changing a password needs a login session; API keys cannot change passwords"

@@ -5,6 +5,7 @@ import {
   EmailTaken,
   InvalidCredentials,
   LoginThrottled,
+  LogoutNeedsSession,
   PasswordChangeNeedsSession,
   PasswordUnchanged,
   SessionInvalid,
@@ -162,11 +163,17 @@ export class Users extends Effect.Service<Users>()("@agentline/core/Users", {
       }
     )
 
+    /** Ends the caller's login session: its token (bearer or dashboard cookie) stops working at once. */
+    const logout = Effect.fn("Users.logout")(function*(principal: Principal) {
+      if (principal.via._tag !== "Session") return yield* new LogoutNeedsSession()
+      yield* users.deleteSession(principal.via.sessionId)
+    })
+
     const list = Effect.fn("Users.list")(function*(principal: Principal) {
       return (yield* users.listByOrganization(principal.organizationId)).map(publicUser)
     })
 
-    return { create, list, login, authenticateSession, me, changePassword, findByEmail: users.findByEmail } as const
+    return { create, list, login, logout, authenticateSession, me, changePassword, findByEmail: users.findByEmail } as const
   })
 }) {}
 

@@ -38,6 +38,7 @@ export class UsersRepo extends Context.Tag("@agentline/core/UsersRepo")<
       session: { readonly user_id: number; readonly token_hash: string; readonly now: string; readonly expires_at: string }
     ) => Effect.Effect<StoredSession>
     readonly findSession: (tokenHash: string) => Effect.Effect<Option.Option<StoredSession>>
+    readonly deleteSession: (sessionId: number) => Effect.Effect<void>
     readonly deleteSessionsOfUser: (userId: number, exceptSessionId?: number) => Effect.Effect<void>
   }
 >() {}

@@ -60,6 +60,7 @@ export const layer = Layer.effect(
           Effect.flatMap(firstSession),
           Effect.orDie
         ),
+      deleteSession: (sessionId) => sql`DELETE FROM sessions WHERE id = ${sessionId}`.pipe(Effect.asVoid, Effect.orDie),
       deleteSessionsOfUser: (userId, exceptSessionId) =>
         (exceptSessionId === undefined
           ? sql`DELETE FROM sessions WHERE user_id = ${userId}`

@@ -1,0 +1,128 @@
+/**
+ * A single test call of the agent to one number, through `POST /public/agent/workflow/{uuid}`.
+ *
+ * That endpoint takes an API key only (as the reference's: it is the programmatic way to start calls),
+ * not the login session, so the form asks for one (Settings → API keys creates it). The key is kept in
+ * this tab's session storage, so it is typed once per tab and never stored beyond it.
+ */
+import { AgentlineApi } from "@agentline/api"
+import type { Workflow } from "@agentline/api/workflows/Workflow"
+import { TelephonyConfigurationId } from "@agentline/api/Ids"
+import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { Effect, Either } from "effect"
+import { type FormEvent, useState } from "react"
+import { Link } from "react-router"
+import { client } from "../../api/client.js"
+import { useAction, useApi } from "../../api/hooks.js"
+import { ApiError } from "../../components/ApiError.js"
+import { Field } from "./ui.js"
+
+const KEY_STORAGE = "agentline.testCallApiKey"
+
+/** Starts the call through the typed client, authenticated by `apiKey` instead of the session. */
+const startCall = (apiKey: string, uuid: string, request: { phone_number: string; initial_context: Record<string, unknown> | null; telephony_configuration_id: number | null }) =>
+  Effect.flatMap(
+    HttpApiClient.make(AgentlineApi, {
+      baseUrl: "",
+      transformClient: HttpClient.mapRequest(HttpClientRequest.setHeader("x-api-key", apiKey))
+    }),
+    (api) =>
+      api.calls.byWorkflowUuid({
+        path: { workflow_uuid: uuid },
+        payload: {
+          phone_number: request.phone_number,
+          initial_context: request.initial_context,
+          telephony_configuration_id: request.telephony_configuration_id === null ? null : TelephonyConfigurationId.make(request.telephony_configuration_id)
+        }
+      })
+  ).pipe(Effect.provide(FetchHttpClient.layer))
+
+const readKey = (): string => {
+  try {
+    return sessionStorage.getItem(KEY_STORAGE) ?? ""
+  } catch {
+    return ""
+  }
+}
+
+export const TestCall = ({ workflow }: { readonly workflow: Workflow }) => {
+  const configs = useApi(() => client.telephonyConfigs.list(), [])
+  const [phone, setPhone] = useState("")
+  const [apiKey, setApiKey] = useState(readKey)
+  const [configId, setConfigId] = useState("")
+  const [context, setContext] = useState(() => JSON.stringify(workflow.template_context_variables ?? {}, null, 2))
+  const [contextError, setContextError] = useState<string | null>(null)
+  const call = useAction(startCall)
+  const [started, setStarted] = useState<{ id: number; name: string; status: string } | null>(null)
+
+  if (workflow.workflow_uuid === null) return <p className="notice">This agent has no UUID yet; reload the page.</p>
+  const uuid = workflow.workflow_uuid
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    setStarted(null)
+    let initial: Record<string, unknown> | null = null
+    if (context.trim() !== "") {
+      try {
+        const parsed: unknown = JSON.parse(context)
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("it must be a JSON object")
+        initial = parsed as Record<string, unknown>
+      } catch (error) {
+        setContextError(`The call's data is not valid: ${error instanceof Error ? error.message : String(error)}`)
+        return
+      }
+    }
+    setContextError(null)
+    try {
+      sessionStorage.setItem(KEY_STORAGE, apiKey)
+    } catch {
+      // Storage refused (private mode): the key is simply asked again next time.
+    }
+    const result = await call.run(apiKey.trim(), uuid, {
+      phone_number: phone.trim(),
+      initial_context: initial,
+      telephony_configuration_id: configId === "" ? null : Number(configId)
+    })
+    if (Either.isRight(result)) setStarted({ id: result.right.workflow_run_id, name: result.right.workflow_run_name, status: result.right.status })
+  }
+
+  return (
+    <section aria-labelledby="test-call-heading">
+      <h2 id="test-call-heading">Test call</h2>
+      <form className="card" onSubmit={submit} noValidate>
+        <Field label="Number to call" required hint="E.164 (+14155550100), a SIP URI or an extension">
+          {(props) => <input {...props} type="tel" autoComplete="off" value={phone} onChange={(e) => setPhone(e.target.value)} />}
+        </Field>
+        <Field label="API key" required hint="Calls are started with an API key (create one under Settings); kept in this tab only">
+          {(props) => <input {...props} type="password" autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} />}
+        </Field>
+        <Field label="Telephony configuration">
+          {(props) => (
+            <select {...props} value={configId} onChange={(e) => setConfigId(e.target.value)}>
+              <option value="">The organization's default for outbound calls</option>
+              {(configs.data?.configurations ?? []).map((c) => (
+                <option key={c.id} value={String(c.id)}>{c.name} ({c.provider}){c.is_default_outbound ? " — default" : ""}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Call data (JSON)" hint="Values for the prompts' {{variables}}; starts from the agent's template variables" errors={contextError === null ? undefined : [contextError]}>
+          {(props) => <textarea {...props} className="mono" rows={5} value={context} onChange={(e) => setContext(e.target.value)} />}
+        </Field>
+        <ApiError error={call.error} title="The call was not started" />
+        <div className="actions">
+          <button type="submit" className="primary" disabled={call.pending || phone.trim() === "" || apiKey.trim() === ""}>
+            {call.pending ? "Starting…" : "Start test call"}
+          </button>
+        </div>
+        <div role="status">
+          {started !== null && (
+            <p className="success">
+              Call {started.status}: run <Link to={`/runs/${workflow.id}/${started.id}`}>{started.name}</Link>.
+            </p>
+          )}
+        </div>
+      </form>
+    </section>
+  )
+}

@@ -1,0 +1,249 @@
+/**
+ * Agents and telephony in the real dashboard (browser tests on the real server, SQLite and PostgreSQL):
+ * a simulator configuration and a phone number added through the generated forms; a two-node agent
+ * built in the graph editor, the server's 422 shown on the edge at fault, a second version saved; a
+ * test call from the agent page whose run page plays the call's recording.
+ */
+import type { Page } from "playwright-core"
+import { expect, it } from "vitest"
+import { dashboardSuite, LAPTOP, PHONE } from "./Harness.js"
+
+const nav = (page: Page, section: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: section }).click()
+
+/** Creates an agent through the new-agent form; resolves on its editor. */
+const createAgent = async (page: Page, name: string) => {
+  await nav(page, "Agents")
+  await page.getByRole("link", { name: "New agent" }).click()
+  await page.getByLabel("Name", { exact: true }).fill(name)
+  await page.getByLabel("Greeting").fill("Hello {{first_name}}, this is the test agent.")
+  await page.getByLabel("Prompt of the first step").fill("Ask how the caller is doing.")
+  await page.getByRole("button", { name: "Create agent" }).click()
+  await page.getByRole("heading", { name, level: 1 }).waitFor()
+  await page.getByRole("button", { name: "Save as new version" }).waitFor()
+}
+
+/** Whether the run page's first audio element can play: metadata loaded, a positive duration, and it plays. */
+const playFirstRecording = (page: Page) =>
+  page.evaluate(async () => {
+    const audio = document.querySelector("audio")
+    if (audio === null) throw new Error("no audio element")
+    if (audio.readyState < 1) {
+      await new Promise<void>((resolve, reject) => {
+        audio.addEventListener("loadedmetadata", () => resolve(), { once: true })
+        audio.addEventListener("error", () => reject(new Error(`audio error ${audio.error?.code} for ${audio.currentSrc}`)), { once: true })
+        audio.load()
+      })
+    }
+    audio.muted = true
+    await audio.play()
+    return { readyState: audio.readyState, duration: audio.duration, src: audio.currentSrc }
+  })
+
+dashboardSuite("Agents and telephony", (dashboard) => {
+  it("adds a simulator configuration from the provider metadata, keeps its masked secret, and adds a number bound to an agent", async () => {
+    const user = await dashboard.newUser({ role: "admin" })
+    const agent = await dashboard.api("POST", "/api/v1/workflow/create/definition", {
+      name: "Inbound desk",
+      workflow_definition: { nodes: [{ id: "start", type: "startCall", data: { name: "Start", prompt: "Help the caller." } }], edges: [] }
+    })
+    const page = await dashboard.loggedIn(user)
+    await nav(page, "Telephony")
+    await page.getByRole("link", { name: "Add configuration" }).click()
+    await page.getByLabel("Provider").selectOption({ label: "Simulator (no real calls)" })
+    // The form is the provider's metadata: its fields with their labels and descriptions.
+    await page.getByLabel("Ring seconds").fill("0.2")
+    await page.getByLabel("Name", { exact: true }).fill("Lab simulator")
+    await page.getByLabel("Webhook secret").fill("lab-secret-value")
+    await page.getByLabel("Callee lines").fill("Hello?")
+    // A value the server refuses comes back on its field.
+    await page.getByLabel("Failure rate").fill("3")
+    await page.getByRole("button", { name: "Add configuration" }).click()
+    await page.getByText("failure_rate must be a number from 0 to 1").first().waitFor()
+    expect(await page.getByLabel("Failure rate").getAttribute("aria-invalid")).toBe("true")
+    await page.getByLabel("Failure rate").fill("0")
+    await page.getByRole("button", { name: "Add configuration" }).click()
+    await page.getByRole("heading", { name: "Lab simulator", level: 1 }).waitFor()
+
+    // The secret is shown masked; saving the form unchanged keeps it (the API shows the same mask).
+    const before = await dashboard.api("GET", "/api/v1/organizations/telephony-configs")
+    const config = before.configurations.find((c: { name: string }) => c.name === "Lab simulator")
+    const stored = await dashboard.api("GET", `/api/v1/organizations/telephony-configs/${config.id}`)
+    const masked = await page.getByLabel("Webhook secret").inputValue()
+    expect(masked).not.toBe("lab-secret-value")
+    expect(masked).toBe(stored.credentials.webhook_secret)
+    await page.getByLabel("Ring seconds").fill("0.3")
+    await page.getByRole("button", { name: "Save settings" }).click()
+    await page.getByText("Saved.").waitFor()
+    const after = await dashboard.api("GET", `/api/v1/organizations/telephony-configs/${config.id}`)
+    expect(after.credentials).toMatchObject({ ring_seconds: 0.3, webhook_secret: stored.credentials.webhook_secret })
+
+    await page.getByRole("button", { name: "Make default for outbound calls" }).click()
+    await page.getByRole("button", { name: "Make default for outbound calls" }).waitFor({ state: "detached" })
+    expect((await dashboard.api("GET", `/api/v1/organizations/telephony-configs/${config.id}`)).is_default_outbound).toBe(true)
+
+    // A number bound to the agent for incoming calls.
+    await page.getByLabel("Number or address").fill("+14155550142")
+    await page.getByLabel("Label", { exact: true }).fill("Front desk")
+    await page.getByLabel("Agent for incoming calls", { exact: true }).selectOption({ label: "Inbound desk" })
+    await page.getByRole("button", { name: "Add number" }).click()
+    await page.getByText("+14155550142 added.").waitFor()
+    await page.getByRole("link", { name: "Inbound desk" }).waitFor()
+    const numbers = await dashboard.api("GET", `/api/v1/organizations/telephony-configs/${config.id}/phone-numbers`)
+    expect(numbers.phone_numbers).toMatchObject([{ address: "+14155550142", label: "Front desk", inbound_workflow_id: agent.id }])
+    await dashboard.screenshot(page, "telephony")
+
+    // Readable on a phone: the same page at 375 px has no horizontal scroll.
+    await page.setViewportSize(PHONE)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width)
+
+    // Another configuration, deleted from its page after a confirmation step (at phone width).
+    const spare = await dashboard.api("POST", "/api/v1/organizations/telephony-configs", { name: "Spare simulator", config: { provider: "simulator" } })
+    await page.goto(`/telephony/${spare.id}`)
+    await page.getByRole("button", { name: "Delete configuration" }).click()
+    await page.getByRole("group", { name: "Confirm deletion" }).getByRole("button", { name: "Yes, delete" }).click()
+    await page.getByRole("heading", { name: "Telephony", level: 1 }).waitFor()
+    await page.getByRole("link", { name: "Lab simulator" }).waitFor()
+    expect(await page.getByRole("link", { name: "Spare simulator" }).count()).toBe(0)
+  }, 120_000)
+
+  it("builds a two-node agent in the editor, shows the server's 422 on the edge, saves a second version, and places a test call whose recording plays", async () => {
+    const user = await dashboard.newUser({ role: "admin" })
+    await dashboard.api("POST", "/api/v1/organizations/telephony-configs", {
+      name: `Editor sim ${Date.now()}`,
+      is_default_outbound: true,
+      config: { provider: "simulator", ring_seconds: 0.2, callee_lines: ["Hello?"] }
+    })
+    const page = await dashboard.loggedIn(user)
+    await createAgent(page, "Two-step agent")
+    await page.getByText("Version 1 — no changes").waitFor()
+
+    // Add an end node and connect the start to it with the keyboard-first controls.
+    await page.getByLabel("Node type").selectOption({ label: "End call" })
+    await page.getByRole("button", { name: "Add node" }).click()
+    const panel = page.getByRole("complementary", { name: "Selected item" })
+    await panel.getByLabel("Name", { exact: true }).fill("Goodbye")
+    await panel.getByLabel("Prompt", { exact: true }).fill("Thank the caller and say goodbye.")
+    await page.getByLabel("From", { exact: true }).selectOption({ label: "Start" })
+    await page.getByLabel("To", { exact: true }).selectOption({ label: "Goodbye" })
+    await page.getByRole("button", { name: "Add edge" }).click()
+    await panel.getByRole("heading", { name: "Edge: Start → Goodbye" }).waitFor()
+    // Both nodes and the edge are drawn on the canvas.
+    expect(await page.locator(".react-flow__node").count()).toBe(2)
+    expect(await page.locator(".react-flow__edge").count()).toBe(1)
+
+    // Saved without a condition: the server's 422 lands on the edge and its Condition field.
+    await page.getByRole("button", { name: "Save as new version" }).click()
+    await page.getByText(/The server found 1 problem/).waitFor()
+    await panel.getByLabel("Problems with this edge").waitFor()
+    expect(await panel.getByLabel("Condition", { exact: true }).getAttribute("aria-invalid")).toBe("true")
+    expect(await page.locator(".react-flow__edge.has-issues").count()).toBe(1)
+    await dashboard.screenshot(page, "agent-editor-validation")
+
+    await panel.getByLabel("Condition", { exact: true }).fill("The caller has answered")
+    await page.getByRole("button", { name: "Save as new version" }).click()
+    await page.getByText("Saved as version 2.").waitFor()
+    await page.getByText("Version 2 — no changes").waitFor()
+    const agents = await dashboard.api("GET", "/api/v1/workflow/fetch")
+    const created = agents.find((a: { name: string }) => a.name === "Two-step agent")
+    const workflow = await dashboard.api("GET", `/api/v1/workflow/fetch/${created.id}`)
+    expect(workflow.version_number).toBe(2)
+    expect(workflow.workflow_definition.nodes.map((n: { type: string }) => n.type)).toEqual(["startCall", "endCall"])
+    expect(workflow.workflow_definition.edges).toMatchObject([{ source: "start", data: { condition: "The caller has answered" } }])
+    await dashboard.screenshot(page, "agent-editor")
+    // The canvas works from the keyboard too: a focused node selected with Enter opens its form.
+    await page.locator(".react-flow__node").filter({ hasText: "Start" }).focus()
+    await page.keyboard.press("Enter")
+    await panel.getByRole("heading", { name: "Start call: Start" }).waitFor()
+    await page.setViewportSize(PHONE)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), "no sideways scrolling at 375 px").toBeLessThanOrEqual(PHONE.width)
+    await page.setViewportSize(LAPTOP)
+
+    // The versions list: the first is archived, the second published.
+    await page.getByRole("navigation", { name: "Agent" }).getByRole("link", { name: "Versions" }).click()
+    await page.getByRole("heading", { name: "Versions", level: 2 }).waitFor()
+    const rows = page.locator("tbody tr")
+    expect(await rows.count()).toBe(2)
+    expect(await rows.nth(0).textContent()).toContain("published")
+    expect(await rows.nth(1).textContent()).toContain("archived")
+
+    // The agent's UUID is shown with a copy button that copies it.
+    expect(await page.getByText(workflow.workflow_uuid, { exact: true }).count()).toBe(1)
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: dashboard.url })
+    await page.getByRole("button", { name: "Copy Agent UUID" }).click()
+    await page.getByText("Copied", { exact: true }).waitFor()
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(workflow.workflow_uuid)
+
+    // A test call from the agent page (calls are started with an API key).
+    await page.getByRole("navigation", { name: "Agent" }).getByRole("link", { name: "Test call" }).click()
+    await page.getByLabel("Number to call").fill("+14155550123")
+    await page.getByLabel("API key").fill(dashboard.adminApiKey)
+    await page.getByLabel("Call data (JSON)").fill("{\"first_name\": \"Ada\"}")
+    await page.getByRole("button", { name: "Start test call" }).click()
+    const runLink = page.getByRole("status").getByRole("link")
+    await runLink.waitFor()
+    await runLink.click()
+    await page.getByRole("heading", { name: /^Run / }).waitFor()
+    // The page follows the call until it ends; then its recording is there to play.
+    await page.locator("audio").first().waitFor({ timeout: 60_000 }).catch((error: Error) => {
+      // Without a recording the cause is on the server's side (the call's media session): show its log.
+      throw new Error(`${error.message}\n--- server output (last 8000 characters) ---\n${dashboard.serverOutput().slice(-8000)}`)
+    })
+    await page.getByText("Hello Ada, this is the test agent.").waitFor()
+    const played = await playFirstRecording(page)
+    expect(played.readyState).toBeGreaterThanOrEqual(1)
+    expect(played.duration).toBeGreaterThan(0)
+    expect(new URL(played.src).pathname).toMatch(/^\/api\/v1\/public\/download\/workflow\/[^/]+\/recording$/)
+    await page.getByRole("heading", { name: "Timeline" }).waitFor()
+    expect(await page.locator(".timeline li").count()).toBeGreaterThan(0)
+
+    // An API trigger node gets its path minted on save, and the page shows its URL.
+    await nav(page, "Agents")
+    await page.getByRole("link", { name: "Two-step agent" }).click()
+    await page.getByLabel("Node type").selectOption({ label: "API trigger" })
+    await page.getByRole("button", { name: "Add node" }).click()
+    await page.getByRole("button", { name: "Save as new version" }).click()
+    await page.getByText("Saved as version 3.").waitFor()
+    const withTrigger = await dashboard.api("GET", `/api/v1/workflow/fetch/${created.id}`)
+    const trigger = withTrigger.workflow_definition.nodes.find((n: { type: string }) => n.type === "trigger")
+    expect(trigger.data.trigger_path).toMatch(/^[A-Za-z0-9_-]{1,36}$/)
+    await page.getByText(`${dashboard.url}/api/v1/public/agent/${trigger.data.trigger_path}`, { exact: true }).waitFor()
+
+    // Archive and restore.
+    await page.getByRole("button", { name: "Archive agent" }).click()
+    await page.getByText("This agent is archived: it takes no calls until it is restored.").waitFor()
+    expect((await dashboard.api("GET", `/api/v1/workflow/fetch/${created.id}`)).status).toBe("archived")
+    await page.getByRole("button", { name: "Restore agent" }).click()
+    await page.getByRole("button", { name: "Archive agent" }).waitFor()
+    expect((await dashboard.api("GET", `/api/v1/workflow/fetch/${created.id}`)).status).toBe("active")
+
+    await nav(page, "Agents")
+    await page.getByRole("link", { name: "Two-step agent" }).waitFor()
+    await dashboard.screenshot(page, "agents")
+  }, 120_000)
+
+  it("sets template variables and configurations as a new version, and saves nothing when nothing changed", async () => {
+    const user = await dashboard.newUser({ role: "admin" })
+    const agent = await dashboard.api("POST", "/api/v1/workflow/create/definition", {
+      name: "Configured agent",
+      workflow_configurations: { dictionary: "Agentline" },
+      workflow_definition: { nodes: [{ id: "start", type: "startCall", data: { name: "Start", prompt: "Greet {{first_name}} about {{plan}}." } }], edges: [] }
+    })
+    const page = await dashboard.loggedIn(user)
+    await page.goto(`/agents/${agent.id}/settings`)
+    // The variables the prompt uses are offered.
+    await page.getByRole("button", { name: /^Add first_name/ }).click()
+    await page.getByLabel("Variable 1 value").fill("there")
+    await page.getByLabel("Longest call (seconds)").fill("600")
+    await page.getByLabel("Detect voicemail").check()
+    await page.getByRole("button", { name: "Save settings" }).click()
+    await page.getByText("Saved as version 2.").waitFor()
+    const saved = await dashboard.api("GET", `/api/v1/workflow/fetch/${agent.id}`)
+    expect(saved.template_context_variables).toEqual({ first_name: "there" })
+    // The key the form has no field for is kept.
+    expect(saved.workflow_configurations).toEqual({ dictionary: "Agentline", max_call_duration: 600, voicemail_detection: { enabled: true } })
+
+    await page.getByRole("button", { name: "Save settings" }).click()
+    await page.getByText("Nothing changed.").waitFor()
+    expect((await dashboard.api("GET", `/api/v1/workflow/fetch/${agent.id}`)).version_number).toBe(2)
+  }, 60_000)
+})
