@@ -1,15 +1,11 @@
 /**
- * A single test call of the agent to one number, through `POST /public/agent/workflow/{uuid}`.
- *
- * That endpoint takes an API key only (as the reference's: it is the programmatic way to start calls),
- * not the login session, so the form asks for one (Settings → API keys creates it). The key is kept in
- * this tab's session storage, so it is typed once per tab and never stored beyond it.
+ * A single test call of the agent to one number, through `POST /telephony/initiate-call` (the
+ * reference's test call: the agent by id, with the login session), with the call's data over the
+ * agent's template variables.
  */
-import { AgentlineApi } from "@agentline/api"
 import type { Workflow } from "@agentline/api/workflows/Workflow"
-import { TelephonyConfigurationId } from "@agentline/api/Ids"
-import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
-import { Effect, Either } from "effect"
+import { TelephonyConfigurationId, WorkflowId } from "@agentline/api/Ids"
+import { Either } from "effect"
 import { type FormEvent, useState } from "react"
 import { Link } from "react-router"
 import { client } from "../../api/client.js"
@@ -17,46 +13,25 @@ import { useAction, useApi } from "../../api/hooks.js"
 import { ApiError } from "../../components/ApiError.js"
 import { Field } from "./ui.js"
 
-const KEY_STORAGE = "agentline.testCallApiKey"
-
-/** Starts the call through the typed client, authenticated by `apiKey` instead of the session. */
-const startCall = (apiKey: string, uuid: string, request: { phone_number: string; initial_context: Record<string, unknown> | null; telephony_configuration_id: number | null }) =>
-  Effect.flatMap(
-    HttpApiClient.make(AgentlineApi, {
-      baseUrl: "",
-      transformClient: HttpClient.mapRequest(HttpClientRequest.setHeader("x-api-key", apiKey))
-    }),
-    (api) =>
-      api.calls.byWorkflowUuid({
-        path: { workflow_uuid: uuid },
-        payload: {
-          phone_number: request.phone_number,
-          initial_context: request.initial_context,
-          telephony_configuration_id: request.telephony_configuration_id === null ? null : TelephonyConfigurationId.make(request.telephony_configuration_id)
-        }
-      })
-  ).pipe(Effect.provide(FetchHttpClient.layer))
-
-const readKey = (): string => {
-  try {
-    return sessionStorage.getItem(KEY_STORAGE) ?? ""
-  } catch {
-    return ""
-  }
-}
+/** Starts the call through the typed client, as the logged-in user. */
+const startCall = (workflowId: number, request: { phone_number: string; initial_context: Record<string, unknown> | null; telephony_configuration_id: number | null }) =>
+  client.testCalls.initiate({
+    payload: {
+      workflow_id: WorkflowId.make(workflowId),
+      phone_number: request.phone_number,
+      initial_context: request.initial_context,
+      telephony_configuration_id: request.telephony_configuration_id === null ? null : TelephonyConfigurationId.make(request.telephony_configuration_id)
+    }
+  })
 
 export const TestCall = ({ workflow }: { readonly workflow: Workflow }) => {
   const configs = useApi(() => client.telephonyConfigs.list(), [])
   const [phone, setPhone] = useState("")
-  const [apiKey, setApiKey] = useState(readKey)
   const [configId, setConfigId] = useState("")
   const [context, setContext] = useState(() => JSON.stringify(workflow.template_context_variables ?? {}, null, 2))
   const [contextError, setContextError] = useState<string | null>(null)
   const call = useAction(startCall)
-  const [started, setStarted] = useState<{ id: number; name: string; status: string } | null>(null)
-
-  if (workflow.workflow_uuid === null) return <p className="notice">This agent has no UUID yet; reload the page.</p>
-  const uuid = workflow.workflow_uuid
+  const [started, setStarted] = useState<{ id: number; name: string; message: string } | null>(null)
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
@@ -73,17 +48,12 @@ export const TestCall = ({ workflow }: { readonly workflow: Workflow }) => {
       }
     }
     setContextError(null)
-    try {
-      sessionStorage.setItem(KEY_STORAGE, apiKey)
-    } catch {
-      // Storage refused (private mode): the key is simply asked again next time.
-    }
-    const result = await call.run(apiKey.trim(), uuid, {
+    const result = await call.run(workflow.id, {
       phone_number: phone.trim(),
       initial_context: initial,
       telephony_configuration_id: configId === "" ? null : Number(configId)
     })
-    if (Either.isRight(result)) setStarted({ id: result.right.workflow_run_id, name: result.right.workflow_run_name, status: result.right.status })
+    if (Either.isRight(result)) setStarted({ id: result.right.workflow_run_id, name: result.right.workflow_run_name, message: result.right.message })
   }
 
   return (
@@ -92,9 +62,6 @@ export const TestCall = ({ workflow }: { readonly workflow: Workflow }) => {
       <form className="card" onSubmit={submit} noValidate>
         <Field label="Number to call" required hint="E.164 (+14155550100), a SIP URI or an extension">
           {(props) => <input {...props} type="tel" autoComplete="off" value={phone} onChange={(e) => setPhone(e.target.value)} />}
-        </Field>
-        <Field label="API key" required hint="Calls are started with an API key (create one under Settings); kept in this tab only">
-          {(props) => <input {...props} type="password" autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} />}
         </Field>
         <Field label="Telephony configuration">
           {(props) => (
@@ -111,14 +78,14 @@ export const TestCall = ({ workflow }: { readonly workflow: Workflow }) => {
         </Field>
         <ApiError error={call.error} title="The call was not started" />
         <div className="actions">
-          <button type="submit" className="primary" disabled={call.pending || phone.trim() === "" || apiKey.trim() === ""}>
+          <button type="submit" className="primary" disabled={call.pending || phone.trim() === ""}>
             {call.pending ? "Starting…" : "Start test call"}
           </button>
         </div>
         <div role="status">
           {started !== null && (
             <p className="success">
-              Call {started.status}: run <Link to={`/runs/${workflow.id}/${started.id}`}>{started.name}</Link>.
+              {started.message}: <Link to={`/runs/${workflow.id}/${started.id}`}>open the run</Link>.
             </p>
           )}
         </div>
