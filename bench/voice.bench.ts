@@ -108,12 +108,19 @@ const synthesizeCallerSpeech = Effect.gen(function*() {
   const tts = yield* LocalTextToSpeech.make()
   const frames = yield* Stream.runCollect(tts.synthesize("Tell me more about it.", { encoding: "l16le", sampleRate: RATE }))
   const parts = Array.from(frames, (frame) => new Int16Array(frame.data.buffer.slice(frame.data.byteOffset, frame.data.byteOffset + frame.data.byteLength)))
-  callerSpeech.samples = new Int16Array(parts.reduce((n, p) => n + p.length, 0))
+  const all = new Int16Array(parts.reduce((n, p) => n + p.length, 0))
   let at = 0
   for (const part of parts) {
-    callerSpeech.samples.set(part, at)
+    all.set(part, at)
     at += part.length
   }
+  // espeak-ng pads its speech with near-silence (about 0.4 s at the end): trimmed, so the caller's last
+  // frame is the end of the words, which the overhead is measured from.
+  const audible = (sample: number) => Math.abs(sample) > 64
+  const first = all.findIndex(audible)
+  let last = all.length - 1
+  while (last > first && !audible(all[last]!)) last--
+  callerSpeech.samples = all.slice(Math.max(0, first), last + 1)
 }).pipe(Effect.provide(NodeContext.layer))
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
