@@ -114,7 +114,7 @@ describe("SileroVoiceActivity", () => {
         expect(share(result.slice(25))).toBeGreaterThan(0.6)
       }))
 
-    it.effect("digital silence scores 0 without the network", () =>
+    it.effect("digital silence is never voice", () =>
       Effect.gen(function*() {
         const silero = yield* VoiceActivity
         const result = yield* answers(silero, new Int16Array(8000 * 2), 8000)

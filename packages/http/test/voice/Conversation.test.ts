@@ -8,10 +8,10 @@ import { bargeInDefinition, definition, toolNames } from "./ConversationScript.j
 import { defaultPrices, mergePrices } from "@agentline/voice/session/Costs"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { agentFinishedSpeaking, download, Fakes, say, voiceLayer } from "./PhoneCallHarness.js"
+import { agentFinishedSpeaking, download, Fakes, placeTalkingCall, say, voiceLayer } from "./PhoneCallHarness.js"
 import { eventually } from "../contract/ContractMedia.js"
 import { call, dialects, seedOrganization } from "../Harness.js"
-import { attemptOf, freshNumber } from "../contract/Contract.js"
+import { freshNumber } from "../contract/Contract.js"
 
 /** What the caller of the next call says, in order (the scripted recognizer's lines). */
 let callerLines: ReadonlyArray<string> = []
@@ -56,23 +56,14 @@ for (const dialect of dialects) {
         const { carrier, llmRequests } = yield* Fakes
         const s = yield* setup(definition)
         callerLines = ["Yes, I am interested.", "I live in Paris."]
-        const to = freshNumber()
-        carrier.fake.behave(to, "talking")
         const before = llmRequests.length
-        const placed = yield* call("POST", `/api/v1/public/agent/workflow/${s.agent.workflow_uuid}`, {
-          apiKey: s.apiKey,
-          body: { phone_number: to, initial_context: { first_name: "Ada", product: "solar panels" } }
-        })
-        expect(placed.status).toBe(200)
-        const runId = placed.body.workflow_run_id as number
-        const attempt = yield* attemptOf(runId)
-        const leg = yield* Effect.promise(() => carrier.fake.media(attempt.providerCallId))
+        const { leg, providerCallId, runId } = yield* placeTalkingCall(s.apiKey, s.agent.workflow_uuid, { first_name: "Ada", product: "solar panels" })
 
         const greeted = yield* agentFinishedSpeaking(leg, 0, "the greeting")
         yield* say(leg, "Yes, I am interested.")
         yield* agentFinishedSpeaking(leg, greeted, "the question at the second node")
         yield* say(leg, "I live in Paris.")
-        yield* Effect.promise(() => carrier.fake.ended(attempt.providerCallId))
+        yield* Effect.promise(() => carrier.fake.ended(providerCallId))
         let run: any
         const deadline = Date.now() + 30_000
         do {
@@ -147,13 +138,7 @@ for (const dialect of dialects) {
         const { carrier, llmRequests } = yield* Fakes
         const s = yield* setup(bargeInDefinition)
         callerLines = ["Wait, I have a question."]
-        const to = freshNumber()
-        carrier.fake.behave(to, "talking")
-        const placed = yield* call("POST", `/api/v1/public/agent/workflow/${s.agent.workflow_uuid}`, { apiKey: s.apiKey, body: { phone_number: to } })
-        expect(placed.status).toBe(200)
-        const runId = placed.body.workflow_run_id as number
-        const attempt = yield* attemptOf(runId)
-        const leg = yield* Effect.promise(() => carrier.fake.media(attempt.providerCallId))
+        const { leg, providerCallId, runId } = yield* placeTalkingCall(s.apiKey, s.agent.workflow_uuid)
         // The agent speaks first (no greeting): a long reply. After a second of it, the caller talks.
         yield* eventually(() => leg.received().length > leg.sampleRate, "the agent to be speaking", 30_000)
         const before = llmRequests.length
@@ -161,7 +146,7 @@ for (const dialect of dialects) {
         yield* eventually(() => leg.clears() >= 1, "the playback to be cleared", 30_000)
         yield* eventually(() => llmRequests.length > before, "the agent to answer the caller", 30_000)
         // The agent answers, ends the call and says goodbye.
-        yield* Effect.promise(() => carrier.fake.ended(attempt.providerCallId))
+        yield* Effect.promise(() => carrier.fake.ended(providerCallId))
         let run: any
         const deadline = Date.now() + 30_000
         do {

@@ -18,6 +18,9 @@ import { NodeContext } from "@effect/platform-node"
 import { Chunk, Context, Effect, Layer, Option, Redacted, Stream } from "effect"
 import type { FakeMediaLeg, Started } from "../contract/Carrier.js"
 import { eventually } from "../contract/ContractMedia.js"
+import { attemptOf, freshNumber } from "../contract/Contract.js"
+import { call } from "../Harness.js"
+import { expect } from "@effect/vitest"
 import { freePort, liveApp } from "../contract/LiveServer.js"
 import { twilio } from "../contract/TwilioCarrier.js"
 import { respond } from "./ConversationScript.js"
@@ -87,3 +90,23 @@ export const agentFinishedSpeaking = (leg: FakeMediaLeg, since: number, what: st
 
 export const download = (url: string) =>
   Effect.promise(() => fetch(url).then(async (r) => ({ status: r.status, body: new Uint8Array(await r.arrayBuffer()) })))
+
+/**
+ * Places a call of the agent to a fresh number of the fake carrier, whose callee answers and talks: the
+ * run, the attempt's provider call id and the callee's media leg.
+ */
+export const placeTalkingCall = (apiKey: string, workflowUuid: string, initialContext?: Record<string, unknown>) =>
+  Effect.gen(function*() {
+    const { carrier } = yield* Fakes
+    const to = freshNumber()
+    carrier.fake.behave(to, "talking")
+    const placed = yield* call("POST", `/api/v1/public/agent/workflow/${workflowUuid}`, {
+      apiKey,
+      body: { phone_number: to, ...(initialContext !== undefined ? { initial_context: initialContext } : {}) }
+    })
+    expect(placed.status).toBe(200)
+    const runId = placed.body.workflow_run_id as number
+    const attempt = yield* attemptOf(runId)
+    const leg = yield* Effect.promise(() => carrier.fake.media(attempt.providerCallId))
+    return { runId, providerCallId: attempt.providerCallId, leg }
+  })

@@ -12,10 +12,10 @@ import { defaultPrices } from "@agentline/voice/session/Costs"
 import { Uploads } from "@agentline/core/uploads/Uploads"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { agentFinishedSpeaking, download, Fakes, say, voiceLayer } from "./PhoneCallHarness.js"
+import { agentFinishedSpeaking, download, Fakes, placeTalkingCall, say, voiceLayer } from "./PhoneCallHarness.js"
 import { eventually } from "../contract/ContractMedia.js"
 import { call, dialects, seedOrganization } from "../Harness.js"
-import { attemptOf, freshNumber } from "../contract/Contract.js"
+import { freshNumber } from "../contract/Contract.js"
 import { createRecording, toneSeconds, toneShare, toneWav } from "../RecordingFixtures.js"
 import { definition } from "./ConversationScript.js"
 
@@ -97,17 +97,8 @@ for (const dialect of dialects) {
         expect(agent.status, JSON.stringify(agent.body)).toBe(200)
 
         callerLines = ["Yes, I am interested.", "I live in Paris."]
-        const to = freshNumber()
-        carrier.fake.behave(to, "talking")
         const before = llmRequests.length
-        const placed = yield* call("POST", `/api/v1/public/agent/workflow/${agent.body.workflow_uuid}`, {
-          apiKey: org.apiKey,
-          body: { phone_number: to, initial_context: { first_name: "Ada", product: "solar panels" } }
-        })
-        expect(placed.status).toBe(200)
-        const runId = placed.body.workflow_run_id as number
-        const attempt = yield* attemptOf(runId)
-        const leg = yield* Effect.promise(() => carrier.fake.media(attempt.providerCallId))
+        const { leg, providerCallId, runId } = yield* placeTalkingCall(org.apiKey, agent.body.workflow_uuid, { first_name: "Ada", product: "solar panels" })
 
         const greeted = yield* agentFinishedSpeaking(leg, 0, "the recorded greeting")
         // What the caller received first is the greeting recording: its tone, for its length (at the line's rate).
@@ -125,7 +116,7 @@ for (const dialect of dialects) {
         expect(toneShare(transitionAudio.subarray(0, leg.sampleRate / 10), leg.sampleRate, TRANSITION_HZ)).toBeGreaterThan(0.8)
         expect(transitionAudio.length / leg.sampleRate).toBeGreaterThan(1.5)
         yield* say(leg, "I live in Paris.")
-        yield* Effect.promise(() => carrier.fake.ended(attempt.providerCallId))
+        yield* Effect.promise(() => carrier.fake.ended(providerCallId))
         const run = yield* finishedRun(org.apiKey, agent.body.id, runId)
 
         expect(run.gathered_context).toMatchObject({ city: "Paris", end_reason: "end_call_tool" })
@@ -291,17 +282,11 @@ for (const dialect of dialects) {
           })
           expect(agent.status, JSON.stringify(agent.body)).toBe(200)
           callerLines = ["Wait, I have a question."]
-          const to = freshNumber()
-          carrier.fake.behave(to, "talking")
-          const placed = yield* call("POST", `/api/v1/public/agent/workflow/${agent.body.workflow_uuid}`, { apiKey: org.apiKey, body: { phone_number: to } })
-          expect(placed.status).toBe(200)
-          const runId = placed.body.workflow_run_id as number
-          const attempt = yield* attemptOf(runId)
-          const leg = yield* Effect.promise(() => carrier.fake.media(attempt.providerCallId))
+          const { leg, providerCallId, runId } = yield* placeTalkingCall(org.apiKey, agent.body.workflow_uuid)
           yield* eventually(() => leg.received().length > leg.sampleRate, "the recorded greeting to be playing", 30_000)
           yield* say(leg, "Wait, I have a question.")
           yield* eventually(() => leg.clears() >= 1, "the playback to be cleared", 30_000)
-          yield* Effect.promise(() => carrier.fake.ended(attempt.providerCallId))
+          yield* Effect.promise(() => carrier.fake.ended(providerCallId))
           const run = yield* finishedRun(org.apiKey, agent.body.id, runId)
           const [first, user] = run.logs.transcript
           expect(first).toMatchObject({ role: "assistant", interrupted: true })

@@ -20,7 +20,7 @@ import {
   variablesObject
 } from "./agentSettings.js"
 import { templateVariables } from "./definitionGraph.js"
-import { Checkbox, Field } from "./ui.js"
+import { Checkbox, Field, RowFields } from "./ui.js"
 
 export const AgentSettings = ({ onSaved, workflow }: { readonly workflow: Workflow; readonly onSaved: (message: string) => void }) => {
   const id = WorkflowId.make(workflow.id)
@@ -82,17 +82,7 @@ export const AgentSettings = ({ onSaved, workflow }: { readonly workflow: Workfl
           Default values for <code>{"{{name}}"}</code> placeholders in prompts, used when a call's data does not give one (test calls, calls from
           the API without that value).
         </p>
-        {rows.map((row, index) => (
-          <div className="row-fields" key={index}>
-            <Field label={`Variable ${index + 1} name`}>
-              {(props) => <input {...props} value={row.name} onChange={(e) => setRows(rows.map((r, i) => (i === index ? { ...r, name: e.target.value } : r)))} />}
-            </Field>
-            <Field label={`Variable ${index + 1} value`}>
-              {(props) => <input {...props} value={row.value} onChange={(e) => setRows(rows.map((r, i) => (i === index ? { ...r, value: e.target.value } : r)))} />}
-            </Field>
-            <button type="button" className="danger" onClick={() => setRows(rows.filter((_, i) => i !== index))}>Remove variable {index + 1}</button>
-          </div>
-        ))}
+        <RowFields rows={rows} noun="Variable" columns={[{ label: "name", key: "name" }, { label: "value", key: "value" }]} onChange={(next) => setRows([...next])} />
         <div className="actions">
           <button type="button" onClick={() => setRows([...rows, { name: "", value: "" }])}>Add variable</button>
           {missing.map((v) => (

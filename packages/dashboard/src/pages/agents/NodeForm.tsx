@@ -17,7 +17,7 @@ import {
   withExtractionRows,
   withHeaderRows
 } from "./nodeFields.js"
-import { Checkbox, Field } from "./ui.js"
+import { Checkbox, Field, RowFields } from "./ui.js"
 
 interface FormProps {
   readonly fields: ReadonlyArray<FieldSpec>
@@ -121,30 +121,12 @@ const ExtractionRows = ({ data, errors, field, onChange }: {
     <fieldset className="rows" aria-labelledby={legend}>
       <legend id={legend}>{field.label}</legend>
       {rows.length === 0 && <p className="hint">None.</p>}
-      {rows.map((row, index) => (
-        <div className="row-fields" key={index}>
-          <Field label={`Variable ${index + 1} name`}>
-            {(props) => <input {...props} value={row.name} onChange={(e) => update(rows.map((r, i) => (i === index ? { ...r, name: e.target.value } : r)))} />}
-          </Field>
-          <Field label={`Variable ${index + 1} type`}>
-            {(props) => (
-              <select
-                {...props}
-                value={row.type}
-                onChange={(e) => update(rows.map((r, i) => (i === index ? { ...r, type: e.target.value as ExtractionVariable["type"] } : r)))}
-              >
-                {EXTRACTION_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
-              </select>
-            )}
-          </Field>
-          <Field label={`Variable ${index + 1} description`}>
-            {(props) => <input {...props} value={row.prompt} onChange={(e) => update(rows.map((r, i) => (i === index ? { ...r, prompt: e.target.value } : r)))} />}
-          </Field>
-          <button type="button" className="danger" onClick={() => update(rows.filter((_, i) => i !== index))}>
-            Remove variable {index + 1}
-          </button>
-        </div>
-      ))}
+      <RowFields
+        rows={rows}
+        noun="Variable"
+        columns={[{ label: "name", key: "name" }, { label: "type", key: "type", options: EXTRACTION_TYPES }, { label: "description", key: "prompt" }]}
+        onChange={update}
+      />
       <button type="button" onClick={() => update([...rows, { name: "", type: "string", prompt: "" }])}>Add variable</button>
       {errors.length > 0 && <p className="field-error">{errors.join(" ")}</p>}
     </fieldset>
@@ -164,19 +146,7 @@ const HeaderRows = ({ data, errors, field, onChange }: {
     <fieldset className="rows" aria-labelledby={legend}>
       <legend id={legend}>{field.label}</legend>
       {rows.length === 0 && <p className="hint">None.</p>}
-      {rows.map((row, index) => (
-        <div className="row-fields" key={index}>
-          <Field label={`Header ${index + 1} name`}>
-            {(props) => <input {...props} value={row.key} onChange={(e) => update(rows.map((r, i) => (i === index ? { ...r, key: e.target.value } : r)))} />}
-          </Field>
-          <Field label={`Header ${index + 1} value`}>
-            {(props) => <input {...props} value={row.value} onChange={(e) => update(rows.map((r, i) => (i === index ? { ...r, value: e.target.value } : r)))} />}
-          </Field>
-          <button type="button" className="danger" onClick={() => update(rows.filter((_, i) => i !== index))}>
-            Remove header {index + 1}
-          </button>
-        </div>
-      ))}
+      <RowFields rows={rows} noun="Header" columns={[{ label: "name", key: "key" }, { label: "value", key: "value" }]} onChange={update} />
       <button type="button" onClick={() => update([...rows, { key: "", value: "" }])}>Add header</button>
       {errors.length > 0 && <p className="field-error">{errors.join(" ")}</p>}
     </fieldset>

@@ -138,3 +138,48 @@ export const routeId = (param: string | undefined): number | undefined => {
 }
 
 export const Loading = ({ what }: { readonly what: string }) => <p className="loading" role="status">Loading {what}…</p>
+
+/** One column of `RowFields`: a text field of the row, or a select when `options` are given. */
+export interface RowColumn<T> {
+  readonly label: string
+  readonly key: keyof T & string
+  readonly options?: ReadonlyArray<string>
+}
+
+/**
+ * Editable rows of a list (variables, headers): a labelled field per column ("Variable 2 name") and a
+ * "Remove variable 2" button per row. Each row field is a string.
+ */
+export const RowFields = <T extends object>({ columns, noun, onChange, rows }: {
+  readonly rows: ReadonlyArray<T>
+  /** Capitalized, e.g. `Variable`. */
+  readonly noun: string
+  readonly columns: ReadonlyArray<RowColumn<T>>
+  readonly onChange: (rows: ReadonlyArray<T>) => void
+}) => (
+  <>
+    {rows.map((row, index) => {
+      const set = (key: keyof T & string, value: string) =>
+        onChange(rows.map((r, i) => (i === index ? { ...r, [key]: value } : r)))
+      return (
+        <div className="row-fields" key={index}>
+          {columns.map((column) => (
+            <Field key={column.key} label={`${noun} ${index + 1} ${column.label}`}>
+              {(props) =>
+                column.options === undefined
+                  ? <input {...props} value={String(row[column.key])} onChange={(e) => set(column.key, e.target.value)} />
+                  : (
+                    <select {...props} value={String(row[column.key])} onChange={(e) => set(column.key, e.target.value)}>
+                      {column.options.map((o) => <option key={o} value={o}>{o}</option>)}
+                    </select>
+                  )}
+            </Field>
+          ))}
+          <button type="button" className="danger" onClick={() => onChange(rows.filter((_, i) => i !== index))}>
+            Remove {noun.toLowerCase()} {index + 1}
+          </button>
+        </div>
+      )
+    })}
+  </>
+)
