@@ -103,6 +103,26 @@ const references = {
   }, Schema.Record({ key: Schema.String, value: Strings }))
 }
 
+/** Whether a text (greeting, transition speech) is synthesized or a recording is played instead. */
+const spokenAs = (display_name: string, what: string) =>
+  choice(["text", "audio"], {
+    display_name,
+    description: `Speak ${what}, or play a recording.`,
+    labels: { text: "Text (synthesized speech)", audio: "Recording" },
+    default: "text"
+  })
+
+/** The recording played while `typeField` is `audio`. */
+const recordingFor = (typeField: string, display_name: string, description: string) =>
+  text({
+    type: "recording_ref",
+    display_name,
+    description,
+    llm_hint: `A \`recording_id\` from \`GET /api/v1/workflow-recordings/\` (the SDK's \`listRecordings\`). Saving refuses one that is ` +
+      `not an active recording of the organization while \`${typeField}\` is \`audio\`.`,
+    display_options: { show: { [typeField]: ["audio"] } }
+  })
+
 const fetching = { show: { pre_call_fetch_mode: ["always", "inbound", "outbound"] } }
 
 /** Nodes that are not steps of the conversation take no edges at all. */
@@ -131,20 +151,8 @@ export const StartCall = nodeType({
       llm_hint: TEMPLATES,
       placeholder: "Hi {{first_name}}, this is Sarah from Acme."
     }),
-    greeting_type: choice(["text", "audio"], {
-      display_name: "Greeting type",
-      description: "Speak the greeting text, or play a recording.",
-      labels: { text: "Text (synthesized speech)", audio: "Recording" },
-      default: "text"
-    }),
-    greeting_recording_id: text({
-      type: "recording_ref",
-      display_name: "Greeting recording",
-      description: "The recording played as the greeting when the greeting type is Recording.",
-      llm_hint: "A `recording_id` from `GET /api/v1/workflow-recordings/` (the SDK's `listRecordings`). Saving refuses one " +
-        "that is not an active recording of the organization while `greeting_type` is `audio`.",
-      display_options: { show: { greeting_type: ["audio"] } }
-    }),
+    greeting_type: spokenAs("Greeting type", "the greeting text"),
+    greeting_recording_id: recordingFor("greeting_type", "Greeting recording", "The recording played as the greeting when the greeting type is Recording."),
     ...behaviour,
     delayed_start: flag({
       display_name: "Wait before speaking",
@@ -467,19 +475,8 @@ const EDGE_PROPERTIES = {
     display_name: "Transition speech",
     description: "Said while moving on (e.g. 'One moment, please'); {{variable}} inserts a value of the call."
   }),
-  transition_speech_type: choice(["text", "audio"], {
-    display_name: "Transition speech type",
-    description: "Speak the transition text, or play a recording.",
-    labels: { text: "Text (synthesized speech)", audio: "Recording" },
-    default: "text"
-  }),
-  transition_speech_recording_id: text({
-    type: "recording_ref",
-    display_name: "Transition speech recording",
-    description: "The recording played when the type is Recording.",
-    llm_hint: "A `recording_id` from `GET /api/v1/workflow-recordings/`.",
-    display_options: { show: { transition_speech_type: ["audio"] } }
-  })
+  transition_speech_type: spokenAs("Transition speech type", "the transition text"),
+  transition_speech_recording_id: recordingFor("transition_speech_type", "Transition speech recording", "The recording played when the type is Recording.")
 }
 
 /** An edge's `data` (not part of the reference's catalog, which covers nodes only; the editor's edge form reads it). */
