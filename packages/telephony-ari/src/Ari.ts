@@ -19,7 +19,7 @@
  * ARI has no HTTP callbacks: `webhooks.verify` refuses every HTTP request that claims to be one.
  *
  * Several processes of one deployment: one holds the application's events WebSocket (the application
- * leases it, see `TelephonyConfigs`); the others originate and hang up over REST, and the holder serves
+ * leases it, see core's `ProviderConnections`); the others originate and hang up over REST, and the holder serves
  * their calls' events and media (`ConnectContext.adopt`), recognizing them by their channel ids.
  */
 import type { CallEvent, CallInstruction, CallStatus, ConnectContext, ProviderSync, TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
