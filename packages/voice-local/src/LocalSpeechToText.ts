@@ -9,7 +9,7 @@
  * phrases it knows (the simulator's scripted lines, a node's expected answers).
  */
 import type { AudioFormat, AudioFrame } from "@agentline/core/telephony/Media"
-import { SpeechError, SpeechToText } from "@agentline/core/voice/Speech"
+import { meterAudio, SpeechError, SpeechToText } from "@agentline/core/voice/Speech"
 import type { SpeechEvent } from "@agentline/core/voice/Speech"
 import { Command, CommandExecutor, FileSystem } from "@effect/platform"
 import { isPlatformError } from "@effect/platform/Error"
@@ -147,7 +147,8 @@ export const layer = (options: LocalSpeechToTextOptions = {}) => Layer.effect(Lo
 
 /**
  * The offline recognizer as the `SpeechToText` port: each utterance is one `Final` at the end of the
- * caller's speech (pocketsphinx gives no interim results and no timings).
+ * caller's speech (pocketsphinx gives no interim results and no timings), and the audio it was given
+ * as `Metadata` (before each `Final` and at the end: `meterAudio`), for the run's usage.
  */
 export const portLayer = (options: LocalSpeechToTextOptions = {}) =>
   Layer.effect(
@@ -155,11 +156,13 @@ export const portLayer = (options: LocalSpeechToTextOptions = {}) =>
     Effect.map(make(options), (local) =>
       SpeechToText.of({
         transcribe: (_format, audio, transcribeOptions) =>
-          local.transcribe(audio, transcribeOptions).pipe(
-            Stream.map((text): SpeechEvent => ({ _tag: "Final", text, endOfSpeech: true, start: 0, duration: 0 })),
-            Stream.mapError((error) =>
-              error instanceof LocalVoiceError ? new SpeechError({ service: "local", message: error.message }) : error
+          meterAudio(audio, (counted) =>
+            local.transcribe(counted, transcribeOptions).pipe(
+              Stream.map((text): SpeechEvent => ({ _tag: "Final", text, endOfSpeech: true, start: 0, duration: 0 }))
+            )).pipe(
+              Stream.mapError((error) =>
+                error instanceof LocalVoiceError ? new SpeechError({ service: "local", message: error.message }) : error
+              )
             )
-          )
       }))
   )
