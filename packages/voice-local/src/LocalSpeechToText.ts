@@ -15,6 +15,7 @@ import { Command, CommandExecutor, FileSystem } from "@effect/platform"
 import { isPlatformError } from "@effect/platform/Error"
 import { Context, Effect, Fiber, Layer, Stream } from "effect"
 import { makeConverter } from "./Audio.js"
+import { DEFAULT_MODEL_DIRECTORY } from "./Installed.js"
 import { processError } from "./LocalTextToSpeech.js"
 import { LocalVoiceError } from "./LocalVoiceError.js"
 
@@ -58,7 +59,7 @@ export const make = (options: LocalSpeechToTextOptions = {}) =>
   Effect.gen(function*() {
     const executor = yield* CommandExecutor.CommandExecutor
     const fs = yield* FileSystem.FileSystem
-    const model = options.modelDirectory ?? "/usr/share/pocketsphinx/model/en-us"
+    const model = options.modelDirectory ?? DEFAULT_MODEL_DIRECTORY
 
     const transcribe = <E>(audio: Stream.Stream<AudioFrame, E>, transcribeOptions: TranscribeOptions = {}) =>
       Stream.unwrapScoped(Effect.gen(function*() {
