@@ -63,6 +63,20 @@ export const describeSetup = (setup: VoiceSetup): string => {
 
 const VARIABLE: Record<VoiceService, string> = { llm: "AGENTLINE_LLM", stt: "AGENTLINE_STT", tts: "AGENTLINE_TTS" }
 
+/** The offline engines in the problems' words: what each is, what agents lose without it, what to do. */
+const OFFLINE: Record<"stt" | "tts", { readonly engine: string; readonly without: string; readonly fix: string }> = {
+  stt: {
+    engine: "The offline recognizer (AGENTLINE_STT=local, the default)",
+    without: "Agents cannot hear callers",
+    fix: "Install it, or choose a vendor (e.g. AGENTLINE_STT=deepgram:nova-3 with DEEPGRAM_API_KEY)"
+  },
+  tts: {
+    engine: "The offline voice (AGENTLINE_TTS=local, the default)",
+    without: "Agents cannot speak",
+    fix: "Install them, or choose a vendor (e.g. AGENTLINE_TTS=elevenlabs:<voice id> with ELEVENLABS_API_KEY)"
+  }
+}
+
 /** What stops the configured services from holding a conversation, each with what to set or install. */
 export const problemsOf = (setup: VoiceSetup): ReadonlyArray<VoiceProblem> => {
   const problems: Array<VoiceProblem> = []
@@ -92,21 +106,11 @@ export const problemsOf = (setup: VoiceSetup): ReadonlyArray<VoiceProblem> => {
       })
     }
   }
-  if (Option.isSome(setup.localMissing.stt)) {
-    problems.push({
-      service: "stt",
-      message: `The offline recognizer (AGENTLINE_STT=local, the default) cannot run: ${setup.localMissing.stt.value}. ` +
-        "Agents cannot hear callers. Install it, or choose a vendor (e.g. AGENTLINE_STT=deepgram:nova-3 with " +
-        "DEEPGRAM_API_KEY), and restart the server."
-    })
-  }
-  if (Option.isSome(setup.localMissing.tts)) {
-    problems.push({
-      service: "tts",
-      message: `The offline voice (AGENTLINE_TTS=local, the default) cannot run: ${setup.localMissing.tts.value}. ` +
-        "Agents cannot speak. Install them, or choose a vendor (e.g. AGENTLINE_TTS=elevenlabs:<voice id> with " +
-        "ELEVENLABS_API_KEY), and restart the server."
-    })
+  for (const service of ["stt", "tts"] as const) {
+    const missing = setup.localMissing[service]
+    if (Option.isNone(missing)) continue
+    const { engine, fix, without } = OFFLINE[service]
+    problems.push({ service, message: `${engine} cannot run: ${missing.value}. ${without}. ${fix}, and restart the server.` })
   }
   return problems
 }
