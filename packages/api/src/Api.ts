@@ -30,7 +30,7 @@ import { OrganizationsApi } from "./organizations/Api.js"
 import { PublicDownloadsApi } from "./runs/Api.js"
 import { UploadsApi, UploadTargetApi } from "./uploads/Api.js"
 import { UsersApi } from "./users/Api.js"
-import { WorkflowsApi } from "./workflows/Api.js"
+import { NodeTypesApi, WorkflowsApi } from "./workflows/Api.js"
 
 export class AgentlineApi extends HttpApi.make("agentline")
   .add(HealthApi)
@@ -40,6 +40,7 @@ export class AgentlineApi extends HttpApi.make("agentline")
   .add(ConfigurationsApi)
   .add(OrganizationsApi)
   .add(WorkflowsApi)
+  .add(NodeTypesApi)
   .add(PublicDownloadsApi)
   .add(TelephonyConfigsApi)
   .add(PhoneNumbersApi)

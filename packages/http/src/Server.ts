@@ -72,7 +72,7 @@ import * as TelephonyWebhooks from "./telephony-webhooks/Routes.js"
 import * as Providers from "./telephony/Providers.js"
 import { UploadsLive, UploadTargetLive } from "./uploads/Http.js"
 import { UsersLive } from "./users/Http.js"
-import { WorkflowsLive } from "./workflows/Http.js"
+import { NodeTypesLive, WorkflowsLive } from "./workflows/Http.js"
 
 /**
  * Adapters and settings derived from the server configuration: blobs under the data directory, link
@@ -205,6 +205,7 @@ export const ApiLive = Layer.unwrapEffect(
     RecordingsLive,
     OrganizationsLive,
     WorkflowsLive,
+    NodeTypesLive,
     PublicDownloadsLive,
     TelephonyConfigsLive,
     PhoneNumbersLive,
