@@ -5,7 +5,7 @@
  */
 import { ApiKeys } from "@agentline/core/api-keys/ApiKeys"
 import { acting } from "@agentline/core/organizations/Principal"
-import type { CallEvent } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallEvent } from "@agentline/telephony-kit/TelephonyProvider"
 import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
 import { Users } from "@agentline/core/users/Users"
 import { Server, ServerConfig } from "@agentline/http"

@@ -8,9 +8,9 @@
  *
  * and takes `media`, `mark`, `clear` and `hangup` back.
  */
-import type { AudioFormat } from "@agentline/core/audio/AudioFormat"
-import type { MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
-import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
+import type { AudioFormat } from "@agentline/telephony-kit/AudioFormat"
+import type { MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/telephony-kit/Media"
+import { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import { Effect, Either, Schema } from "effect"
 
 const AcmeMediaMessage = Schema.Union(

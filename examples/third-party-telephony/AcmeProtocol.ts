@@ -13,7 +13,7 @@ import type {
   ProviderField,
   WebhookRequest,
   WebhookResponse
-} from "@agentline/core/telephony/TelephonyProvider"
+} from "@agentline/telephony-kit/TelephonyProvider"
 import { Schema } from "effect"
 import * as Crypto from "node:crypto"
 

@@ -21,7 +21,7 @@ import {
   type ProviderWebhooks,
   type TelephonyProvider,
   TelephonyError
-} from "@agentline/core/telephony/TelephonyProvider"
+} from "@agentline/telephony-kit/TelephonyProvider"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { Clock, Effect, Either, Schema } from "effect"
 import { media } from "./AcmeMedia.js"

@@ -5,7 +5,7 @@
  *
  *   node --import tsx examples/third-party-telephony/demo.ts
  */
-import type { CallEvent, WebhookRequest } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallEvent, WebhookRequest } from "@agentline/telephony-kit/TelephonyProvider"
 import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
 import { Effect, Layer, Option, Schema } from "effect"
 import { createServer, type IncomingMessage, type Server } from "node:http"

@@ -13,7 +13,7 @@
  * the handler consumes the body: mount Agentline first. See `examples/embed-node-http.ts`.
  */
 import { Database } from "@agentline/sql"
-import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
+import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import type { SqlClient } from "@effect/sql"
 import { HttpApiBuilder, HttpApp } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"

@@ -1,6 +1,6 @@
 import type { VoiceActivity } from "@agentline/core/audio/VoiceActivity"
 import type { CallAudioHandlerShape } from "@agentline/core/audio/CallAudio"
-import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
+import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import type { SpeechToText, TextToSpeech } from "@agentline/core/voice/Speech"
 import type { AgentLanguageModel } from "@agentline/voice/session/LanguageModelTools"
 import * as LoginThrottle from "@agentline/core/users/LoginThrottle"

@@ -3,7 +3,7 @@
  * are in `test/faults/`, run by `npm run test:faults`): every contact ends final, none is dialed
  * twice, the counters agree with the contacts, and the campaign completes.
  */
-import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
+import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import { TelephonyConfigs } from "@agentline/core/telephony/TelephonyConfigs"
 import { Workflows } from "@agentline/core/workflows/Workflows"
 import { Simulator } from "@agentline/telephony-simulator"

@@ -3,7 +3,7 @@
  * provider of the registry the server was built with, its fields, which are required and which are
  * sensitive. It used to say only `{provider: string, ...unknown}`.
  */
-import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
+import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
 import { OpenApi } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"

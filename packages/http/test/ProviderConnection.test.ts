@@ -4,7 +4,7 @@
  * any outbound call) or at the latest before its first call, keeps it for the next ones, opens a new
  * one when the configuration changes and closes it when the configuration is deleted.
  */
-import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
+import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Schema, TestClock } from "effect"
 import { plainDefinition } from "./DispatchHarness.js"

@@ -1,4 +1,4 @@
-import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
+import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"

@@ -22,8 +22,8 @@
  * leases it, see core's `ProviderConnections`); the others originate and hang up over REST, and the holder serves
  * their calls' events and media (`ConnectContext.adopt`), recognizing them by their channel ids.
  */
-import type { CallStatus, ProviderSync, TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
-import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallStatus, ProviderSync, TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
+import { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import { Clock, Effect, Either } from "effect"
 import * as AriApplication from "./AriApplication.js"
 import { appArgs, DEFAULT_DIAL_STRING, dialString } from "./AriCalls.js"

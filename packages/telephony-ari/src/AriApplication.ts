@@ -5,8 +5,8 @@
  * incoming call handed to the server (`ConnectContext.inbound`) and answered or rejected as it says
  * (`instructCall`).
  */
-import type { ConnectContext, TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
-import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
+import type { ConnectContext, TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
+import { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import { Clock, Deferred, Effect, Either, Exit, Scope } from "effect"
 import { causeText, outcomeOf, timestampMillis } from "./AriCalls.js"
 import { type Call, type Channels, durable, newCall, OUTBOUND_CHANNEL, TRACKED } from "./AriChannels.js"

@@ -3,7 +3,7 @@
  * its attempt, ARI's event timestamps, and the Q.850 hang-up causes Asterisk reports on
  * `ChannelDestroyed` mapped to the normalized outcomes.
  */
-import type { CallOutcome } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallOutcome } from "@agentline/telephony-kit/TelephonyProvider"
 
 /** What a number is dialed through when the configuration says nothing: a PJSIP endpoint of that name. */
 export const DEFAULT_DIAL_STRING = "PJSIP/{number}"

@@ -4,7 +4,7 @@
  * externalMedia channel over chan_websocket dialing this server's media route, bridged with the call in
  * a mixing bridge once it is in Stasis, and both removed once the call is gone.
  */
-import type { CallEvent, CallInstruction } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallEvent, CallInstruction } from "@agentline/telephony-kit/TelephonyProvider"
 import { Effect, Either } from "effect"
 import * as Crypto from "node:crypto"
 import type { AriConfig } from "./AriConfig.js"

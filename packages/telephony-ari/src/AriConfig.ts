@@ -4,8 +4,8 @@
  * configurations of one Asterisk box with different users are different accounts; the same
  * box and user in two organizations is the same one, and its numbers must not be claimed twice).
  */
-import { httpUrl, providerConfig, requiredText, secretField, textField } from "@agentline/core/telephony/ProviderConfig"
-import type { ProviderField, TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
+import { httpUrl, providerConfig, requiredText, secretField, textField } from "@agentline/telephony-kit/ProviderConfig"
+import type { ProviderField, TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import { Schema } from "effect"
 import { validDialTemplate } from "./AriCalls.js"
 

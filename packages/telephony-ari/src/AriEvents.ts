@@ -9,7 +9,7 @@
  * (connected / lost / reconnecting in Ns), until the scope closes. Asterisk gives an application to
  * whichever WebSocket registered it last, so one process must hold one connection per application.
  */
-import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
+import { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import { Duration, Effect, Queue, type Scope } from "effect"
 import WebSocket from "ws"
 

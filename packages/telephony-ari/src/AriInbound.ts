@@ -11,8 +11,8 @@
  * The called number is the channel's `dialplan.exten` (the DID or extension the dialplan matched),
  * the caller its `caller.number`.
  */
-import type { InboundCall, WebhookRequest } from "@agentline/core/telephony/TelephonyProvider"
-import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
+import type { InboundCall, WebhookRequest } from "@agentline/telephony-kit/TelephonyProvider"
+import { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import * as Crypto from "node:crypto"
 import { type AriConfig, accountId, normalizeEndpoint } from "./AriConfig.js"
 

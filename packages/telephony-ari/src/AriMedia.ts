@@ -17,9 +17,9 @@
  * The stream's format comes from `MEDIA_START` (we ask for `ulaw`; `alaw` and `slin*` are read too);
  * audio in another format is refused, never re-labelled.
  */
-import type { AudioFormat } from "@agentline/core/audio/AudioFormat"
-import type { MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
-import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
+import type { AudioFormat } from "@agentline/telephony-kit/AudioFormat"
+import type { MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/telephony-kit/Media"
+import { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import { Effect } from "effect"
 
 /** The subprotocol websocket_client.conf names for chan_websocket (`protocols = media`). */

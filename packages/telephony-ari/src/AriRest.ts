@@ -13,8 +13,8 @@
  * `TelephonyError`s with Asterisk's `message` but never the credentials; 429 and 5xx (and an Asterisk
  * that cannot be reached) are retryable, other refusals not.
  */
-import * as ProviderRest from "@agentline/core/telephony/ProviderRest"
-import type { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
+import * as ProviderRest from "@agentline/telephony-kit/ProviderRest"
+import type { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import { HttpClientRequest } from "@effect/platform"
 import { Config, Effect, type Either, Option } from "effect"
 import type { AriConfig } from "./AriConfig.js"

@@ -1,5 +1,5 @@
 /** The adapter against the fake Asterisk: the events WebSocket's credentials and reconnection, calls' events. */
-import type { CallEvent } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallEvent } from "@agentline/telephony-kit/TelephonyProvider"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Schema, Scope } from "effect"
 import { Ari } from "../src/index.js"

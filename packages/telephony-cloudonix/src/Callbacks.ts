@@ -1,5 +1,5 @@
 /**
- * Cloudonix's call progress as normalized call events (pure).
+ * Cloudonix's `webhooks`, and its call progress as normalized call events (pure).
  *
  * Three kinds of request report on a call; the parameters say which (see `Requests.ts` for the encodings):
  *
@@ -15,8 +15,19 @@
  * - a CDR, `{disposition, billsec, session: {token}}`, with a disposition of `ANSWER`, `BUSY`, `CANCEL`,
  *   `FAILED`, `CONGESTION` or `NOANSWER` (inferred from integrations that receive them, not documented).
  */
-import type { CallEvent, CallOutcome, CallStatus } from "@agentline/core/telephony/TelephonyProvider"
-import { isRecord, type Params, read, sessionToken, text } from "./Requests.js"
+import {
+  type CallEvent,
+  type CallOutcome,
+  type CallStatus,
+  type InboundCall,
+  type ProviderWebhooks,
+  TelephonyError
+} from "@agentline/telephony-kit/TelephonyProvider"
+import { Clock, Effect } from "effect"
+import * as Answer from "./Answer.js"
+import { cloudonixDomain, type CloudonixConfig } from "./Config.js"
+import { incomingCall, isRecord, type Params, paramsOf, read, sessionToken, text } from "./Requests.js"
+import * as Signature from "./Signature.js"
 
 export type ParsedStatus =
   | { readonly _tag: "Events"; readonly events: ReadonlyArray<CallEvent> }
@@ -202,3 +213,33 @@ export const sessionStatus = (session: Params): CallStatus => {
 }
 
 export type { CallEvent }
+
+// ------------------------------------------------------------------------------------------ webhooks
+
+const refused = (message: string) => new TelephonyError({ provider: "cloudonix", message, retryable: false })
+
+/**
+ * Cloudonix's `webhooks`: every request carries the domain's API key (`Signature.ts`); voice application
+ * requests are JSON (form-encoded ones and a GET's query are read too), session notifications JSON
+ * session objects; answers are CXML (`Answer.ts`).
+ */
+export const webhooks: ProviderWebhooks<CloudonixConfig> = {
+  verify: ({ config, request }) => Effect.sync(() => Signature.isAuthentic(config.bearer_token, request)),
+  parseStatus: ({ request }) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const parsed = parseStatus(new TextDecoder().decode(request.rawBody), now)
+      return parsed._tag === "Events" ? Effect.succeed(parsed.events) : Effect.fail(refused(parsed.reason))
+    }),
+  parseInbound: ({ request }) =>
+    Effect.suspend(() => {
+      const params = paramsOf(read(new TextDecoder().decode(request.rawBody), request.url))
+      if (params === undefined) return Effect.fail(refused("not a Cloudonix incoming call: the body is neither a JSON object nor a form"))
+      const call = incomingCall(params)
+      const accountId = cloudonixDomain(call.domain)
+      if (accountId === undefined || call.to === undefined || call.token === undefined) {
+        return Effect.fail(refused("not a Cloudonix incoming call: Domain (or AccountSid), To and Session (or CallSid) are required"))
+      }
+      return Effect.succeed<InboundCall>({ accountId, to: call.to, from: call.from, providerCallId: call.token })
+    }),
+  answer: ({ instruction }) => ({ status: 200, contentType: "application/xml", body: Answer.answer(instruction) })
+}

@@ -3,7 +3,8 @@
  *
  * - `POST /calls/{domain}/application` places a call that runs the CXML given with it; Cloudonix
  *   answers 200 with the session `token` (the call's id);
- * - `GET` / `DELETE /customers/self/domains/{domain}/sessions/{token}` look a call up and hang it up;
+ * - `GET` / `DELETE /calls/{domain}/sessions/{token}` look a call up and hang it up (the "Session" data
+ *   model page and Cloudonix's OpenAPI document give this path);
  * - `PATCH /customers/self/domains/{domain}/applications/{name}` points the voice application at a URL;
  * - `GET /customers/self/domains/{domain}/dnids` lists the domain's numbers, `POST .../applications/
  *   {name}/dnids` attaches one to the application, `DELETE .../dnids/{id}` detaches it.
@@ -15,9 +16,9 @@
  * an organization's configuration. Failures become `TelephonyError`s with Cloudonix's message but never
  * the API key; 429 and 5xx (and a Cloudonix that cannot be reached) are retryable, other refusals not.
  */
-import * as ProviderRest from "@agentline/core/telephony/ProviderRest"
-import type { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
-import { HttpClientRequest } from "@effect/platform"
+import * as ProviderRest from "@agentline/telephony-kit/ProviderRest"
+import type { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
+import { type HttpClient, HttpClientRequest } from "@effect/platform"
 import { Config, Effect, Either, Schema } from "effect"
 
 export const DEFAULT_API_URL = "https://api.cloudonix.io"
@@ -126,15 +127,16 @@ export interface Rest {
   }) => Effect.Effect<Either.Either<A, CloudonixFailure>, TelephonyError>
 }
 
-export const make = (options: { readonly apiUrl?: string | undefined } = {}): Rest => ({
-  send: ({ apiKey, body, method, path, schema, what }) =>
-    Effect.gen(function*() {
-      const base = (options.apiUrl ?? (yield* apiUrlConfig.pipe(Effect.orDie))).replace(/\/+$/, "")
-      let request = HttpClientRequest.make(method)(`${base}${path}`).pipe(
-        HttpClientRequest.bearerToken(apiKey),
-        HttpClientRequest.acceptJson
-      )
-      if (body !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, body)
-      return yield* ProviderRest.sendDecoded(api, request, schema, what)
-    })
-})
+export const make = (options: { readonly apiUrl?: string | undefined } = {}): Effect.Effect<Rest, never, HttpClient.HttpClient> =>
+  Effect.map(ProviderRest.make(api), (rest): Rest => ({
+    send: ({ apiKey, body, method, path, schema, what }) =>
+      Effect.gen(function*() {
+        const base = (options.apiUrl ?? (yield* apiUrlConfig.pipe(Effect.orDie))).replace(/\/+$/, "")
+        let request = HttpClientRequest.make(method)(`${base}${path}`).pipe(
+          HttpClientRequest.bearerToken(apiKey),
+          HttpClientRequest.acceptJson
+        )
+        if (body !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, body)
+        return yield* rest.sendDecoded(request, schema, what)
+      })
+  }))

@@ -1,3 +1,1 @@
 export * as Cloudonix from "./Cloudonix.js"
-export * as CloudonixCallbacks from "./Callbacks.js"
-export * as Cxml from "./Cxml.js"

@@ -23,8 +23,8 @@ describe("cloudonix configuration", () => {
   })
 
   it("routes inbound calls by the domain", () => {
-    expect(Cloudonix.provider.accountId(Schema.decodeUnknownSync(Cloudonix.CloudonixConfig)(complete))).toBe("acme.cloudonix.net")
-    expect(Cloudonix.provider.accountId({ bearer_token: "t", domain_id: "Acme" })).toBe("acme.cloudonix.net")
+    expect(Cloudonix.accountId(Schema.decodeUnknownSync(Cloudonix.CloudonixConfig)(complete))).toBe("acme.cloudonix.net")
+    expect(Cloudonix.accountId({ bearer_token: "t", domain_id: "Acme" })).toBe("acme.cloudonix.net")
   })
 
   it.each([

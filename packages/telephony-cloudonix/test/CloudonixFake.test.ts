@@ -3,12 +3,13 @@
  * unbound through DNIDs as Cloudonix's DNID data model has them (the application an object), and the
  * fake's requests (JSON voice application requests, session notifications) read by the adapter.
  */
-import type { WebhookRequest } from "@agentline/core/telephony/TelephonyProvider"
+import type { WebhookRequest } from "@agentline/telephony-kit/TelephonyProvider"
+import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
-import { Cloudonix, CloudonixCallbacks } from "../src/index.js"
+import { Cloudonix } from "../src/index.js"
 import * as FakeCloudonix from "../src/testing/FakeCloudonix.js"
 
 const domain = { name: "acme.cloudonix.net", apiKey: "XIfake0123456789" }
@@ -44,10 +45,10 @@ const recorder = (reply: string) =>
   )
 
 /** The fake with the adapter's application and another one ("console", as if made in the cockpit). */
-const withApplications = Effect.map(fakeCloudonix, (fake) => {
+const withApplications = Effect.flatMap(fakeCloudonix, (fake) => {
   fake.application(domain.name, APPLICATION)
   fake.application(domain.name, "console")
-  return { fake, adapter: Cloudonix.make({ apiUrl: fake.url }) }
+  return Effect.map(Cloudonix.make({ apiUrl: fake.url }).pipe(Effect.provide(FetchHttpClient.layer)), (adapter) => ({ fake, adapter }))
 })
 
 const sync = (adapter: Cloudonix.CloudonixProvider, address: string, webhookUrl: string | null) =>
@@ -124,20 +125,20 @@ describe("Cloudonix against its fake", () => {
         Session: call.sid,
         SessionData: { token: call.sid, status: "processing" }
       })
-      expect(yield* Cloudonix.provider.webhooks.parseInbound({ request: request! })).toEqual({
+      expect(yield* Cloudonix.Callbacks.webhooks.parseInbound({ request: request! })).toEqual({
         accountId: domain.name,
         to: "+14155550106",
         from: "+14155550199",
         providerCallId: call.sid
       })
-      expect(Cloudonix.isAuthentic(domain.apiKey, request!)).toBe(true)
+      expect(Cloudonix.Signature.isAuthentic(domain.apiKey, request!)).toBe(true)
     }))
 
   it.scopedLive("a placed call's session notifications are JSON session objects in Cloudonix's states, read as the call's progress", () =>
     Effect.gen(function*() {
       const fake = yield* fakeCloudonix
       const server = yield* recorder(`<?xml version="1.0" encoding="UTF-8"?><Response><Pause length="3"/></Response>`)
-      const adapter = Cloudonix.make({ apiUrl: fake.url })
+      const adapter = yield* Cloudonix.make({ apiUrl: fake.url }).pipe(Effect.provide(FetchHttpClient.layer))
       const { providerCallId } = yield* adapter.calls.place({
         config,
         to: "+14155550107",
@@ -154,7 +155,7 @@ describe("Cloudonix against its fake", () => {
       const notifications = server.requests.filter((r) => r.url.endsWith("/callback")).map((r) => JSON.parse(new TextDecoder().decode(r.rawBody)))
       expect(notifications.map((n) => n.status)).toEqual(["new", "ringing", "connected", "connected", "processing"])
       const events = server.requests.filter((r) => r.url.endsWith("/callback")).flatMap((r) => {
-        const parsed = CloudonixCallbacks.parseStatus(new TextDecoder().decode(r.rawBody), 0)
+        const parsed = Cloudonix.Callbacks.parseStatus(new TextDecoder().decode(r.rawBody), 0)
         return parsed._tag === "Events" ? parsed.events.map((e) => (e.type === "ended" ? `ended:${e.outcome}:${e.durationSeconds}` : e.type)) : ["invalid"]
       })
       expect(events).toEqual(["initiated", "ringing", "answered", `ended:completed:${call.durationSeconds}`])

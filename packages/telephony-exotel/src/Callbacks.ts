@@ -11,7 +11,7 @@
  * Exotel posts its callbacks as form fields; JSON and multipart bodies are read too (its documentation
  * shows JSON payloads, and its examples send multipart forms).
  */
-import type { CallEvent, CallOutcome, CallStatus } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallEvent, CallOutcome, CallStatus } from "@agentline/telephony-kit/TelephonyProvider"
 
 export type Params = ReadonlyMap<string, string>
 

@@ -18,8 +18,8 @@
  * The inbound routing key's account id is the account SID. Exotel documents no answering machine
  * detection for these calls: there is none here.
  */
-import * as ProviderRest from "@agentline/core/telephony/ProviderRest"
-import { present, providerConfig, requiredText, secretField } from "@agentline/core/telephony/ProviderConfig"
+import * as ProviderRest from "@agentline/telephony-kit/ProviderRest"
+import { present, providerConfig, requiredText, secretField } from "@agentline/telephony-kit/ProviderConfig"
 import {
   type CallInstruction,
   type CallStatus,
@@ -31,7 +31,7 @@ import {
   type TelephonyProvider,
   type WebhookRequest,
   type WebhookResponse
-} from "@agentline/core/telephony/TelephonyProvider"
+} from "@agentline/telephony-kit/TelephonyProvider"
 import { Clock, Effect, Either, Option, Schema } from "effect"
 import * as Callbacks from "./Callbacks.js"
 import * as Rest from "./Rest.js"

@@ -16,8 +16,8 @@
  * (`RestException.Message`) but never the credentials or the account SID (it is in every path); 429
  * and 5xx (and an Exotel that cannot be reached) are retryable, other refusals not.
  */
-import type { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
-import * as ProviderRest from "@agentline/core/telephony/ProviderRest"
+import type { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
+import * as ProviderRest from "@agentline/telephony-kit/ProviderRest"
 import { HttpClientRequest } from "@effect/platform"
 import { Config, Effect, type Either, Option } from "effect"
 

@@ -22,9 +22,9 @@
  * frame, before a mark (the mark must follow its audio) — a clear drops it. Exotel has no frame to end
  * a stream: closing the socket does, so `Stop` encodes to nothing.
  */
-import type { AudioFormat } from "@agentline/core/audio/AudioFormat"
-import type { MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
-import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
+import type { AudioFormat } from "@agentline/telephony-kit/AudioFormat"
+import type { MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/telephony-kit/Media"
+import { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import { Effect } from "effect"
 
 const fault = (message: string) => new TelephonyError({ provider: "exotel", message: `exotel media: ${message}`, retryable: false })

@@ -20,7 +20,7 @@
  * place calls or read the account. Changing the API token changes every token (paste the inbound URL
  * again). Tokens are compared in constant time.
  */
-import type { WebhookRequest } from "@agentline/core/telephony/TelephonyProvider"
+import type { WebhookRequest } from "@agentline/telephony-kit/TelephonyProvider"
 import * as Crypto from "node:crypto"
 
 /** The credentials the tokens derive from. */

@@ -1,4 +1,4 @@
-import type { CallInstruction, WebhookRequest } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallInstruction, WebhookRequest } from "@agentline/telephony-kit/TelephonyProvider"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, ParseResult, Schema } from "effect"
 import { Exotel, ExotelWebhookAuth } from "../src/index.js"

@@ -1,4 +1,4 @@
-import type { WebhookRequest } from "@agentline/core/telephony/TelephonyProvider"
+import type { WebhookRequest } from "@agentline/telephony-kit/TelephonyProvider"
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck } from "effect"
 import { ExotelWebhookAuth } from "../src/index.js"

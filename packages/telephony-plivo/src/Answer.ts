@@ -7,7 +7,7 @@
  * Stream parameters travel in `extraHeaders`, which Plivo limits to letters and digits (512 bytes):
  * they are sent as one `agentline=<hex of their JSON>` pair and read back from the start message.
  */
-import type { CallInstruction, WebhookResponse } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallInstruction, WebhookResponse } from "@agentline/telephony-kit/TelephonyProvider"
 
 export const CONTENT_TYPE = "audio/x-mulaw;rate=8000"
 const PARAMETERS_KEY = "agentline"

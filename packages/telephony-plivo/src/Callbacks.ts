@@ -13,7 +13,7 @@
  * the call as `voicemail` at once: we ask the carrier to hang up on machines, so its hang-up notice
  * that follows changes nothing (the consumer ignores events after `ended`).
  */
-import type { CallEvent, CallOutcome, CallStatus } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallEvent, CallOutcome, CallStatus } from "@agentline/telephony-kit/TelephonyProvider"
 import type { Params } from "./Signature.js"
 
 export const paramsOf = (rawBody: Uint8Array): Params => [...new URLSearchParams(new TextDecoder().decode(rawBody)).entries()]

@@ -14,7 +14,7 @@
  *
  * Numbers go without their `+` (Plivo's convention); SIP URIs as they are.
  */
-import type { CallStatus, ProviderCalls } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallStatus, ProviderCalls } from "@agentline/telephony-kit/TelephonyProvider"
 import { Effect, Schema } from "effect"
 import { statusOfRecord } from "./Callbacks.js"
 import type { PlivoCompatibleConfig } from "./Dialect.js"

@@ -4,9 +4,9 @@
  * order of L16 audio. Everything else — the Call API, callbacks, the answer XML, the stream protocol —
  * is shared by `PlivoCompatible.ts`, so a Plivo clone is one dialect value, not a copy of the adapter.
  */
-import type { AudioEncoding } from "@agentline/core/audio/AudioFormat"
-import { optionalText, present, providerConfig, requiredText } from "@agentline/core/telephony/ProviderConfig"
-import type { ProviderField } from "@agentline/core/telephony/TelephonyProvider"
+import type { AudioEncoding } from "@agentline/telephony-kit/AudioFormat"
+import { optionalText, present, providerConfig, requiredText } from "@agentline/telephony-kit/ProviderConfig"
+import type { ProviderField } from "@agentline/telephony-kit/TelephonyProvider"
 import { Schema } from "effect"
 import * as Signature from "./Signature.js"
 

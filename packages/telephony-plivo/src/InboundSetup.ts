@@ -14,8 +14,8 @@
  * default number application; Vobiz: `DELETE numbers/{+n}/application`) and leaves the application
  * alone: its answer URL serves the account's other numbers.
  */
-import { present } from "@agentline/core/telephony/ProviderConfig"
-import type { ProviderInbound } from "@agentline/core/telephony/TelephonyProvider"
+import { present } from "@agentline/telephony-kit/ProviderConfig"
+import type { ProviderInbound } from "@agentline/telephony-kit/TelephonyProvider"
 import { Effect, Schema } from "effect"
 import { wireAddress } from "./Calls.js"
 import type { PlivoCompatibleConfig } from "./Dialect.js"

@@ -4,8 +4,8 @@
  * Basic auth on `https://api.plivo.com/v1/Account/{auth_id}/`, V3 signatures over the URL and the
  * parameters, numbers linked with `POST Number/{n}/ {app_id}`, L16 little-endian.
  */
-import { secretField, textField } from "@agentline/core/telephony/ProviderConfig"
-import type { ProviderField, TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
+import { secretField, textField } from "@agentline/telephony-kit/ProviderConfig"
+import type { ProviderField, TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import { amdField, PlivoCompatibleConfig, type PlivoDialect } from "./Dialect.js"
 import * as PlivoCompatible from "./PlivoCompatible.js"
 import * as Signature from "./Signature.js"

@@ -13,9 +13,9 @@ import type {
   ProviderWebhooks,
   TelephonyProvider,
   WebhookRequest
-} from "@agentline/core/telephony/TelephonyProvider"
-import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
-import type { ProviderMedia } from "@agentline/core/telephony/Media"
+} from "@agentline/telephony-kit/TelephonyProvider"
+import { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
+import type { ProviderMedia } from "@agentline/telephony-kit/Media"
 import { Clock, Effect } from "effect"
 import { answer } from "./Answer.js"
 import { inboundOf, paramsOf, toEvents } from "./Callbacks.js"

@@ -3,7 +3,7 @@
  * dialect's authentication. Transport faults and 429/5xx are retryable `TelephonyError`s; other
  * refusals carry the carrier's own message (`{"api_id", "error"}`), never the credentials.
  */
-import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
+import { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import { FetchHttpClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { Config, Effect, Either, Schema } from "effect"
 import type { PlivoCompatibleConfig, PlivoDialect } from "./Dialect.js"

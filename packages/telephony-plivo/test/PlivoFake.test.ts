@@ -3,7 +3,7 @@
  * out, callbacks are signed and verified, the answer XML opens the audio stream, the number setup
  * goes through applications, and carrier failures come back as the right errors.
  */
-import type { CallEvent } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallEvent } from "@agentline/telephony-kit/TelephonyProvider"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schedule } from "effect"
 import { Plivo } from "../src/index.js"

@@ -1,4 +1,4 @@
-import type { MediaEvent } from "@agentline/core/telephony/Media"
+import type { MediaEvent } from "@agentline/telephony-kit/Media"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { answer, decodeParameters, encodeParameters } from "../src/Answer.js"

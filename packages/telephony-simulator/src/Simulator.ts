@@ -33,8 +33,8 @@ import type {
   ProviderWebhooks,
   TelephonyProvider,
   WebhookRequest
-} from "@agentline/core/telephony/TelephonyProvider"
-import type { ProviderMedia } from "@agentline/core/telephony/Media"
+} from "@agentline/telephony-kit/TelephonyProvider"
+import type { ProviderMedia } from "@agentline/telephony-kit/Media"
 import { Clock, Duration, Effect, Equal, Fiber, FiberSet, Random, type Scope } from "effect"
 import { converse, voiceOf } from "./SimulatorCallee.js"
 import { fields, SimulatorConfig } from "./SimulatorConfig.js"

@@ -3,7 +3,7 @@
  * rate), how long they ring and talk, its account (the inbound routing key) and, optionally, a
  * webhook secret that makes it check callback signatures like a real carrier.
  */
-import { CallOutcome, type ProviderField } from "@agentline/core/telephony/TelephonyProvider"
+import { CallOutcome, type ProviderField } from "@agentline/telephony-kit/TelephonyProvider"
 import { Schema } from "effect"
 
 const bounded = (name: string, max: number) =>

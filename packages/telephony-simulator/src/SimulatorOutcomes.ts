@@ -2,7 +2,7 @@
  * How a simulated call ends (pure): the outcome of the `attempt`-th call to a number, from the
  * configuration's rules and a failure draw that depends on the seed, the number and the attempt only.
  */
-import type { CallOutcome } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallOutcome } from "@agentline/telephony-kit/TelephonyProvider"
 import type { Rule, SimulatorConfig } from "./SimulatorConfig.js"
 
 /** The rule that decides calls to `to`: the exact one, else the longest matching prefix. */

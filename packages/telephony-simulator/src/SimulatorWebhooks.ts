@@ -17,7 +17,7 @@ import {
   TelephonyError,
   type WebhookRequest,
   type WebhookResponse
-} from "@agentline/core/telephony/TelephonyProvider"
+} from "@agentline/telephony-kit/TelephonyProvider"
 import { Either, ParseResult, Schema } from "effect"
 import * as Crypto from "node:crypto"
 

@@ -1,5 +1,5 @@
-import type { CallEvent, CallOutcome } from "@agentline/core/telephony/TelephonyProvider"
-import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallEvent, CallOutcome } from "@agentline/telephony-kit/TelephonyProvider"
+import { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Exit, Fiber, ParseResult, Schema, Scope, TestClock } from "effect"

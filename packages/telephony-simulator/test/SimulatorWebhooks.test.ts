@@ -1,4 +1,4 @@
-import type { WebhookRequest } from "@agentline/core/telephony/TelephonyProvider"
+import type { WebhookRequest } from "@agentline/telephony-kit/TelephonyProvider"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema, TestClock } from "effect"
 import { Simulator } from "../src/index.js"

@@ -6,7 +6,7 @@
  * forgotten first. Another process (or this one after a restart) has not seen them; the adapter then
  * falls back to what the webhook itself says, and `get` to Unknown.
  */
-import type { CallOutcome } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallOutcome } from "@agentline/telephony-kit/TelephonyProvider"
 
 export interface Ended {
   readonly outcome: CallOutcome

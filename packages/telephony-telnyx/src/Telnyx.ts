@@ -12,7 +12,7 @@
  *
  * The inbound routing key's account id is the connection id (Telnyx webhooks name the application).
  */
-import * as ProviderRest from "@agentline/core/telephony/ProviderRest"
+import * as ProviderRest from "@agentline/telephony-kit/ProviderRest"
 import {
   type CallEvent,
   type CallInstruction,
@@ -22,7 +22,7 @@ import {
   TelephonyError,
   type TelephonyProvider,
   type WebhookRequest
-} from "@agentline/core/telephony/TelephonyProvider"
+} from "@agentline/telephony-kit/TelephonyProvider"
 import { Clock, Effect, Either, Schema } from "effect"
 import * as CallMemory from "./CallMemory.js"
 import * as ClientState from "./ClientState.js"

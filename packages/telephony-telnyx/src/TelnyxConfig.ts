@@ -3,8 +3,8 @@
  * account, so the inbound routing key's account id is the connection id; without one, inbound calls
  * cannot be routed (and no call can be placed: a dial names its application).
  */
-import { optionalText, present, providerConfig, requiredText, secretField, textField } from "@agentline/core/telephony/ProviderConfig"
-import type { ProviderField } from "@agentline/core/telephony/TelephonyProvider"
+import { optionalText, present, providerConfig, requiredText, secretField, textField } from "@agentline/telephony-kit/ProviderConfig"
+import type { ProviderField } from "@agentline/telephony-kit/TelephonyProvider"
 import { Schema } from "effect"
 
 export const TelnyxConfig = providerConfig({

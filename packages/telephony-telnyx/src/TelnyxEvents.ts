@@ -12,7 +12,7 @@
  * own webhooks (`call.machine.*`): a machine ends the call as `voicemail` right away (and the adapter
  * hangs it up), a fax as `failed`; the later hang-up repeats the end, which consumers ignore.
  */
-import { type CallEvent, type CallOutcome, TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
+import { type CallEvent, type CallOutcome, TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import { Either, Option, ParseResult, Schema } from "effect"
 
 export const error = (message: string, retryable = false) => new TelephonyError({ provider: "telnyx", message, retryable })

@@ -18,9 +18,9 @@
  * is not caller audio and is dropped here. Telnyx has no frame to stop a stream: closing the socket or
  * hanging up the call (`calls.hangUp`) does, so `Stop` encodes to nothing.
  */
-import type { AudioEncoding, AudioFormat } from "@agentline/core/audio/AudioFormat"
-import type { MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
-import type { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
+import type { AudioEncoding, AudioFormat } from "@agentline/telephony-kit/AudioFormat"
+import type { MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/telephony-kit/Media"
+import type { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import { Effect, Either, ParseResult, Schema } from "effect"
 import * as ClientState from "./ClientState.js"
 import { error } from "./TelnyxEvents.js"

@@ -12,7 +12,7 @@
  *   PATCH /v2/call_control_applications/{id}     {application_name, webhook_event_url}
  *                                                 (Telnyx wants the name even on a partial update)
  */
-import type { ProviderSync } from "@agentline/core/telephony/TelephonyProvider"
+import type { ProviderSync } from "@agentline/telephony-kit/TelephonyProvider"
 import { Effect, Either, Schema } from "effect"
 import type { TelnyxConfig } from "./TelnyxConfig.js"
 import * as Rest from "./TelnyxRest.js"

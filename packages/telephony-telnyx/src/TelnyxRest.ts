@@ -8,7 +8,7 @@
  * Failures become `TelephonyError`s with Telnyx's code, title and detail but never the API key; 429 and
  * 5xx (and a Telnyx that cannot be reached) are retryable, other refusals are not.
  */
-import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
+import { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import { FetchHttpClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { Config, Duration, Effect, Either, Schema } from "effect"
 

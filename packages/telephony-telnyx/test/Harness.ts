@@ -4,8 +4,8 @@
  * answered 401 when the signature does not hold), and a WebSocket endpoint it streams media to, each
  * connection decoded with the adapter's media codec.
  */
-import type { MediaEvent, MediaSession } from "@agentline/core/telephony/Media"
-import type { CallEvent, WebhookRequest } from "@agentline/core/telephony/TelephonyProvider"
+import type { MediaEvent, MediaSession } from "@agentline/telephony-kit/Media"
+import type { CallEvent, WebhookRequest } from "@agentline/telephony-kit/TelephonyProvider"
 import { Effect } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"

@@ -1,4 +1,4 @@
-import type { CallEvent } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallEvent } from "@agentline/telephony-kit/TelephonyProvider"
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import { Telnyx } from "../src/index.js"

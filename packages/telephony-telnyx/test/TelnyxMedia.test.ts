@@ -1,4 +1,4 @@
-import type { WebSocketFrame } from "@agentline/core/telephony/Media"
+import type { WebSocketFrame } from "@agentline/telephony-kit/Media"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, FastCheck } from "effect"
 import { Telnyx } from "../src/index.js"

@@ -1,5 +1,1 @@
 export * as Twilio from "./Twilio.js"
-export * as TwilioSignature from "./Signature.js"
-export * as TwilioStatuses from "./Statuses.js"
-export * as TwiML from "./TwiML.js"
-export * as TwilioMediaStream from "./MediaStream.js"

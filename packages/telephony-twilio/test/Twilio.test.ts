@@ -45,6 +45,6 @@ describe("twilio configuration", () => {
   })
 
   it("routes inbound calls by the account SID", () => {
-    expect(Twilio.provider.accountId(Schema.decodeUnknownSync(Twilio.TwilioConfig)(complete))).toBe("AC0123456789abcdef0123456789abcdef")
+    expect(Twilio.accountId(Schema.decodeUnknownSync(Twilio.TwilioConfig)(complete))).toBe("AC0123456789abcdef0123456789abcdef")
   })
 })

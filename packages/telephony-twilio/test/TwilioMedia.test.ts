@@ -1,12 +1,12 @@
 import { expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { TwilioMediaStream } from "../src/index.js"
+import { Twilio } from "../src/index.js"
 
 const text = (message: unknown) => ({ _tag: "Text" as const, text: JSON.stringify(message) })
 
 it.effect("decodes Twilio's media protocol and encodes ours with the stream's id", () =>
   Effect.gen(function*() {
-    const session = TwilioMediaStream.session()
+    const session = Twilio.Media.session()
     // Nothing can be sent before `start` names the stream.
     expect((yield* Effect.either(session.encode({ _tag: "Mark", name: "m" })))._tag).toBe("Left")
     expect(yield* session.decode(text({ event: "connected", protocol: "Call", version: "1.0.0" }))).toEqual([])
@@ -52,7 +52,7 @@ it.effect("decodes Twilio's media protocol and encodes ours with the stream's id
 
 it.effect("refuses audio in another format, binary frames, malformed messages and other media formats", () =>
   Effect.gen(function*() {
-    const session = TwilioMediaStream.session()
+    const session = Twilio.Media.session()
     yield* session.decode(text({ event: "start", streamSid: "MZ1", start: { callSid: "CA1" } }))
     expect((yield* Effect.either(session.encode({ _tag: "Audio", audio: { format: { encoding: "l16le", sampleRate: 16000 }, data: new Uint8Array(2) } }))))
       .toMatchObject({ _tag: "Left" })

@@ -6,8 +6,8 @@
  * (`X-Vobiz-Signature-V3`, or V2), numbers linked with `POST numbers/{+n}/application`, the call's
  * `request_uuid` is its uuid, L16 streamed to us big-endian.
  */
-import { secretField, textField } from "@agentline/core/telephony/ProviderConfig"
-import type { ProviderField, TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
+import { secretField, textField } from "@agentline/telephony-kit/ProviderConfig"
+import type { ProviderField, TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import { amdField, PlivoCompatibleConfig, type PlivoDialect } from "@agentline/telephony-plivo/Dialect"
 import * as PlivoCompatible from "@agentline/telephony-plivo/PlivoCompatible"
 import * as Signature from "@agentline/telephony-plivo/Signature"

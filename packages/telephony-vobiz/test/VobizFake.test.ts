@@ -4,7 +4,7 @@
  * request uuid as the call's id, number links under `numbers/`, big-endian L16, the account in
  * inbound requests.
  */
-import type { MediaEvent } from "@agentline/core/telephony/Media"
+import type { MediaEvent } from "@agentline/telephony-kit/Media"
 import * as Signature from "@agentline/telephony-plivo/Signature"
 import * as LoopbackServer from "@agentline/telephony-plivo/testing/LoopbackServer"
 import { describe, expect, it } from "@effect/vitest"

@@ -25,7 +25,7 @@
  * as are statuses this table does not know, and errors reported for a conversation without a call. A
  * body naming neither a call (`uuid`) nor a conversation is not a Vonage event.
  */
-import type { CallEvent, CallOutcome, CallStatus } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallEvent, CallOutcome, CallStatus } from "@agentline/telephony-kit/TelephonyProvider"
 
 export type Parsed =
   | { readonly _tag: "Events"; readonly events: ReadonlyArray<CallEvent> }

@@ -9,7 +9,7 @@
  * - `Reject`: Vonage's NCCO has no "reject" nor busy signal: the reason is said (`talk`) and the NCCO
  *   runs out, which hangs up; an empty reason is an empty NCCO (hang up at once).
  */
-import type { CallInstruction } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallInstruction } from "@agentline/telephony-kit/TelephonyProvider"
 import * as Crypto from "node:crypto"
 
 export const CONTENT_TYPE = "audio/l16;rate=16000"

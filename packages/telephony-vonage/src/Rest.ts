@@ -15,8 +15,8 @@
  * there too) — never an organization's configuration. Failures become `TelephonyError`s with Vonage's
  * own words but never the credentials; 429 and 5xx (and a Vonage that cannot be reached) are retryable.
  */
-import * as ProviderRest from "@agentline/core/telephony/ProviderRest"
-import type { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
+import * as ProviderRest from "@agentline/telephony-kit/ProviderRest"
+import type { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import { HttpClientRequest } from "@effect/platform"
 import { Config, Effect, Either, Option, Schema } from "effect"
 

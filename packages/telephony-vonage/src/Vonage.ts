@@ -20,8 +20,8 @@
  *
  * The inbound routing key's account id is the API key: Vonage's signed webhooks name it (`api_key`).
  */
-import * as ProviderRest from "@agentline/core/telephony/ProviderRest"
-import { optionalText, present, providerConfig, requiredText, secretField, textField } from "@agentline/core/telephony/ProviderConfig"
+import * as ProviderRest from "@agentline/telephony-kit/ProviderRest"
+import { optionalText, present, providerConfig, requiredText, secretField, textField } from "@agentline/telephony-kit/ProviderConfig"
 import {
   type InboundCall,
   type PlaceCall,
@@ -30,7 +30,7 @@ import {
   TelephonyError,
   type TelephonyProvider,
   type WebhookRequest
-} from "@agentline/core/telephony/TelephonyProvider"
+} from "@agentline/telephony-kit/TelephonyProvider"
 import { Clock, Effect, Either, Schema } from "effect"
 import * as Events from "./Events.js"
 import * as Jwt from "./Jwt.js"

@@ -23,9 +23,9 @@
  * the end of the stream. A call's uuid is not in the stream; the answer document passes what the
  * server needs as the endpoint's headers, which come back in `websocket:connected`.
  */
-import type { AudioFormat } from "@agentline/core/audio/AudioFormat"
-import type { MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
-import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
+import type { AudioFormat } from "@agentline/telephony-kit/AudioFormat"
+import type { MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/telephony-kit/Media"
+import { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import * as Crypto from "node:crypto"
 import { Effect } from "effect"
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { MediaEvent, WebSocketFrame } from "@agentline/core/telephony/Media"
+import type { MediaEvent, WebSocketFrame } from "@agentline/telephony-kit/Media"
 import { Effect } from "effect"
 import * as FastCheck from "effect/FastCheck"
 import { Ncco, VonageMedia } from "../src/index.js"

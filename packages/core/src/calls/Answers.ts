@@ -11,7 +11,7 @@ import { Effect, Option } from "effect"
 import { Dispatcher } from "../dispatcher/Dispatcher.js"
 import { DispatchRepo } from "../dispatcher/DispatchRepo.js"
 import { OutboundRouting } from "../telephony/OutboundRouting.js"
-import type { CallEvent, CallInstruction, WebhookRequest, WebhookResponse } from "../telephony/TelephonyProvider.js"
+import type { CallEvent, CallInstruction, WebhookRequest, WebhookResponse } from "@agentline/telephony-kit/TelephonyProvider"
 import { InvalidCallbackSignature, UnknownCall } from "./Errors.js"
 
 /** The instruction for an answered call, given what the answer request reported. */

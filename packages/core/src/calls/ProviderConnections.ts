@@ -24,7 +24,7 @@ import { InProcessInbound } from "../telephony/InProcessInbound.js"
 import { answerInstruction } from "../telephony/OutboundRouting.js"
 import { openConfiguration } from "../telephony/TelephonyConfigs.js"
 import { type StoredTelephonyConfiguration, TelephonyConfigsRepo } from "../telephony/TelephonyConfigsRepo.js"
-import type { ConnectContext, TelephonyError, TelephonyProvider } from "../telephony/TelephonyProvider.js"
+import type { ConnectContext, TelephonyError, TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import { TelephonyRegistry } from "../telephony/TelephonyRegistry.js"
 import { iso } from "../Time.js"
 

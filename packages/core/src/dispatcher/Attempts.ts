@@ -11,7 +11,7 @@ import {
 } from "@agentline/api/Ids"
 import { Clock, Effect, Either, FiberSet, Option } from "effect"
 import type { OutboundRoute } from "../telephony/OutboundRouting.js"
-import type { CallEvent } from "../telephony/TelephonyProvider.js"
+import type { CallEvent } from "@agentline/telephony-kit/TelephonyProvider"
 import { iso } from "../Time.js"
 import * as GroupCommit from "../GroupCommit.js"
 import { Transactor } from "../Transactor.js"

@@ -10,7 +10,7 @@
  * `max_retries` counts retries, so at most `max_retries + 1` attempts are made.
  */
 import type { RetryConfig } from "@agentline/api/campaigns/CampaignSettings"
-import type { CallOutcome } from "../telephony/TelephonyProvider.js"
+import type { CallOutcome } from "@agentline/telephony-kit/TelephonyProvider"
 
 export type AttemptResult = CallOutcome | "interrupted"
 

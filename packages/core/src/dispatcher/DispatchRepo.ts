@@ -10,7 +10,7 @@ import type {
 import { Context, type Effect, type Option } from "effect"
 import type { CircuitBreakerConfig, RetryConfig, ScheduleConfig } from "@agentline/api/campaigns/CampaignSettings"
 import type { CampaignState } from "@agentline/api/campaigns/Campaign"
-import type { CallOutcome } from "../telephony/TelephonyProvider.js"
+import type { CallOutcome } from "@agentline/telephony-kit/TelephonyProvider"
 import type { AttemptResult, ContactNext } from "./ContactOutcome.js"
 
 /** A campaign as the dispatcher needs it. Settings are the effective (defaulted) values. */

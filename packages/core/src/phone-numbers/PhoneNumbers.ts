@@ -8,7 +8,7 @@ import { Clock, Effect, Either, Option } from "effect"
 import type { Principal } from "@agentline/api/Authentication"
 import { PublicUrls } from "../PublicUrls.js"
 import { TelephonyConfigs } from "../telephony/TelephonyConfigs.js"
-import type { ProviderSync } from "../telephony/TelephonyProvider.js"
+import type { ProviderSync } from "@agentline/telephony-kit/TelephonyProvider"
 import { WorkflowsRepo } from "../workflows/WorkflowsRepo.js"
 import {
   InboundAgentArchived,

@@ -10,7 +10,7 @@
  */
 import { Deferred, Effect, Option } from "effect"
 import type { AttemptId } from "@agentline/api/Ids"
-import type { CallEvent } from "./TelephonyProvider.js"
+import type { CallEvent } from "@agentline/telephony-kit/TelephonyProvider"
 
 export type HandleEvent = (attemptId: AttemptId, event: CallEvent, options?: { readonly durable?: boolean }) => Effect.Effect<void>
 

@@ -7,7 +7,7 @@
  * and closes the old), is deleted, or the application stops (the scope this was made in closes).
  */
 import { Effect, ExecutionStrategy, Exit, Scope } from "effect"
-import type { TelephonyError } from "./TelephonyProvider.js"
+import type { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 
 export interface Connections {
   /**

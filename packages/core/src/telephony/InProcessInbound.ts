@@ -9,7 +9,7 @@
  * inbound route) a call is answered as unavailable after a short wait.
  */
 import { Deferred, Effect, Option } from "effect"
-import type { WebhookRequest, WebhookResponse } from "./TelephonyProvider.js"
+import type { WebhookRequest, WebhookResponse } from "@agentline/telephony-kit/TelephonyProvider"
 
 export type Receive = (provider: string, request: WebhookRequest) => Effect.Effect<WebhookResponse>
 

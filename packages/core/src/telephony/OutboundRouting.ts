@@ -6,7 +6,7 @@
 import { Context, Effect, Schedule } from "effect"
 import type { NoOutboundRoute, TelephonyProviderUnavailable } from "./Errors.js"
 import type { PublicUrlsShape } from "../PublicUrls.js"
-import { type CallEvent, type CallInstruction, type CallStatus, TelephonyError, type TelephonyProvider } from "./TelephonyProvider.js"
+import { type CallEvent, type CallInstruction, type CallStatus, TelephonyError, type TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 
 /** A configuration's calls, its credentials and this server's URLs filled in. */
 export interface RouteCalls {

@@ -7,7 +7,7 @@
  * Nothing here logs or formats a secret into an error message.
  */
 import type { SecretBox } from "../crypto/SecretBox.js"
-import type { TelephonyProvider } from "./TelephonyProvider.js"
+import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 
 /** What the helpers need of a provider: which of its fields are sensitive. */
 export type FieldsOf = Pick<TelephonyProvider, "fields">

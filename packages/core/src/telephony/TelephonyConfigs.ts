@@ -22,7 +22,7 @@ import {
 } from "./Errors.js"
 import { decryptConfig, encryptConfig, maskConfig, mergeMaskedUpdate } from "./Secrets.js"
 import { type StoredTelephonyConfiguration, TelephonyConfigsRepo } from "./TelephonyConfigsRepo.js"
-import type { TelephonyProvider } from "./TelephonyProvider.js"
+import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import { TelephonyRegistry, type TelephonyRegistryShape } from "./TelephonyRegistry.js"
 
 const notFound = (configurationId: number) => new TelephonyConfigurationNotFound({ configurationId })

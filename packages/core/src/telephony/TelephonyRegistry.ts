@@ -3,7 +3,7 @@
  * first-party packages, the simulator and the embedding application's own adapters).
  */
 import { Context, Layer, Option } from "effect"
-import type { TelephonyProvider } from "./TelephonyProvider.js"
+import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 
 export interface TelephonyRegistryShape {
   readonly get: (name: string) => Option.Option<TelephonyProvider>

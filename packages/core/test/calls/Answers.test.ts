@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { instructionFor } from "../../src/calls/Answers.js"
-import type { AnsweredBy, CallEvent } from "../../src/telephony/TelephonyProvider.js"
+import type { AnsweredBy, CallEvent } from "@agentline/telephony-kit/TelephonyProvider"
 
 const stream = { _tag: "ConnectMediaStream", url: "wss://h/media/p/t", parameters: {} } as const
 const answered = (answeredBy?: AnsweredBy): CallEvent => ({

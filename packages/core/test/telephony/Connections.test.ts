@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
 import * as Connections from "../../src/telephony/Connections.js"
-import { TelephonyError } from "../../src/telephony/TelephonyProvider.js"
+import { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 
 /** A connection that records when it opens and closes. */
 const recorder = () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import type { PublicUrlsShape } from "../../src/PublicUrls.js"
 import { bindCalls } from "../../src/telephony/OutboundRouting.js"
-import { type PlaceCall, TelephonyError, type TelephonyProvider } from "../../src/telephony/TelephonyProvider.js"
+import { type PlaceCall, TelephonyError, type TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 
 const urls: PublicUrlsShape = {
   telephonyCallback: ({ attemptId, provider }) => `https://calls.example.com/cb/${provider}/${attemptId}`,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { FastCheck, Redacted } from "effect"
 import { SecretBox, SecretDecryptionError } from "../../src/crypto/SecretBox.js"
 import { decryptConfig, encryptConfig, maskConfig, maskSecret, mergeMaskedUpdate, sensitiveFields } from "../../src/telephony/Secrets.js"
-import type { ProviderField } from "../../src/telephony/TelephonyProvider.js"
+import type { ProviderField } from "@agentline/telephony-kit/TelephonyProvider"
 import { ari, vonage } from "./fields.js"
 
 const field = (name: string, sensitive: boolean): ProviderField => ({ name, label: name, type: "text", required: false, sensitive })

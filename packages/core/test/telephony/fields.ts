@@ -1,6 +1,6 @@
 /** Field lists shaped like real providers' (the providers themselves live in their own packages). */
-import { secretField, textField } from "../../src/telephony/ProviderConfig.js"
-import type { ProviderField } from "../../src/telephony/TelephonyProvider.js"
+import { secretField, textField } from "@agentline/telephony-kit/ProviderConfig"
+import type { ProviderField } from "@agentline/telephony-kit/TelephonyProvider"
 
 export const vonage: { readonly fields: ReadonlyArray<ProviderField> } = {
   fields: [

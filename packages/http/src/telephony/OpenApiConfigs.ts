@@ -5,7 +5,7 @@
  * own fields, which of them are required, and which are sensitive (`x-sensitive`, `format: password`:
  * encrypted at rest, masked in every response).
  */
-import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
+import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import type { TelephonyRegistryShape } from "@agentline/core/telephony/TelephonyRegistry"
 import { OpenApi, OpenApiJsonSchema } from "@effect/platform"
 import type { HttpApi } from "@effect/platform"

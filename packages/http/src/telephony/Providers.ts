@@ -4,7 +4,7 @@
  * embedding application's own adapters, which replace a built-in provider of the same name (see
  * `TelephonyRegistry.make`).
  */
-import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
+import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
 import { Ari } from "@agentline/telephony-ari"
 import { Cloudonix } from "@agentline/telephony-cloudonix"

@@ -4,7 +4,7 @@
  * (`Twilio.test.ts`, ...) implements this in a few lines over its own fake; see
  * docs/telephony-adapters.md, "Adding a provider to the contract suite".
  */
-import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
+import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 
 /**
  * How the callee of a dialed number behaves. `voicemail`: a machine answers; `invalid`: the provider

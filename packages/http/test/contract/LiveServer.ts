@@ -4,7 +4,7 @@
  * real: fakes play calls out on wall-clock timers.
  */
 import type { CallAudioHandlerShape } from "@agentline/core/audio/CallAudio"
-import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
+import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import { type Database, Testing } from "@agentline/sql"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import type { SqlClient } from "@effect/sql"

@@ -3,7 +3,7 @@
  * fake (`@agentline/telephony-plivo/testing/FakeCarrier` in the carrier's dialect).
  */
 import * as Pcm from "@agentline/core/audio/Pcm"
-import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
+import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import { finalStatuses } from "@agentline/telephony-plivo/Callbacks"
 import type * as FakeCarrier from "@agentline/telephony-plivo/testing/FakeCarrier"
 import { Deferred, Effect, Exit, type Scope as ScopeType, Scope } from "effect"

@@ -14,7 +14,7 @@ import {
 import { CampaignState } from "@agentline/api/campaigns/Campaign"
 import { CircuitBreakerConfig, RetryConfig, ScheduleConfig } from "@agentline/api/campaigns/CampaignSettings"
 import type { DispatchCampaign, OpenAttempt, StoredAttempt } from "@agentline/core/dispatcher/DispatchRepo"
-import { CallOutcome } from "@agentline/core/telephony/TelephonyProvider"
+import { CallOutcome } from "@agentline/telephony-kit/TelephonyProvider"
 import { Effect, Schema } from "effect"
 import * as Columns from "../Columns.js"
 

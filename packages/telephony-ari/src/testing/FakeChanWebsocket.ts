@@ -11,7 +11,7 @@
  * `HANGUP` hangs the channel up. Control messages are case-sensitive plain-text TEXT frames (the default
  * control format); an unknown one gets `ERROR`.
  */
-import * as FakePlayout from "@agentline/core/testing/FakePlayout"
+import * as FakePlayout from "@agentline/telephony-kit/testing/FakePlayout"
 import WebSocket from "ws"
 
 export interface MediaLeg {

@@ -5,7 +5,7 @@
  * real time (`FakePlayout`): `media` is queued, a `mark` comes back once the audio before it has
  * played, `clear` drops what is queued (and sends back the marks it dropped).
  */
-import * as FakePlayout from "@agentline/core/testing/FakePlayout"
+import * as FakePlayout from "@agentline/telephony-kit/testing/FakePlayout"
 import * as Crypto from "node:crypto"
 import WebSocket from "ws"
 

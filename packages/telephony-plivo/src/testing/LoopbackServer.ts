@@ -8,8 +8,8 @@
  *
  * A callback that does not verify gets 403 and is recorded as refused.
  */
-import type { MediaCommand, MediaEvent, ProviderMedia } from "@agentline/core/telephony/Media"
-import type { CallEvent, CallInstruction, ProviderWebhooks, WebhookRequest } from "@agentline/core/telephony/TelephonyProvider"
+import type { MediaCommand, MediaEvent, ProviderMedia } from "@agentline/telephony-kit/Media"
+import type { CallEvent, CallInstruction, ProviderWebhooks, WebhookRequest } from "@agentline/telephony-kit/TelephonyProvider"
 import { HttpServerRequest, HttpServerResponse, Socket } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, type Scope } from "effect"

@@ -8,7 +8,7 @@
  * unplayed audio and sends the marks it dropped back. With `both_tracks`, what it plays is streamed
  * back as the `outbound` track. A frame it cannot read gets an `error` frame, as Telnyx answers.
  */
-import * as FakePlayout from "@agentline/core/testing/FakePlayout"
+import * as FakePlayout from "@agentline/telephony-kit/testing/FakePlayout"
 import * as Crypto from "node:crypto"
 import WebSocket from "ws"
 

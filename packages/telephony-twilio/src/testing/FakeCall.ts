@@ -4,7 +4,13 @@
  * and its TwiML run (a `<Connect><Stream>` connects the media stream and holds the call until the
  * socket closes); the callee hangs up after the talk time; the final callback carries the duration
  * and, with machine detection, who answered.
+ *
+ * Carriers that speak Twilio's dialect (Cloudonix) extend it: `params` names what every request
+ * carries, `authHeaders` how a request is authenticated, `request` how one is sent.
  */
+import * as FakeCallbacks from "@agentline/telephony-kit/testing/FakeCallbacks"
+import * as FakeHttp from "@agentline/telephony-kit/testing/FakeHttp"
+import * as FakeTimeline from "@agentline/telephony-kit/testing/FakeTimeline"
 import * as Crypto from "node:crypto"
 import { sign } from "../Signature.js"
 import { connect, type MediaLeg } from "./FakeMedia.js"
@@ -24,11 +30,10 @@ export interface Behaviour {
 
 export type CallStatus = "queued" | "ringing" | "in-progress" | "completed" | "busy" | "failed" | "no-answer" | "canceled"
 
-export interface PostedCallback {
+/** A status callback as posted (the request; its delivery status is the log's). */
+export interface Callback {
   readonly url: string
   readonly params: ReadonlyArray<readonly [string, string]>
-  readonly signature: string
-  readonly status: number
 }
 
 export interface Clock {
@@ -41,25 +46,22 @@ const FINAL = new Set<CallStatus>(["completed", "busy", "failed", "no-answer", "
 export const newSid = (prefix: string) => `${prefix}${Crypto.randomBytes(16).toString("hex")}`
 
 export class FakeCall {
-  readonly sid = newSid("CA")
+  readonly sid: string = newSid("CA")
   status: CallStatus = "queued"
   answeredBy: string | undefined = undefined
   durationSeconds = 0
-  readonly callbacks: Array<PostedCallback> = []
+  /** The TwiML documents the call ran (answers of the application), in order. */
   readonly answers: Array<string> = []
   /** For an incoming call: the HTTP status of the voice webhook's answer. */
   webhookStatus: number | undefined = undefined
   media: MediaLeg | undefined = undefined
-  readonly ended: Promise<CallStatus>
-  /** Resolves once the call's media stream is connected. */
-  readonly mediaConnected: Promise<MediaLeg>
-  private resolveMedia!: (leg: MediaLeg) => void
-  private answeredAt: number | undefined = undefined
+  /** The status callbacks, posted in order (`resend`, `forge` replay them). */
+  readonly log: FakeCallbacks.CallbackLog<Callback>
+  protected readonly timeline: FakeTimeline.Timeline
+  private readonly endedLatch = FakeTimeline.latch<CallStatus>()
+  private readonly mediaLatch = FakeTimeline.latch<MediaLeg>()
+  protected answeredAt: number | undefined = undefined
   private sequence = 0
-  private posting: Promise<void> = Promise.resolve()
-  private timers: Array<ReturnType<typeof setTimeout>> = []
-  private resolveEnded!: (status: CallStatus) => void
-  private wake: (() => void) | undefined = undefined
 
   constructor(
     readonly account: { readonly sid: string; readonly token: string },
@@ -78,20 +80,27 @@ export class FakeCall {
       readonly timeoutSeconds: number
     }
   ) {
-    this.ended = new Promise((resolve) => (this.resolveEnded = resolve))
-    this.mediaConnected = new Promise((resolve) => (this.resolveMedia = resolve))
+    this.timeline = FakeTimeline.make(clock.secondMillis)
+    this.log = FakeCallbacks.make((callback, signing) => this.deliver(callback, signing))
   }
 
   get isOver() {
     return FINAL.has(this.status)
   }
 
-  private after(seconds: number) {
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, seconds * this.clock.secondMillis)
-      this.timers.push(timer)
-      this.wake = resolve
-    })
+  /** Resolves with the final status once every callback of the call was posted. */
+  get ended(): Promise<CallStatus> {
+    return this.endedLatch.promise
+  }
+
+  /** Resolves once the call's media stream is connected. */
+  get mediaConnected(): Promise<MediaLeg> {
+    return this.mediaLatch.promise
+  }
+
+  /** The callbacks delivered so far, in order. */
+  get callbacks(): ReadonlyArray<Callback> {
+    return this.log.delivered().map((d) => d.request)
   }
 
   /** The parameters Twilio sends with every request about this call. */
@@ -111,10 +120,7 @@ export class FakeCall {
     return Object.entries(base).filter((e): e is [string, string] => e[1] !== undefined)
   }
 
-  /**
-   * The headers that authenticate a request about this call, made with `token`: Twilio signs the URL and
-   * parameters (`X-Twilio-Signature`). Carriers that speak Twilio's dialect override this.
-   */
+  /** The headers that authenticate a request about this call, made with `token`: Twilio signs the URL and parameters. */
   authHeaders(url: string, params: ReadonlyArray<readonly [string, string]>, token: string): Record<string, string> {
     return {
       "x-twilio-signature": sign(token, url, params),
@@ -123,41 +129,31 @@ export class FakeCall {
     }
   }
 
-  /** A signed form POST to `url`, as Twilio sends it; answers the response's status and body. */
-  async post(
-    url: string,
-    params: ReadonlyArray<readonly [string, string]>,
-    token = this.account.token
-  ): Promise<{ status: number; body: string; signature: string }> {
-    const auth = this.authHeaders(url, params, token)
-    const signature = Object.values(auth)[0] ?? ""
-    try {
-      const response = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", ...auth },
-        body: new URLSearchParams(params.map(([k, v]) => [k, v])).toString()
-      })
-      return { status: response.status, body: await response.text(), signature }
-    } catch {
-      return { status: 0, body: "", signature }
-    }
+  /** A request about the call as Twilio sends it (a signed form POST): the application's answer. */
+  request(url: string, params: ReadonlyArray<readonly [string, string]>, token = this.account.token): Promise<FakeHttp.Answered> {
+    return FakeHttp.postForm(url, params, this.authHeaders(url, params, token))
+  }
+
+  /** A status callback, signed as Twilio signs it, with another token, or not at all. */
+  protected async deliver(callback: Callback, signing: FakeCallbacks.Signing): Promise<number> {
+    if (signing === "missing") return (await FakeHttp.postForm(callback.url, callback.params)).status
+    return (await this.request(callback.url, callback.params, signing === "wrong" ? "not-the-auth-token" : this.account.token)).status
   }
 
   /** Queues the status callback of `event`, if subscribed (`completed` always is). */
   private notify(event: "initiated" | "ringing" | "answered" | "completed") {
     const url = this.options.statusCallback
     if (url === undefined || (event !== "completed" && !this.options.events.has(event))) return
-    const params = this.params({
-      CallbackSource: "call-progress-events",
-      SequenceNumber: String(this.sequence++),
-      Timestamp: new Date().toUTCString().replace("GMT", "+0000"),
-      ...(event === "initiated" ? { CallStatus: "initiated" } : {}),
-      ...(event === "completed" ? { CallDuration: String(this.durationSeconds), Duration: String(Math.ceil(this.durationSeconds / 60)) } : {}),
-      ...(this.answeredBy !== undefined ? { AnsweredBy: this.answeredBy } : {})
-    })
-    this.posting = this.posting.then(async () => {
-      const { signature, status } = await this.post(url, params)
-      this.callbacks.push({ url, params, signature, status })
+    this.log.post({
+      url,
+      params: this.params({
+        CallbackSource: "call-progress-events",
+        SequenceNumber: String(this.sequence++),
+        Timestamp: new Date().toUTCString().replace("GMT", "+0000"),
+        ...(event === "initiated" ? { CallStatus: "initiated" } : {}),
+        ...(event === "completed" ? { CallDuration: String(this.durationSeconds), Duration: String(Math.ceil(this.durationSeconds / 60)) } : {}),
+        ...(this.answeredBy !== undefined ? { AnsweredBy: this.answeredBy } : {})
+      })
     })
   }
 
@@ -168,33 +164,32 @@ export class FakeCall {
       this.durationSeconds = talkSeconds ?? Math.round((Date.now() - this.answeredAt) / this.clock.secondMillis)
     }
     this.status = status
-    for (const timer of this.timers) clearTimeout(timer)
-    this.wake?.()
+    this.timeline.stop()
     if (this.media?.isOpen()) this.media.stop()
     this.notify("completed")
-    void this.posting.then(() => this.resolveEnded(status))
+    this.log.afterPosted(() => this.endedLatch.resolve(status))
   }
 
   /** Plays an outbound call out. */
   async play(): Promise<void> {
     const ring = this.behaviour.ringSeconds ?? 1
     this.notify("initiated")
-    await this.after(0.1)
+    await this.timeline.after(0.1)
     if (this.isOver) return
     if (this.behaviour.answer === "failed") return this.end("failed")
     this.status = "ringing"
     this.notify("ringing")
     if (this.behaviour.answer === "no-answer") {
-      await this.after(this.options.timeoutSeconds)
+      await this.timeline.after(this.options.timeoutSeconds)
       return this.end("no-answer")
     }
-    await this.after(ring)
+    await this.timeline.after(ring)
     if (this.isOver) return
     if (this.behaviour.answer === "busy") return this.end("busy")
     this.answer(this.behaviour.answer === "machine" ? "machine_start" : "human")
     this.notify("answered")
     if (this.options.document !== undefined) return this.run(this.options.document)
-    const twiml = this.options.url === undefined ? undefined : await this.post(this.options.url, this.params(this.amdParams()))
+    const twiml = this.options.url === undefined ? undefined : await this.request(this.options.url, this.params(this.amdParams()))
     if (this.isOver) return
     await this.run(twiml?.status === 200 ? twiml.body : undefined)
   }
@@ -209,7 +204,7 @@ export class FakeCall {
     this.answeredAt = Date.now()
     if (this.options.machineDetection) this.answeredBy = who
     const talk = this.behaviour.talkSeconds ?? 2
-    this.timers.push(setTimeout(() => this.end("completed", talk), talk * this.clock.secondMillis))
+    this.timeline.schedule(talk, () => this.end("completed", talk))
   }
 
   /** Runs a TwiML document; the call ends when it runs out (or cannot be read: Twilio error 12100). */
@@ -231,22 +226,22 @@ export class FakeCall {
           }).catch(() => undefined)
           if (leg === undefined) break
           this.media = leg
-          this.resolveMedia(leg)
+          this.mediaLatch.resolve(leg)
           if (this.behaviour.says !== undefined) leg.speak(this.behaviour.says)
           await leg.closed
           break
         }
         case "Pause":
-          await this.after(verb.seconds)
+          await this.timeline.after(verb.seconds)
           break
         case "Say":
-          await this.after(0.1)
+          await this.timeline.after(0.1)
           break
         case "Hangup":
           return this.end("completed")
         case "Redirect": {
           // The rest of this document is dropped: the call runs the document the URL answers.
-          const next = await this.post(verb.url, this.params(this.amdParams()))
+          const next = await this.request(verb.url, this.params(this.amdParams()))
           if (this.isOver) return
           return this.run(next.status === 200 ? next.body : undefined)
         }
@@ -258,28 +253,12 @@ export class FakeCall {
   }
 
   /** The first callback posted again with a wrong signature, or without one: the HTTP status. */
-  async forge(signature: "wrong" | "missing"): Promise<number> {
-    await this.posting
-    const first = this.callbacks[0]
-    if (first === undefined) throw new Error(`call ${this.sid} posted no callback`)
-    const response = await fetch(first.url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        ...(signature === "wrong" ? this.authHeaders(first.url, first.params, "not-the-auth-token") : {})
-      },
-      body: new URLSearchParams(first.params.map(([k, v]) => [k, v])).toString()
-    })
-    await response.text()
-    return response.status
+  forge(signature: "wrong" | "missing"): Promise<number> {
+    return this.log.forge(signature)
   }
 
   /** Sends the callbacks posted so far again (Twilio retries), in their order or reversed. */
-  async resend(order: "same" | "reverse"): Promise<ReadonlyArray<number>> {
-    await this.posting
-    const posted = order === "same" ? [...this.callbacks] : [...this.callbacks].reverse()
-    const statuses: Array<number> = []
-    for (const callback of posted) statuses.push((await this.post(callback.url, callback.params)).status)
-    return statuses
+  resend(order: "same" | "reverse"): Promise<ReadonlyArray<number>> {
+    return this.log.resend(order)
   }
 }

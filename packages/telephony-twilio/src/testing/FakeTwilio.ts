@@ -13,8 +13,8 @@
  * Knobs: `behave(number, behaviour)` for how a dialed number answers; `failNext` for 429/5xx;
  * `secondMillis` scales Twilio's seconds to real milliseconds.
  */
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
+import * as FakeCallees from "@agentline/telephony-kit/testing/FakeCallees"
+import * as FakeHttp from "@agentline/telephony-kit/testing/FakeHttp"
 import { type Behaviour, type CallStatus, FakeCall, newSid } from "./FakeCall.js"
 
 export { type Behaviour, FakeCall } from "./FakeCall.js"
@@ -30,12 +30,6 @@ interface IncomingNumber {
   readonly accountSid: string
   readonly phoneNumber: string
   voiceUrl: string | null
-}
-
-interface Failure {
-  readonly status: number
-  count: number
-  readonly path: RegExp | undefined
 }
 
 const ERROR_CODES: Record<number, readonly [number, string]> = {
@@ -77,23 +71,12 @@ export const start = async (options: {
   const clock = { secondMillis: options.secondMillis ?? 1000 }
   const accounts = new Map(options.accounts.map((a) => [a.sid, a]))
   const calls = new Map<string, FakeCall>()
-  const behaviours = new Map<string, ReadonlyArray<Behaviour>>()
-  const dialed = new Map<string, number>()
-  /** The behaviour of the next call to `number`. */
-  const behaviourOf = (number: string): Behaviour | undefined => {
-    const list = behaviours.get(number)
-    if (list === undefined || list.length === 0) return undefined
-    return list[Math.min(dialed.get(number) ?? 0, list.length - 1)]
-  }
+  const callees = FakeCallees.make<Behaviour>()
   const numbers = new Map<string, IncomingNumber>()
-  const failures: Array<Failure> = []
 
-  const json = (response: Http.ServerResponse, status: number, body: unknown) => {
-    response.writeHead(status, { "content-type": "application/json" })
-    response.end(JSON.stringify(body))
-  }
-  const error = (response: Http.ServerResponse, status: number, code: number, message: string) =>
-    json(response, status, { code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status })
+  const error = (status: number, code: number, message: string) =>
+    FakeHttp.json(status, { code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status })
+  const notFound = () => error(404, 20404, "The requested resource was not found")
 
   const resource = (call: FakeCall) => ({
     sid: call.sid,
@@ -108,38 +91,36 @@ export const start = async (options: {
   })
   const numberResource = (n: IncomingNumber) => ({ sid: n.sid, account_sid: n.accountSid, phone_number: n.phoneNumber, voice_url: n.voiceUrl, voice_method: "POST" })
 
-  const authenticated = (request: Http.IncomingMessage): Account | undefined => {
-    const [scheme, encoded] = (request.headers.authorization ?? "").split(" ")
-    if (scheme !== "Basic" || encoded === undefined) return undefined
-    const decoded = Buffer.from(encoded, "base64").toString("utf8")
-    const colon = decoded.indexOf(":")
-    const account = accounts.get(decoded.slice(0, colon))
-    return account !== undefined && account.token === decoded.slice(colon + 1) ? account : undefined
+  /** The account a request authenticates as (HTTP Basic, SID and auth token), if any. */
+  const authenticated = (request: FakeHttp.FakeRequest): Account | undefined => {
+    const credentials = FakeHttp.basicCredentials(request.headers.authorization)
+    const account = credentials === undefined ? undefined : accounts.get(credentials.user)
+    return account !== undefined && account.token === credentials?.password ? account : undefined
   }
+  const ACCOUNT_PATH = /^\/2010-04-01\/Accounts\/([^/]+)(\/.*)$/
 
-  const createCall = (response: Http.ServerResponse, account: Account, form: URLSearchParams) => {
+  const createCall = (account: Account, form: URLSearchParams) => {
     const to = form.get("To")
     const from = form.get("From")
     const url = form.get("Url") ?? undefined
-    if (to === null || to === "") return error(response, 400, 21201, "No 'To' number is specified")
-    if (from === null || from === "") return error(response, 400, 21213, "No 'From' number is specified")
+    if (to === null || to === "") return error(400, 21201, "No 'To' number is specified")
+    if (from === null || from === "") return error(400, 21213, "No 'From' number is specified")
     if (url === undefined && form.get("Twiml") === null && form.get("ApplicationSid") === null) {
-      return error(response, 400, 21205, "Url parameter is required.")
+      return error(400, 21205, "Url parameter is required.")
     }
-    if ((!E164.test(to) && !to.startsWith("sip:") && !to.startsWith("client:")) || behaviourOf(to)?.answer === "invalid") {
-      return error(response, 400, 21211, `Invalid 'To' Phone Number: ${to}`)
+    if ((!E164.test(to) && !to.startsWith("sip:") && !to.startsWith("client:")) || callees.peek(to)?.answer === "invalid") {
+      return error(400, 21211, `Invalid 'To' Phone Number: ${to}`)
     }
     const owned = [...numbers.values()].filter((n) => n.accountSid === account.sid)
     if (owned.length > 0 && !owned.some((n) => n.phoneNumber === from)) {
-      return error(response, 400, 21210, `The source phone number provided, ${from}, is not yet verified for your account.`)
+      return error(400, 21210, `The source phone number provided, ${from}, is not yet verified for your account.`)
     }
     const events = form.getAll("StatusCallbackEvent")
     if (events.some((e) => !["initiated", "ringing", "answered", "completed"].includes(e))) {
-      return error(response, 400, 21626, "StatusCallbackEvent is not valid")
+      return error(400, 21626, "StatusCallbackEvent is not valid")
     }
     const timeout = Number(form.get("Timeout") ?? "60")
-    const behaviour = behaviourOf(to) ?? { answer: "human" }
-    dialed.set(to, (dialed.get(to) ?? 0) + 1)
+    const behaviour = callees.dial(to) ?? { answer: "human" }
     const call = new FakeCall(account, to, from, "outbound-api", behaviour, clock, {
       url,
       statusCallback: form.get("StatusCallback") ?? undefined,
@@ -148,68 +129,65 @@ export const start = async (options: {
       timeoutSeconds: Number.isFinite(timeout) ? Math.min(Math.max(timeout, 5), 600) : 60
     })
     calls.set(call.sid, call)
-    json(response, 201, resource(call))
     void call.play()
+    return FakeHttp.json(201, resource(call))
   }
 
-  const updateCall = (response: Http.ServerResponse, call: FakeCall, form: URLSearchParams) => {
+  const updateCall = (call: FakeCall, form: URLSearchParams) => {
     const status = form.get("Status")
-    if (status !== "completed" && status !== "canceled") return error(response, 400, 21218, "Invalid Status")
-    if (call.isOver) return error(response, 400, 21220, "Call is not in-progress. Cannot redirect.")
+    if (status !== "completed" && status !== "canceled") return error(400, 21218, "Invalid Status")
+    if (call.isOver) return error(400, 21220, "Call is not in-progress. Cannot redirect.")
     if (call.status === "in-progress") {
       if (status === "completed") call.end("completed")
     } else {
       call.end("canceled")
     }
-    json(response, 200, resource(call))
+    return FakeHttp.json(200, resource(call))
   }
 
-  const route = (request: Http.IncomingMessage, response: Http.ServerResponse, body: string) => {
-    const url = new URL(request.url ?? "/", "http://fake")
-    const match = /^\/2010-04-01\/Accounts\/([^/]+)(\/.*)$/.exec(url.pathname)
-    if (match === null) return error(response, 404, 20404, "The requested resource was not found")
-    const account = authenticated(request)
-    if (account === undefined) return error(response, 401, 20003, "Authenticate")
-    if (account.sid !== decodeURIComponent(match[1]!)) return error(response, 404, 20404, "The requested resource was not found")
-    const failure = failures.find((f) => f.count > 0 && (f.path === undefined || f.path.test(url.pathname)))
-    if (failure !== undefined) {
-      failure.count--
-      const [code, message] = ERROR_CODES[failure.status] ?? [20500, "Internal Server Error"]
-      return error(response, failure.status, code, message)
+  const api = await FakeHttp.serve({
+    authenticate: (request) => {
+      const match = ACCOUNT_PATH.exec(request.path)
+      if (match === null) return notFound()
+      const account = authenticated(request)
+      if (account === undefined) return error(401, 20003, "Authenticate")
+      return account.sid === decodeURIComponent(match[1]!) ? undefined : notFound()
+    },
+    failure: (status) => {
+      const [code, message] = ERROR_CODES[status] ?? [20500, "Internal Server Error"]
+      return error(status, code, message)
+    },
+    route: (request) => {
+      const account = authenticated(request)!
+      const form = new URLSearchParams(request.body)
+      const path = ACCOUNT_PATH.exec(request.path)![2]!
+      const callMatch = /^\/Calls\/([^/]+)\.json$/.exec(path)
+      const numberMatch = /^\/IncomingPhoneNumbers\/([^/]+)\.json$/.exec(path)
+      if (path === "/Calls.json" && request.method === "POST") return createCall(account, form)
+      if (callMatch !== null) {
+        const call = calls.get(decodeURIComponent(callMatch[1]!))
+        if (call === undefined || call.account.sid !== account.sid) return notFound()
+        if (request.method === "GET") return FakeHttp.json(200, resource(call))
+        if (request.method === "POST") return updateCall(call, form)
+      }
+      if (path === "/IncomingPhoneNumbers.json" && request.method === "GET") {
+        const wanted = request.url.searchParams.get("PhoneNumber")
+        const found = [...numbers.values()].filter((n) => n.accountSid === account.sid && (wanted === null || n.phoneNumber === wanted))
+        return FakeHttp.json(200, { incoming_phone_numbers: found.map(numberResource), page: 0, page_size: 50 })
+      }
+      if (numberMatch !== null && request.method === "POST") {
+        const number = [...numbers.values()].find((n) => n.sid === decodeURIComponent(numberMatch[1]!) && n.accountSid === account.sid)
+        if (number === undefined) return notFound()
+        const voiceUrl = form.get("VoiceUrl")
+        if (voiceUrl !== null) number.voiceUrl = voiceUrl === "" ? null : voiceUrl
+        return FakeHttp.json(200, numberResource(number))
+      }
+      return error(405, 20004, "Method not allowed")
+    },
+    onClose: () => {
+      for (const call of calls.values()) call.end(call.status === "in-progress" ? "completed" : "canceled")
     }
-    const form = new URLSearchParams(body)
-    const path = match[2]!
-    const callMatch = /^\/Calls\/([^/]+)\.json$/.exec(path)
-    const numberMatch = /^\/IncomingPhoneNumbers\/([^/]+)\.json$/.exec(path)
-    if (path === "/Calls.json" && request.method === "POST") return createCall(response, account, form)
-    if (callMatch !== null) {
-      const call = calls.get(decodeURIComponent(callMatch[1]!))
-      if (call === undefined || call.account.sid !== account.sid) return error(response, 404, 20404, "The requested resource was not found")
-      if (request.method === "GET") return json(response, 200, resource(call))
-      if (request.method === "POST") return updateCall(response, call, form)
-    }
-    if (path === "/IncomingPhoneNumbers.json" && request.method === "GET") {
-      const wanted = url.searchParams.get("PhoneNumber")
-      const found = [...numbers.values()].filter((n) => n.accountSid === account.sid && (wanted === null || n.phoneNumber === wanted))
-      return json(response, 200, { incoming_phone_numbers: found.map(numberResource), page: 0, page_size: 50 })
-    }
-    if (numberMatch !== null && request.method === "POST") {
-      const number = [...numbers.values()].find((n) => n.sid === decodeURIComponent(numberMatch[1]!) && n.accountSid === account.sid)
-      if (number === undefined) return error(response, 404, 20404, "The requested resource was not found")
-      const voiceUrl = form.get("VoiceUrl")
-      if (voiceUrl !== null) number.voiceUrl = voiceUrl === "" ? null : voiceUrl
-      return json(response, 200, numberResource(number))
-    }
-    return error(response, 405, 20004, "Method not allowed")
-  }
-
-  const server = Http.createServer((request, response) => {
-    const chunks: Array<Buffer> = []
-    request.on("data", (chunk: Buffer) => chunks.push(chunk))
-    request.on("end", () => route(request, response, Buffer.concat(chunks).toString("utf8")))
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const address = server.address() as AddressInfo
 
   const placeInbound = async (
     input: { readonly to: string; readonly from: string; readonly behaviour?: Behaviour; readonly signingToken?: string }
@@ -224,7 +202,7 @@ export const start = async (options: {
     })
     calls.set(call.sid, call)
     call.status = "ringing"
-    const webhook = await call.post(number.voiceUrl, call.params({ FromCountry: "US", ToCountry: "US" }), input.signingToken)
+    const webhook = await call.request(number.voiceUrl, call.params({ FromCountry: "US", ToCountry: "US" }), input.signingToken)
     call.webhookStatus = webhook.status
     if (webhook.status !== 200) {
       call.answers.push(webhook.body)
@@ -238,11 +216,11 @@ export const start = async (options: {
   }
 
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url: api.url,
     calls: () => [...calls.values()],
     call: (sid) => calls.get(sid),
-    behave: (number, behaviour) => void behaviours.set(number, Array.isArray(behaviour) ? behaviour : [behaviour as Behaviour]),
-    failNext: (status, count = 1, path) => void failures.push({ status, count, path }),
+    behave: callees.behave,
+    failNext: (status, count = 1, path) => api.failNext(status, count, (_method, p) => path === undefined || path.test(p)),
     addNumber: (accountSid, phoneNumber) => {
       const number: IncomingNumber = { sid: newSid("PN"), accountSid, phoneNumber, voiceUrl: null }
       numbers.set(phoneNumber, number)
@@ -250,12 +228,7 @@ export const start = async (options: {
     },
     number: (phoneNumber) => numbers.get(phoneNumber),
     placeInbound,
-    close: async () => {
-      for (const call of calls.values()) call.end(call.status === "in-progress" ? "completed" : "canceled")
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-      server.closeAllConnections()
-      await closed
-    }
+    close: api.close
   }
 }
 

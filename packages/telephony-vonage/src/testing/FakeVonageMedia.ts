@@ -7,7 +7,7 @@
  * queued before it has played, `clear` drops the unplayed audio and the notifications behind it and is
  * answered with `websocket:cleared`. When the call ends Vonage closes the socket.
  */
-import * as FakePlayout from "@agentline/core/testing/FakePlayout"
+import * as FakePlayout from "@agentline/telephony-kit/testing/FakePlayout"
 import WebSocket from "ws"
 
 export interface MediaLeg {

@@ -6,10 +6,10 @@
  * the media stream's single-use URL is only made when the call is answered. So the document placed
  * with the call redirects to our answer URL, which Cloudonix requests once the callee picks up.
  */
-import { TwiML } from "@agentline/telephony-twilio"
+import { Twilio } from "@agentline/telephony-twilio"
 
-export const answer = TwiML.answer
+export const answer = Twilio.Answer.answer
 
 /** The document a call is placed with: fetch the real one from `answerUrl` once answered. */
 export const redirectTo = (answerUrl: string): string =>
-  `<?xml version="1.0" encoding="UTF-8"?><Response><Redirect method="POST">${TwiML.escapeXml(answerUrl)}</Redirect></Response>`
+  `<?xml version="1.0" encoding="UTF-8"?><Response><Redirect method="POST">${Twilio.Answer.escapeXml(answerUrl)}</Redirect></Response>`

@@ -15,8 +15,11 @@
  * method returns an `Effect` with no requirements: an adapter needing services takes them when it
  * is made. Everything provider-specific stays inside the adapter; the rest of the system sees the
  * normalized types below. See `docs/telephony-adapters.md`.
+ *
+ * This is the package a third-party adapter depends on (`@agentline/telephony-kit`); Agentline's core
+ * uses the same definitions.
  */
-import { Data, type Effect, type Option, Schema, type Scope } from "effect"
+import { type Effect, type Option, Schema, type Scope } from "effect"
 import type { ProviderMedia } from "./Media.js"
 
 // ------------------------------------------------------------------------------ normalized call facts
@@ -62,13 +65,17 @@ export type CallStatus =
   /** The provider cannot tell (no such call, no API for it, unreachable). Never re-dial on this. */
   | { readonly _tag: "Unknown"; readonly reason: string }
 
-/** A provider failed or refused a request. `retryable` is the adapter's opinion on a transient fault. */
-export class TelephonyError extends Data.TaggedError("TelephonyError")<{
-  readonly provider: string
-  readonly message: string
-  readonly retryable: boolean
-  readonly cause?: unknown
-}> {}
+/**
+ * A provider failed or refused a request. `retryable` is the adapter's opinion on a transient fault:
+ * true when the same request may succeed later (timeouts, connection errors, 429, 5xx), false when the
+ * provider refused it. `message` is for people: the provider's own words, never its credentials.
+ */
+export class TelephonyError extends Schema.TaggedError<TelephonyError>()("TelephonyError", {
+  provider: Schema.String,
+  message: Schema.String,
+  retryable: Schema.Boolean,
+  cause: Schema.optional(Schema.Unknown)
+}) {}
 
 // ---------------------------------------------------------------------------------------------- calls
 

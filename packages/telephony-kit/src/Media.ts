@@ -9,7 +9,7 @@
  * transcoding is the voice runtime's job.
  */
 import type { Effect } from "effect"
-import type { AudioFormat, AudioFrame } from "../audio/AudioFormat.js"
+import type { AudioFormat, AudioFrame } from "./AudioFormat.js"
 import type { TelephonyError } from "./TelephonyProvider.js"
 
 /** One WebSocket message, as received from or sent to the provider. */

@@ -9,7 +9,7 @@
  * - `Reject`: a busy line is `<Reject reason="busy">` (only meaningful before an inbound call is
  *   answered; an answered call just hangs up); otherwise the reason is said, then `<Hangup/>`.
  */
-import type { CallInstruction } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallInstruction } from "@agentline/telephony-kit/TelephonyProvider"
 
 export const escapeXml = (value: string): string =>
   value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;")

@@ -3,11 +3,16 @@
  * without the request's credentials (the platform's request errors name the URL and the kind of
  * fault, never the headers), the provider's own words on a refusal, and the JSON body of an answer.
  *
+ * The requests go through the `HttpClient` of the context (`@effect/platform`): the application
+ * chooses it (`FetchHttpClient.layer`, `NodeHttpClient.layer`, a test client), never this module. An
+ * adapter takes it once when it is made (`make(api)` answers a client bound to it), so the port's
+ * methods need nothing.
+ *
  * What is retryable follows the port's rule (`TelephonyError.retryable`): a provider that cannot be
  * reached, 429 and 5xx are; other refusals are not; and neither is an answer that cannot be read,
  * since the provider accepted the request (asking again could place a second call).
  */
-import { FetchHttpClient, HttpClient, type HttpClientRequest } from "@effect/platform"
+import { HttpClient, type HttpClientRequest } from "@effect/platform"
 import { Duration, Effect, Either, Schedule, Schema } from "effect"
 import { type CallStatus, TelephonyError } from "./TelephonyProvider.js"
 
@@ -53,7 +58,11 @@ const parse = (text: string): Either.Either<unknown, "not JSON"> => {
 }
 
 /** Sends `request`: the JSON body of a 2xx (`undefined` when empty), `Left` with the provider's refusal otherwise. */
-export const send = (api: ProviderApi, request: HttpClientRequest.HttpClientRequest, what: string): Effect.Effect<Either.Either<unknown, ProviderFailure>, TelephonyError> =>
+export const send = (
+  api: ProviderApi,
+  request: HttpClientRequest.HttpClientRequest,
+  what: string
+): Effect.Effect<Either.Either<unknown, ProviderFailure>, TelephonyError, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     const response = yield* client.execute(request).pipe(
@@ -72,7 +81,7 @@ export const send = (api: ProviderApi, request: HttpClientRequest.HttpClientRequ
     const body = parse(text)
     if (Either.isLeft(body)) return api.lenient === true ? Either.right(undefined) : yield* Effect.fail(unexpected(api, what, "not JSON"))
     return Either.right(body.right)
-  }).pipe(Effect.scoped, Effect.provide(FetchHttpClient.layer))
+  }).pipe(Effect.scoped)
 
 /** `send`, with the answer's body in the shape the adapter reads (a provider that answers otherwise is not retried). */
 export const sendDecoded = <A, I>(
@@ -80,12 +89,33 @@ export const sendDecoded = <A, I>(
   request: HttpClientRequest.HttpClientRequest,
   schema: Schema.Schema<A, I>,
   what: string
-): Effect.Effect<Either.Either<A, ProviderFailure>, TelephonyError> =>
+): Effect.Effect<Either.Either<A, ProviderFailure>, TelephonyError, HttpClient.HttpClient> =>
   Effect.flatMap(send(api, request, what), (answered): Effect.Effect<Either.Either<A, ProviderFailure>, TelephonyError> => {
     if (Either.isLeft(answered)) return Effect.succeed(Either.left(answered.left))
     const decoded = Schema.decodeUnknownEither(schema)(answered.right)
     return Either.isLeft(decoded) ? Effect.fail(unexpected(api, what, "not of the expected shape")) : Effect.succeed(Either.right(decoded.right))
   })
+
+/** `send`, `sendDecoded` and `refused` of one provider, bound to the `HttpClient` the adapter was made with. */
+export interface ProviderRest {
+  readonly api: ProviderApi
+  readonly send: (request: HttpClientRequest.HttpClientRequest, what: string) => Effect.Effect<Either.Either<unknown, ProviderFailure>, TelephonyError>
+  readonly sendDecoded: <A, I>(
+    request: HttpClientRequest.HttpClientRequest,
+    schema: Schema.Schema<A, I>,
+    what: string
+  ) => Effect.Effect<Either.Either<A, ProviderFailure>, TelephonyError>
+  readonly refused: (failure: ProviderFailure, what: string) => TelephonyError
+}
+
+/** The provider's REST helper over the context's `HttpClient` (taken now: the methods need nothing). */
+export const make = (api: ProviderApi): Effect.Effect<ProviderRest, never, HttpClient.HttpClient> =>
+  Effect.map(HttpClient.HttpClient, (client) => ({
+    api,
+    send: (request, what) => Effect.provideService(send(api, request, what), HttpClient.HttpClient, client),
+    sendDecoded: (request, schema, what) => Effect.provideService(sendDecoded(api, request, schema, what), HttpClient.HttpClient, client),
+    refused: (failure, what) => refused(api, failure, what)
+  }))
 
 /** Transient failures of a call lookup: tried 4 times in all, 250 ms apart and doubling. */
 const LOOKUP_RETRIES = Schedule.exponential("250 millis").pipe(Schedule.intersect(Schedule.recurs(3)))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { bytesPerSample, durationMs, frameBytes } from "../../src/audio/AudioFormat.js"
+import { bytesPerSample, durationMs, frameBytes } from "../src/AudioFormat.js"
 
 describe("audio formats", () => {
   it("durations follow the sample width and rate", () => {

@@ -9,9 +9,9 @@
  * Twilio has no "stop" message of ours: closing the WebSocket ends `<Connect>` (and the call, with the
  * `<Hangup/>` that follows it in our TwiML).
  */
-import type { AudioFormat } from "@agentline/core/audio/AudioFormat"
-import type { MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
-import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
+import type { AudioFormat } from "@agentline/telephony-kit/AudioFormat"
+import type { MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/telephony-kit/Media"
+import { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import { Effect, Either, ParseResult, Schema } from "effect"
 
 export const FORMAT: AudioFormat = { encoding: "mulaw", sampleRate: 8000 }

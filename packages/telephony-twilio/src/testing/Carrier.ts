@@ -1,9 +1,12 @@
-/** Twilio as a carrier under test: the adapter against the fake Twilio of `@agentline/telephony-twilio/testing`. */
-import * as Pcm from "@agentline/core/audio/Pcm"
-import { Twilio } from "@agentline/telephony-twilio"
-import * as FakeTwilio from "@agentline/telephony-twilio/testing/FakeTwilio"
-import * as FakeTwiml from "@agentline/telephony-twilio/testing/FakeTwiml"
-import type { CarrierUnderTest, FakeInbound, FakeMediaLeg, Scenario } from "./Carrier.js"
+/**
+ * Twilio as a carrier under test: the adapter against the fake Twilio, for the contract suite
+ * (`runContract` of `@agentline/telephony-kit`, run by `test/Contract.test.ts`, and the server's
+ * suite). `inboundSeen` and `mediaLeg` serve the carriers of Twilio's dialect (Cloudonix) too.
+ */
+import type { CarrierUnderTest, FakeInbound, FakeMediaLeg, Scenario } from "@agentline/telephony-kit/testing/Carrier"
+import * as Twilio from "../Twilio.js"
+import * as FakeTwilio from "./FakeTwilio.js"
+import * as FakeTwiml from "./FakeTwiml.js"
 
 const account = { sid: "AC00000000000000000000000000contract", token: "contract-auth-token" }
 
@@ -17,9 +20,6 @@ const behaviours: Record<Scenario, FakeTwilio.Behaviour> = {
   // A minute at the fake's 20 ms a second: tests hang up themselves, conversations need the time.
   talking: { answer: "human", talkSeconds: 3000 }
 }
-
-const mulaw = { encoding: "mulaw", sampleRate: 8000 } as const
-const pcm = (audio: Uint8Array) => Pcm.decode({ format: mulaw, data: audio }).samples
 
 /** An incoming call of a Twilio-dialect fake as the contract sees it: what its TwiML answer did. */
 export const inboundSeen = (call: FakeTwilio.FakeCall): FakeInbound => {
@@ -36,22 +36,21 @@ export const inboundSeen = (call: FakeTwilio.FakeCall): FakeInbound => {
   }
 }
 
-/** The far end of a Twilio Media Stream (µ-law 8 kHz) as PCM. */
+/** The far end of a Twilio Media Stream (µ-law 8 kHz). */
 export const mediaLeg = (leg: FakeTwilio.MediaLeg): FakeMediaLeg => ({
-  sampleRate: 8000,
+  format: leg.format,
   url: leg.url,
-  speak: (samples) => leg.speak(Pcm.encode({ sampleRate: 8000, samples }, mulaw).data),
+  speak: leg.speak,
   press: leg.press,
-  received: () => pcm(leg.received()),
-  heard: () => pcm(leg.played()),
+  received: leg.received,
+  heard: leg.played,
   marks: leg.marks,
   clears: leg.clears,
   isOpen: leg.isOpen
 })
 
-export const twilio: CarrierUnderTest = {
+export const carrier: CarrierUnderTest = {
   provider: "twilio",
-  callMillis: 200,
   start: async () => {
     const fake = await FakeTwilio.start({ accounts: [account], secondMillis: 20 })
     const found = (sid: string) => {
@@ -81,9 +80,7 @@ export const twilio: CarrierUnderTest = {
           if (call === undefined) throw new Error(`the fake has no voice webhook for ${to}`)
           return inboundSeen(call)
         },
-        media: async (sid): Promise<FakeMediaLeg> => {
-          return mediaLeg(await found(sid).mediaConnected)
-        },
+        media: async (sid) => mediaLeg(await found(sid).mediaConnected),
         ended: (sid) => found(sid).ended,
         resendCallbacks: (sid, order) => found(sid).resend(order),
         forgeCallback: (sid, signature) => found(sid).forge(signature),
@@ -92,4 +89,3 @@ export const twilio: CarrierUnderTest = {
     }
   }
 }
-

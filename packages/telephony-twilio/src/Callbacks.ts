@@ -1,11 +1,24 @@
 /**
- * Twilio's call progress (status callbacks and the answer request) as normalized call events (pure).
+ * Twilio's `webhooks`: requests signed with `X-Twilio-Signature` over the full public URL, status
+ * callbacks and incoming calls as form posts, answers as TwiML. The call progress (status callbacks
+ * and the answer request) as normalized call events is pure (`parseStatus`).
  *
  * `CallStatus` moves `queued → initiated → ringing → in-progress → completed`, or ends `busy`,
  * `no-answer`, `failed` or `canceled`. With answering machine detection, `AnsweredBy` says who picked
  * up; a machine (`machine_start`, `machine_end_*`) ends the call as `voicemail`, a fax as `failed`.
  */
-import type { CallEvent, CallOutcome } from "@agentline/core/telephony/TelephonyProvider"
+import {
+  type CallEvent,
+  type CallOutcome,
+  type InboundCall,
+  type ProviderWebhooks,
+  TelephonyError,
+  type WebhookRequest
+} from "@agentline/telephony-kit/TelephonyProvider"
+import { Clock, Effect } from "effect"
+import * as Answer from "./Answer.js"
+import type { TwilioConfig } from "./Config.js"
+import * as Signature from "./Signature.js"
 import type { FormParams } from "./Signature.js"
 
 /** Twilio's `AnsweredBy` values that mean an answering machine picked up. */
@@ -94,4 +107,42 @@ export const parseStatus = (params: FormParams, now: number): ParsedStatus => {
       hangupCause: cause
     }]
   }
+}
+
+const refused = (message: string) => new TelephonyError({ provider: "twilio", message, retryable: false })
+
+const header = (request: WebhookRequest, name: string): string | undefined => {
+  for (const [key, value] of Object.entries(request.headers)) if (key.toLowerCase() === name) return value
+  return undefined
+}
+
+/** An incoming call's routing key, from Twilio's voice webhook. */
+export const parseInbound = (params: FormParams): InboundCall | string => {
+  const get = lookup(params)
+  const accountId = get("AccountSid")
+  const to = get("To") ?? get("Called")
+  const from = get("From") ?? get("Caller") ?? ""
+  const providerCallId = get("CallSid")
+  if (accountId === undefined || to === undefined || providerCallId === undefined) {
+    return "not a Twilio incoming call: AccountSid, To and CallSid are required"
+  }
+  const direction = get("Direction")
+  if (direction !== undefined && direction !== "inbound") return `not an incoming call: Direction is ${direction}`
+  return { accountId, to, from, providerCallId }
+}
+
+export const webhooks: ProviderWebhooks<TwilioConfig> = {
+  verify: ({ config, request }) =>
+    Effect.sync(() => Signature.isValid(config.auth_token, header(request, "x-twilio-signature"), request.url, Signature.formParams(request.rawBody))),
+  parseStatus: ({ request }) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const parsed = parseStatus(Signature.formParams(request.rawBody), now)
+      return parsed._tag === "Events" ? Effect.succeed(parsed.events) : Effect.fail(refused(parsed.reason))
+    }),
+  parseInbound: ({ request }) =>
+    Effect.suspend(() => {
+      const call = parseInbound(Signature.formParams(request.rawBody))
+      return typeof call === "string" ? Effect.fail(refused(call)) : Effect.succeed(call)
+    }),
+  answer: ({ instruction }) => ({ status: 200, contentType: "text/xml", body: Answer.answer(instruction) })
 }

@@ -1,9 +1,13 @@
-/** Cloudonix as a carrier under test: the adapter against the fake Cloudonix of `@agentline/telephony-cloudonix/testing`. */
-import { Cloudonix } from "@agentline/telephony-cloudonix"
-import * as FakeCloudonix from "@agentline/telephony-cloudonix/testing/FakeCloudonix"
+/**
+ * Cloudonix as a carrier under test: the adapter against the fake Cloudonix, for the contract suite
+ * (`test/Contract.test.ts`, and the server's suite). Its media and answers are Twilio's dialect, so the
+ * fake's inbound calls and media legs read as Twilio's do.
+ */
+import type { CarrierUnderTest, FakeMediaLeg, Scenario, Started } from "@agentline/telephony-kit/testing/Carrier"
 import type { Behaviour } from "@agentline/telephony-twilio/testing/FakeCall"
-import type { CarrierUnderTest, FakeMediaLeg, Scenario, Started } from "./Carrier.js"
-import { inboundSeen, mediaLeg } from "./TwilioCarrier.js"
+import { inboundSeen, mediaLeg } from "@agentline/telephony-twilio/testing/Carrier"
+import * as Cloudonix from "../Cloudonix.js"
+import * as FakeCloudonix from "./FakeCloudonix.js"
 
 const domain = { name: "contract.cloudonix.net", apiKey: "XIcontract0123456789abcdef" }
 const APPLICATION = "agentline"
@@ -66,9 +70,8 @@ export const startCloudonix = async (): Promise<{ readonly started: Started; rea
   return { started, fake }
 }
 
-export const cloudonix: CarrierUnderTest = {
+export const carrier: CarrierUnderTest = {
   provider: "cloudonix",
-  callMillis: 200,
   machineDetection: false,
   start: async () => (await startCloudonix()).started
 }
