@@ -18,7 +18,10 @@ import { type CallStatus, TelephonyError } from "./TelephonyProvider.js"
 
 export interface ProviderFailure {
   readonly status: number
+  /** The provider's words (`ProviderApi.failureMessage`), or `HTTP <status>`. */
   readonly message: string
+  /** The error body as JSON, for what else a provider says in it (an error code); `undefined` when none. */
+  readonly body?: unknown
 }
 
 export interface ProviderApi {
@@ -28,6 +31,8 @@ export interface ProviderApi {
   readonly displayName: string
   /** The provider's words in an error body (its JSON, or `undefined` when it is none). */
   readonly failureMessage: (body: unknown) => string | undefined
+  /** The provider's own error code in an error body, named next to the status (`code 21211, HTTP 400`). */
+  readonly failureCode?: (body: unknown) => string | undefined
   /** A 2xx whose body is not JSON, or cannot be read, is taken as empty rather than refused (only its status matters). */
   readonly lenient?: boolean
 }
@@ -35,17 +40,20 @@ export interface ProviderApi {
 const TIMEOUT = Duration.seconds(15)
 
 /** A refusal as the port's error: the provider's words and the status; 429 and 5xx retryable. */
-export const refused = (api: ProviderApi, failure: ProviderFailure, what: string) =>
-  new TelephonyError({
+export const refused = (api: ProviderApi, failure: ProviderFailure, what: string) => {
+  const code = api.failureCode?.(failure.body)
+  return new TelephonyError({
     provider: api.provider,
-    message: `${api.displayName} refused to ${what}: ${failure.message} (HTTP ${failure.status})`,
+    message: `${api.displayName} refused to ${what}: ${failure.message} (${code !== undefined ? `code ${code}, ` : ""}HTTP ${failure.status})`,
     retryable: failure.status === 429 || failure.status >= 500
   })
+}
 
 export const unreachable = (api: ProviderApi, what: string, reason: string) =>
   new TelephonyError({ provider: api.provider, message: `${api.displayName} could not be reached to ${what}: ${reason}`, retryable: true })
 
-const unexpected = (api: ProviderApi, what: string, reason: string) =>
+/** An answer the adapter cannot read, after the provider accepted the request: not retryable (it could place a second call). */
+export const unexpected = (api: ProviderApi, what: string, reason: string) =>
   new TelephonyError({ provider: api.provider, message: `${api.displayName}'s answer to ${what} was ${reason}`, retryable: false })
 
 const parse = (text: string): Either.Either<unknown, "not JSON"> => {
@@ -73,7 +81,7 @@ export const send = (
     if (response.status < 200 || response.status >= 300) {
       const text = yield* response.text.pipe(Effect.orElseSucceed(() => ""))
       const body = Either.getOrUndefined(parse(text))
-      return Either.left({ status: response.status, message: api.failureMessage(body) ?? `HTTP ${response.status}` })
+      return Either.left({ status: response.status, message: api.failureMessage(body) ?? `HTTP ${response.status}`, body })
     }
     const text = yield* (api.lenient === true
       ? response.text.pipe(Effect.orElseSucceed(() => ""))

@@ -1,6 +1,7 @@
 /** The adapter against a fresh fake Telnyx and a stand-in server, for one test (scoped). */
+import { FetchHttpClient } from "@effect/platform"
 import { Effect } from "effect"
-import { decodeConfig, make, type TelnyxConfig } from "../src/Telnyx.js"
+import { decodeConfig, make, type TelnyxConfig, type TelnyxProvider } from "../src/Telnyx.js"
 import * as FakeTelnyx from "../src/testing/FakeTelnyx.js"
 import { type Receiver, startReceiver } from "./Harness.js"
 
@@ -10,7 +11,7 @@ export const CALLER = "+13125550100"
 export interface Setup {
   readonly fake: FakeTelnyx.FakeTelnyx
   readonly application: FakeTelnyx.Application
-  readonly adapter: ReturnType<typeof make>
+  readonly adapter: TelnyxProvider
   readonly receiver: Receiver
   config: TelnyxConfig
 }
@@ -21,7 +22,7 @@ export const setup = (options: { readonly amd?: boolean; readonly secondMillis?:
       const fake = await FakeTelnyx.start({ apiKey: API_KEY, secondMillis: options.secondMillis ?? 20 })
       const application = fake.addApplication("agentline")
       fake.addNumber(CALLER, application.id)
-      const adapter = make({ apiUrl: fake.url })
+      const adapter = await Effect.runPromise(make({ apiUrl: fake.url }).pipe(Effect.provide(FetchHttpClient.layer)))
       const state: Setup = {
         fake,
         application,

@@ -26,8 +26,8 @@ describe("telnyx configuration", () => {
   })
 
   it("routes inbound calls by the connection id, and cannot without one", () => {
-    expect(Telnyx.provider.accountId(Schema.decodeUnknownSync(Telnyx.TelnyxConfig)(complete))).toBe("1494404757140276705")
-    expect(Telnyx.provider.accountId(Schema.decodeUnknownSync(Telnyx.TelnyxConfig)({ api_key: "k" }))).toBeUndefined()
-    expect(Telnyx.provider.accountId({ api_key: "k", connection_id: "", amd_enabled: false })).toBeUndefined()
+    expect(Telnyx.accountId(Schema.decodeUnknownSync(Telnyx.TelnyxConfig)(complete))).toBe("1494404757140276705")
+    expect(Telnyx.accountId(Schema.decodeUnknownSync(Telnyx.TelnyxConfig)({ api_key: "k" }))).toBeUndefined()
+    expect(Telnyx.accountId({ api_key: "k", connection_id: "", amd_enabled: false })).toBeUndefined()
   })
 })

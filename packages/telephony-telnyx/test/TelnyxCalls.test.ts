@@ -1,3 +1,4 @@
+import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Crypto from "node:crypto"
@@ -108,7 +109,7 @@ describe("telnyx calls against the fake Telnyx", () => {
         expect(e.retryable).toBe(true)
         expect(e.message).toContain(`HTTP ${status}`)
       }
-      const gone = Telnyx.make({ apiUrl: "http://127.0.0.1:9" })
+      const gone = yield* Telnyx.make({ apiUrl: "http://127.0.0.1:9" }).pipe(Effect.provide(FetchHttpClient.layer))
       const e = yield* Effect.flip(gone.calls.place({ ...placeInput(s) }))
       expect(e).toMatchObject({ retryable: true, message: expect.stringContaining("could not be reached") })
     }))
@@ -145,7 +146,7 @@ describe("telnyx calls against the fake Telnyx", () => {
       expect(eventsOf(s, b.providerCallId)).toEqual(["initiated", "answered", "ended:completed"])
 
       // Another process (or this one after a restart) cannot tell how a finished call ended: Unknown, never a guess.
-      const restarted = Telnyx.make({ apiUrl: s.fake.url })
+      const restarted = yield* Telnyx.make({ apiUrl: s.fake.url }).pipe(Effect.provide(FetchHttpClient.layer))
       expect(yield* restarted.calls.get({ config: s.config, providerCallId: b.providerCallId })).toMatchObject({ _tag: "Unknown" })
       expect(yield* s.adapter.calls.get({ config: s.config, providerCallId: "v3:no-such-call" })).toMatchObject({ _tag: "Unknown" })
       s.fake.failNext(500, 10)

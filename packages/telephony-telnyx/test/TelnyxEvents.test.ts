@@ -3,7 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import { Telnyx } from "../src/index.js"
 
-const { Events } = Telnyx
+const Events = Telnyx.Callbacks
 const ID = "v3:call-1"
 const T0 = Date.parse("2026-01-01T10:00:00.000Z")
 const iso = (offsetMs: number) => new Date(T0 + offsetMs).toISOString()

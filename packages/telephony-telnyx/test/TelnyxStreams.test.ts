@@ -163,7 +163,7 @@ describe("telnyx inbound calls against the fake Telnyx", () => {
       }
       const call = (yield* Effect.promise(() => s.fake.placeInbound({ to: number, from: "+16505550123", behaviour: { answer: "human", talkSeconds: 5 } })))!
       expect(inbound).toEqual(Either.right({ accountId: s.application.id, to: number, from: "+16505550123", providerCallId: call.callControlId }))
-      expect(call.commands[0]).toMatchObject({ action: "answer", body: Telnyx.streamParameters(`${s.receiver.mediaUrl}?token=in`) })
+      expect(call.commands[0]).toMatchObject({ action: "answer", body: Telnyx.Calls.streamParameters(`${s.receiver.mediaUrl}?token=in`) })
       const connection = yield* Effect.promise(() => waitFor("the media connection", () => s.receiver.media[0]))
       const start = yield* Effect.promise(() => waitFor("start", () => connection.events.find((e) => e._tag === "Start")))
       expect(start).toMatchObject({ providerCallId: call.callControlId, parameters: { run_id: "9" } })

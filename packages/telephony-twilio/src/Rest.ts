@@ -34,8 +34,11 @@ export const api: ProviderRest.ProviderApi = {
   displayName: "Twilio",
   failureMessage: (body) => {
     const parsed = Schema.decodeUnknownEither(TwilioError)(body)
-    if (Either.isLeft(parsed) || parsed.right.message == null) return undefined
-    return parsed.right.code == null ? parsed.right.message : `${parsed.right.message} (code ${parsed.right.code})`
+    return Either.isRight(parsed) ? parsed.right.message ?? undefined : undefined
+  },
+  failureCode: (body) => {
+    const parsed = Schema.decodeUnknownEither(TwilioError)(body)
+    return Either.isRight(parsed) && parsed.right.code != null ? String(parsed.right.code) : undefined
   }
 }
 

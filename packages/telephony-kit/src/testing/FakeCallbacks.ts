@@ -13,6 +13,8 @@ export type Signing = "good" | "wrong" | "missing"
 
 export interface Delivery<Request> {
   readonly request: Request
+  /** How it was signed when posted (a fake posting a forged request on purpose records it too). */
+  readonly signing: Signing
   /** The application's HTTP status (0: unreachable). */
   readonly status: number
 }
@@ -24,9 +26,9 @@ export interface CallbackLog<Request> {
   readonly afterPosted: (action: () => void) => void
   /** Resolves once everything queued so far has been posted. */
   readonly settled: () => Promise<void>
-  /** The deliveries so far (requests posted as the provider signs them), in order. */
+  /** The deliveries so far, in order. */
   readonly delivered: () => ReadonlyArray<Delivery<Request>>
-  /** Posts the deliveries (those `keep` selects) again, in their order or reversed: the statuses. */
+  /** Posts the deliveries signed as the provider signs (those `keep` selects) again, in their order or reversed: the statuses. */
   readonly resend: (order: "same" | "reverse", keep?: (request: Request) => boolean) => Promise<ReadonlyArray<number>>
   /** Posts one delivery (default: the first) again, with a wrong signature or none: the status. */
   readonly forge: (signing: "wrong" | "missing", pick?: (delivered: ReadonlyArray<Delivery<Request>>) => Delivery<Request> | undefined) => Promise<number>
@@ -47,7 +49,7 @@ export const make = <Request>(send: (request: Request, signing: Signing) => Prom
     post: (request, signing = "good") => {
       posting = posting.then(async () => {
         const status = await send(request, signing)
-        if (signing === "good") delivered.push({ request, status })
+        delivered.push({ request, signing, status })
       })
     },
     afterPosted: (action) => void (posting = posting.then(action)),
@@ -55,14 +57,14 @@ export const make = <Request>(send: (request: Request, signing: Signing) => Prom
     delivered: () => [...delivered],
     resend: async (order, keep = () => true) => {
       await settled()
-      const kept = delivered.filter((d) => keep(d.request))
+      const kept = delivered.filter((d) => d.signing === "good" && keep(d.request))
       const statuses: Array<number> = []
       for (const delivery of order === "same" ? kept : kept.reverse()) statuses.push(await send(delivery.request, "good"))
       return statuses
     },
     forge: async (signing, pick = (all) => all[0]) => {
       await settled()
-      const chosen = pick(delivered)
+      const chosen = pick(delivered.filter((d) => d.signing === "good"))
       if (chosen === undefined) throw new Error("the call posted nothing to forge")
       return send(chosen.request, signing)
     }

@@ -6,8 +6,11 @@
  * connected when the call is placed or answered with a `stream_url`, started on answer. An outbound
  * callee hangs up after the talk time; an inbound call waits parked for an `answer` or `reject`.
  */
+import * as FakeCallbacks from "@agentline/telephony-kit/testing/FakeCallbacks"
+import * as FakeHttp from "@agentline/telephony-kit/testing/FakeHttp"
+import * as FakeTimeline from "@agentline/telephony-kit/testing/FakeTimeline"
 import * as Crypto from "node:crypto"
-import { sign } from "../TelnyxSignature.js"
+import { sign } from "../Signature.js"
 import { connect, type MediaFormat, type MediaLeg } from "./FakeMedia.js"
 
 /** `invalid`: Telnyx refuses to dial the number at all (422), as for a number that cannot exist. */
@@ -31,9 +34,13 @@ export interface Stream {
   readonly format: MediaFormat
 }
 
-export interface PostedWebhook {
+/** A webhook as posted (the request; its delivery status is the log's). */
+export interface Webhook {
   readonly url: string
   readonly body: string
+}
+
+export interface PostedWebhook extends Webhook {
   readonly status: number
 }
 
@@ -53,17 +60,14 @@ export class FakeCall {
   hangupCause: string | undefined = undefined
   answeredAt: number | undefined = undefined
   endedAt: number | undefined = undefined
-  readonly webhooks: Array<PostedWebhook> = []
   /** Commands received for this call (`answer`, `hangup`, `reject`), in order. */
   readonly commands: Array<{ readonly action: string; readonly body: Record<string, any> }> = []
   media: MediaLeg | undefined = undefined
-  readonly ended: Promise<string>
-  /** Resolves once the call's media stream is connected and started (never, for a call without one). */
-  readonly mediaConnected: Promise<MediaLeg>
-  private resolveMedia!: (leg: MediaLeg) => void
-  private posting: Promise<void> = Promise.resolve()
-  private timers: Array<ReturnType<typeof setTimeout>> = []
-  private resolveEnded!: (cause: string) => void
+  /** The webhooks, posted in order (`resend`, `forge` replay them). */
+  readonly log: FakeCallbacks.CallbackLog<Webhook>
+  private readonly timeline: FakeTimeline.Timeline
+  private readonly endedLatch = FakeTimeline.latch<string>()
+  private readonly mediaLatch = FakeTimeline.latch<MediaLeg>()
 
   constructor(
     readonly account: Account,
@@ -78,16 +82,27 @@ export class FakeCall {
     readonly options: { readonly stream?: Stream | undefined; readonly machineDetection: boolean; readonly timeoutSeconds: number }
   ) {
     this.state = direction === "incoming" ? "parked" : "ringing"
-    this.ended = new Promise((resolve) => (this.resolveEnded = resolve))
-    this.mediaConnected = new Promise((resolve) => (this.resolveMedia = resolve))
+    this.timeline = FakeTimeline.make(clock.secondMillis)
+    this.log = FakeCallbacks.make((webhook, signing) => this.post(webhook.url, webhook.body, signing))
   }
 
   get isOver() {
     return this.state === "hangup"
   }
 
-  private after(seconds: number) {
-    return new Promise<void>((resolve) => this.timers.push(setTimeout(resolve, seconds * this.clock.secondMillis)))
+  /** Resolves with the hang-up cause once every webhook of the call was posted. */
+  get ended(): Promise<string> {
+    return this.endedLatch.promise
+  }
+
+  /** Resolves once the call's media stream is connected and started (never, for a call without one). */
+  get mediaConnected(): Promise<MediaLeg> {
+    return this.mediaLatch.promise
+  }
+
+  /** The webhooks delivered so far, in order, with the application's status. */
+  get webhooks(): ReadonlyArray<PostedWebhook> {
+    return this.log.delivered().map((d) => ({ ...d.request, status: d.status }))
   }
 
   /** Seconds from the answer to the hang-up (or now), as Telnyx's call status reports them. */
@@ -122,33 +137,20 @@ export class FakeCall {
   }
 
   /** A POST signed as Telnyx signs (or with a wrong signature, or none): the response's status. */
-  async post(url: string, body: string, signature: "good" | "wrong" | "missing" = "good"): Promise<number> {
+  async post(url: string, body: string, signature: FakeCallbacks.Signing = "good"): Promise<number> {
     const timestamp = Math.floor(Date.now() / 1000)
     const key = signature === "wrong" ? Crypto.generateKeyPairSync("ed25519").privateKey : this.account.privateKey
     const signed = signature === "missing"
       ? {}
       : { "telnyx-timestamp": String(timestamp), "telnyx-signature-ed25519": sign(key, timestamp, Buffer.from(body, "utf8")) }
-    try {
-      const response = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json", "user-agent": "telnyx-webhooks", ...signed },
-        body
-      })
-      await response.text()
-      return response.status
-    } catch {
-      return 0
-    }
+    return (await FakeHttp.postJson(url, body, { "user-agent": "telnyx-webhooks", ...signed })).status
   }
 
   /** Queues a webhook of this call, posted after the ones before it (none without a webhook URL). */
   notify(eventType: string, extra: Record<string, unknown> = {}, signature: "good" | "wrong" = "good") {
     const url = this.webhookUrl
     if (url === undefined) return
-    const body = this.body(eventType, extra, url)
-    this.posting = this.posting.then(async () => {
-      this.webhooks.push({ url, body, status: await this.post(url, body, signature) })
-    })
+    this.log.post({ url, body: this.body(eventType, extra, url) }, signature)
   }
 
   /** Ends the call once: the stream stops, then `call.hangup`; resolves `ended` when all is posted. */
@@ -157,14 +159,14 @@ export class FakeCall {
     this.state = "hangup"
     this.hangupCause = cause
     this.endedAt = Date.now()
-    for (const timer of this.timers) clearTimeout(timer)
+    this.timeline.stop()
     if (this.media?.isOpen()) {
       this.media.stop()
       // A stream that never started (the call ended before the answer) just closes.
       if (this.answeredAt !== undefined) this.notify("streaming.stopped", { stream_url: this.options.stream?.url })
     }
     this.notify("call.hangup", { state: "hangup", hangup_cause: cause, hangup_source: source, sip_hangup_cause: sip })
-    void this.posting.then(() => this.resolveEnded(cause))
+    this.log.afterPosted(() => this.endedLatch.resolve(cause))
   }
 
   /** Hung up through the API (`actions/hangup`): a ringing call is canceled, an answered one cleared. */
@@ -199,14 +201,14 @@ export class FakeCall {
     this.notify("call.answered", { state: "answered" })
     if (this.media !== undefined) {
       this.media.start()
-      this.resolveMedia(this.media)
+      this.mediaLatch.resolve(this.media)
       this.notify("streaming.started", { stream_url: this.options.stream?.url })
     }
     const talk = this.behaviour.talkSeconds ?? 2
     const hangsUp = this.direction === "incoming" ? "caller" : "callee"
-    this.timers.push(setTimeout(() => this.end("normal_clearing", hangsUp, "200"), talk * this.clock.secondMillis))
+    this.timeline.schedule(talk, () => this.end("normal_clearing", hangsUp, "200"))
     if (this.options.machineDetection) {
-      await this.after(Math.min(0.5, talk / 2))
+      await this.timeline.after(Math.min(0.5, talk / 2))
       if (!this.isOver) this.notify("call.machine.detection.ended", { result: who })
     }
   }
@@ -217,14 +219,14 @@ export class FakeCall {
     await this.openStream()
     if (this.isOver) return void this.media?.stop()
     if (this.behaviour.answer === "unreachable") {
-      await this.after(0.1)
+      await this.timeline.after(0.1)
       return this.end("not_found", "callee", "404")
     }
     if (this.behaviour.answer === "no-answer") {
-      await this.after(this.options.timeoutSeconds)
+      await this.timeline.after(this.options.timeoutSeconds)
       return this.end("timeout", "callee", "487")
     }
-    await this.after(this.behaviour.ringSeconds ?? 1)
+    await this.timeline.after(this.behaviour.ringSeconds ?? 1)
     if (this.isOver) return
     if (this.behaviour.answer === "busy") return this.end("user_busy", "callee", "486")
     if (this.behaviour.answer === "rejected") return this.end("call_rejected", "callee", "603")
@@ -235,9 +237,9 @@ export class FakeCall {
   arrive(signature: "good" | "wrong" = "good") {
     this.notify("call.initiated", { state: "parked", caller_id_name: this.from, offered_codecs: "PCMU,PCMA" }, signature)
     const patience = this.behaviour.ringSeconds ?? this.options.timeoutSeconds
-    this.timers.push(setTimeout(() => {
+    this.timeline.schedule(patience, () => {
       if (this.state === "parked") this.end("originator_cancel", "caller", "487")
-    }, patience * this.clock.secondMillis))
+    })
   }
 
   /** `actions/answer` on a parked inbound call; its stream (if any) is connected and started. */
@@ -251,25 +253,17 @@ export class FakeCall {
    * The webhooks posted so far (those `which` keeps), again (Telnyx retries deliveries): in their
    * order or reversed.
    */
-  async resend(order: "same" | "reverse", which: (webhook: PostedWebhook) => boolean = () => true): Promise<ReadonlyArray<number>> {
-    await this.posting
-    const kept = this.webhooks.filter(which)
-    const posted = order === "same" ? kept : kept.reverse()
-    const statuses: Array<number> = []
-    for (const webhook of posted) statuses.push(await this.post(webhook.url, webhook.body))
-    return statuses
+  resend(order: "same" | "reverse", which: (webhook: Webhook) => boolean = () => true): Promise<ReadonlyArray<number>> {
+    return this.log.resend(order, which)
   }
 
   /** The first webhook posted again with a wrong signature, or without one: the HTTP status. */
-  async forge(signature: "wrong" | "missing"): Promise<number> {
-    await this.posting
-    const first = this.webhooks[0]
-    if (first === undefined) throw new Error(`call ${this.callControlId} posted no webhook`)
-    return this.post(first.url, first.body, signature)
+  forge(signature: "wrong" | "missing"): Promise<number> {
+    return this.log.forge(signature)
   }
 
   /** Resolves when every webhook queued so far has been posted. */
   settled(): Promise<void> {
-    return this.posting
+    return this.log.settled()
   }
 }

@@ -8,27 +8,19 @@
  * unplayed audio and sends the marks it dropped back. With `both_tracks`, what it plays is streamed
  * back as the `outbound` track. A frame it cannot read gets an `error` frame, as Telnyx answers.
  */
-import * as FakePlayout from "@agentline/telephony-kit/testing/FakePlayout"
+import * as FakeJson from "@agentline/telephony-kit/testing/FakeJson"
+import * as FakeMediaLeg from "@agentline/telephony-kit/testing/FakeMediaLeg"
 import * as Crypto from "node:crypto"
-import WebSocket from "ws"
 
 export interface MediaFormat {
   readonly encoding: "PCMU" | "PCMA" | "L16"
   readonly sampleRate: number
 }
 
-export interface MediaLeg {
+export type MediaLeg = FakeMediaLeg.MediaLeg & {
   readonly streamId: string
-  /** The URL the stream connected to (the server's, with its token). */
-  readonly url: string
-  readonly format: MediaFormat
-  /** Everything the server sent as audio, played or not. */
-  readonly received: () => Uint8Array
-  /** The audio the caller heard: `received` less what a `clear` dropped. */
-  readonly played: () => Uint8Array
-  /** Marks sent back to the server, in order. */
-  readonly marks: () => ReadonlyArray<string>
-  readonly clears: () => number
+  /** The stream's format, in Telnyx's words. */
+  readonly telnyxFormat: MediaFormat
   /** Frames Telnyx could not read (it answered each with an `error` frame). */
   readonly errors: () => number
   /** The call is answered: `start` goes out, then media may flow. */
@@ -38,12 +30,11 @@ export interface MediaLeg {
   readonly press: (digit: string) => void
   /** The call ended on Telnyx's side: `stop`, then the socket closes. */
   readonly stop: () => void
-  /** Resolves when the socket has closed, whoever closed it. */
-  readonly closed: Promise<void>
-  readonly isOpen: () => boolean
 }
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
+
+const ENCODINGS = { PCMU: "mulaw", PCMA: "alaw", L16: "l16le" } as const
 
 export const connect = (input: {
   readonly url: string
@@ -56,143 +47,108 @@ export const connect = (input: {
   readonly bothTracks: boolean
   /** Real milliseconds per 20 ms media frame. */
   readonly frameMillis: number
-}): Promise<MediaLeg> =>
-  new Promise((resolve, reject) => {
-    const socket = new WebSocket(input.url)
-    const streamId = Crypto.randomUUID()
-    const frameBytes = (input.format.sampleRate / 50) * (input.format.encoding === "L16" ? 2 : 1)
-    const marks: Array<string> = []
-    let errors = 0
-    let sequence = 0
-    let chunk = 0
-    let outboundChunk = 0
-    let open = false
-    let started = false
-    const send = (message: Record<string, unknown>) => {
-      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ ...message, sequence_number: String(++sequence) }))
-    }
-    const sendBack = (name: string) => {
-      marks.push(name)
-      send({ event: "mark", stream_id: streamId, mark: { name } })
-    }
-    const refuse = (detail: string) => {
-      errors++
-      send({ event: "error", stream_id: streamId, payload: { code: 100002, title: "Unknown error", detail } })
-    }
-    /** Plays one frame's worth of the queue; marks at its head come back once the audio before them played. */
-    const playout = FakePlayout.make<string>({
-      frameBytes,
-      frameMillis: input.frameMillis,
-      reached: sendBack,
+}): Promise<MediaLeg> => {
+  const streamId = Crypto.randomUUID()
+  const frameBytes = (input.format.sampleRate / 50) * (input.format.encoding === "L16" ? 2 : 1)
+  let errors = 0
+  let sequence = 0
+  let chunk = 0
+  let outboundChunk = 0
+  let started = false
+  const send = (socket: FakeMediaLeg.LegSocket, message: Record<string, unknown>) =>
+    socket.sendJson({ ...message, sequence_number: String(++sequence) })
+  const sendBack = (socket: FakeMediaLeg.LegSocket, name: string) => {
+    socket.reportMark(name)
+    send(socket, { event: "mark", stream_id: streamId, mark: { name } })
+  }
+  const refuse = (socket: FakeMediaLeg.LegSocket, detail: string) => {
+    errors++
+    send(socket, { event: "error", stream_id: streamId, payload: { code: 100002, title: "Unknown error", detail } })
+  }
+  return FakeMediaLeg.connect({
+    url: input.url,
+    format: { encoding: ENCODINGS[input.format.encoding], sampleRate: input.format.sampleRate },
+    frameBytes,
+    frameMillis: input.frameMillis,
+    protocol: {
+      binary: (_data, socket) => refuse(socket, "binary frames are not supported: send JSON text frames"),
+      text: (text, socket) => {
+        const message = FakeJson.parse(text)
+        if (message === undefined) return refuse(socket, "the frame is not JSON")
+        switch (FakeJson.text(message, "event")) {
+          case "media": {
+            const payload = FakeJson.text(message, "media", "payload")
+            if (payload === undefined || !BASE64.test(payload)) return refuse(socket, "media.payload must be base64")
+            if (!started) return refuse(socket, "media before the stream started")
+            return socket.playout.audio(new Uint8Array(Buffer.from(payload, "base64")))
+          }
+          case "mark": {
+            const name = FakeJson.text(message, "mark", "name")
+            if (name === undefined) return refuse(socket, "mark.name is required")
+            // Nothing queued: the mark is reached at once.
+            return socket.playout.isEmpty() ? sendBack(socket, name) : socket.playout.mark(name)
+          }
+          case "clear":
+            // The marks a clear dropped come back.
+            for (const name of socket.playout.clear()) sendBack(socket, name)
+            return
+          default:
+            refuse(socket, `unknown event ${String(FakeJson.at(message, "event"))}`)
+        }
+      },
+      reached: (name, socket) => sendBack(socket, name),
       // With both tracks, what plays goes back as the outbound track.
-      played: (take) => {
+      played: (take, socket) => {
         if (!input.bothTracks) return
         outboundChunk++
-        send({
+        send(socket, {
           event: "media",
           stream_id: streamId,
           media: { track: "outbound", chunk: String(outboundChunk), timestamp: String(outboundChunk * 20), payload: Buffer.from(take).toString("base64") }
         })
-      }
-    })
-    const closed = new Promise<void>((done) =>
-      socket.on("close", () => {
-        open = false
-        playout.stop()
-        done()
-      })
-    )
-    socket.on("error", (error) => {
-      if (!open) reject(error)
-    })
-    socket.on("unexpected-response", (_request, response) => {
-      reject(new Error(`media stream refused with HTTP ${response.statusCode}`))
-    })
-    socket.on("message", (raw, isBinary) => {
-      if (isBinary) return refuse("binary frames are not supported: send JSON text frames")
-      let message: any
-      try {
-        message = JSON.parse(raw.toString())
-      } catch {
-        return refuse("the frame is not JSON")
-      }
-      switch (message?.event) {
-        case "media": {
-          const payload = message.media?.payload
-          if (typeof payload !== "string" || !BASE64.test(payload)) return refuse("media.payload must be base64")
-          if (!started) return refuse("media before the stream started")
-          playout.audio(new Uint8Array(Buffer.from(payload, "base64")))
-          break
-        }
-        case "mark": {
-          const name = message.mark?.name
-          if (typeof name !== "string") return refuse("mark.name is required")
-          // Nothing queued: the mark is reached at once.
-          if (playout.isEmpty()) sendBack(name)
-          else playout.mark(name)
-          break
-        }
-        case "clear":
-          // The marks a clear dropped come back.
-          for (const name of playout.clear()) sendBack(name)
-          break
-        default:
-          refuse(`unknown event ${String(message?.event)}`)
-      }
-    })
-    socket.on("open", () => {
-      open = true
-      socket.send(JSON.stringify({ event: "connected", version: "1.0.0" }))
-      resolve({
-        streamId,
-        url: input.url,
-        format: input.format,
-        received: playout.received,
-        played: playout.played,
-        marks: () => [...marks],
-        clears: playout.clears,
-        errors: () => errors,
-        start: () => {
-          if (started) return
-          started = true
-          send({
-            event: "start",
-            stream_id: streamId,
-            start: {
-              user_id: "00000000-0000-4000-8000-0000000fa4e0",
-              call_control_id: input.callControlId,
-              call_session_id: input.callSessionId,
-              from: input.from,
-              to: input.to,
-              tags: [],
-              client_state: input.clientState ?? null,
-              media_format: { encoding: input.format.encoding, sample_rate: input.format.sampleRate, channels: 1 }
-            }
-          })
-        },
-        speak: (audio) => {
-          if (!started) return
-          for (let offset = 0; offset < audio.length; offset += frameBytes) {
-            chunk++
-            send({
-              event: "media",
+      },
+      opened: (socket) => {
+        socket.sendJson({ event: "connected", version: "1.0.0" })
+        return {
+          streamId,
+          telnyxFormat: input.format,
+          errors: () => errors,
+          start: () => {
+            if (started) return
+            started = true
+            send(socket, {
+              event: "start",
               stream_id: streamId,
-              media: {
-                track: "inbound",
-                chunk: String(chunk),
-                timestamp: String(chunk * 20),
-                payload: Buffer.from(audio.subarray(offset, offset + frameBytes)).toString("base64")
+              start: {
+                user_id: "00000000-0000-4000-8000-0000000fa4e0",
+                call_control_id: input.callControlId,
+                call_session_id: input.callSessionId,
+                from: input.from,
+                to: input.to,
+                tags: [],
+                client_state: input.clientState ?? null,
+                media_format: { encoding: input.format.encoding, sample_rate: input.format.sampleRate, channels: 1 }
               }
             })
+          },
+          speak: (audio: Uint8Array) => {
+            if (!started) return
+            for (const payload of FakeMediaLeg.pieces(audio, frameBytes)) {
+              chunk++
+              send(socket, {
+                event: "media",
+                stream_id: streamId,
+                media: { track: "inbound", chunk: String(chunk), timestamp: String(chunk * 20), payload: Buffer.from(payload).toString("base64") }
+              })
+            }
+          },
+          press: (digit: string) => send(socket, { event: "dtmf", stream_id: streamId, occurred_at: new Date().toISOString(), dtmf: { digit } }),
+          stop: () => {
+            if (started) send(socket, { event: "stop", stream_id: streamId, stop: { user_id: "00000000-0000-4000-8000-0000000fa4e0", call_control_id: input.callControlId } })
+            socket.close(1000)
           }
-        },
-        press: (digit) => send({ event: "dtmf", stream_id: streamId, occurred_at: new Date().toISOString(), dtmf: { digit } }),
-        stop: () => {
-          if (started) send({ event: "stop", stream_id: streamId, stop: { user_id: "00000000-0000-4000-8000-0000000fa4e0", call_control_id: input.callControlId } })
-          socket.close(1000)
-        },
-        closed,
-        isOpen: () => open
-      })
-    })
+        }
+      }
+    }
   })
+}

@@ -16,10 +16,10 @@
  * The fake holds the account's Ed25519 key pair; `publicKey` is what the configuration carries.
  * Knobs: `behave(number, behaviour)`, `failNext` for 429/5xx, `secondMillis` to scale Telnyx's seconds.
  */
+import * as FakeCallees from "@agentline/telephony-kit/testing/FakeCallees"
+import * as FakeHttp from "@agentline/telephony-kit/testing/FakeHttp"
 import * as Crypto from "node:crypto"
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
-import { publicKeyBase64 } from "../TelnyxSignature.js"
+import { publicKeyBase64 } from "../Signature.js"
 import { type Account, type Behaviour, FakeCall, type Stream } from "./FakeCall.js"
 import * as Rules from "./FakeRules.js"
 
@@ -36,12 +36,6 @@ export interface PhoneNumber {
   readonly id: string
   readonly phoneNumber: string
   connectionId: string | null
-}
-
-interface Failure {
-  readonly status: number
-  count: number
-  readonly path: RegExp | undefined
 }
 
 export interface FakeTelnyx {
@@ -81,18 +75,13 @@ export const start = async (options: {
   const account: Account = { apiKey: options.apiKey, privateKey: keys.privateKey }
   const calls = new Map<string, FakeCall>()
   const byCommandId = new Map<string, FakeCall>()
-  const behaviours = new Map<string, Behaviour>()
+  const callees = FakeCallees.make<Behaviour>()
   const applications = new Map<string, Application>()
   const numbers = new Map<string, PhoneNumber>()
-  const failures: Array<Failure> = []
-  const requests: Array<{ readonly method: string; readonly path: string }> = []
 
-  const json = (response: Http.ServerResponse, status: number, body: unknown) => {
-    response.writeHead(status, { "content-type": "application/json" })
-    response.end(JSON.stringify(body))
-  }
-  const refuse = (response: Http.ServerResponse, refusal: Rules.Refusal) =>
-    json(response, refusal.status, {
+  const json = FakeHttp.json
+  const refuse = (refusal: Rules.Refusal) =>
+    json(refusal.status, {
       errors: [{ code: refusal.code, title: refusal.title, detail: refusal.detail, ...(refusal.pointer ? { source: { pointer: refusal.pointer } } : {}) }]
     })
 
@@ -117,121 +106,116 @@ export const start = async (options: {
     active: true
   })
 
-  const dial = (response: Http.ServerResponse, body: Record<string, any>) => {
+  const dial = (body: Record<string, any>) => {
     const repeated = typeof body.command_id === "string" ? byCommandId.get(body.command_id) : undefined
-    if (repeated !== undefined) return json(response, 200, { data: { ...callResource(repeated), is_alive: false } })
+    if (repeated !== undefined) return json(200, { data: { ...callResource(repeated), is_alive: false } })
     const checked = Rules.checkDial(body, {
       application: (id) => applications.get(id),
       owns: (number) => numbers.has(number),
       ownsAny: numbers.size > 0,
-      behaviour: (number) => behaviours.get(number)
+      behaviour: (number) => callees.peek(number)
     })
-    if (checked._tag === "Refusal") return refuse(response, checked)
-    const call = new FakeCall(account, "outgoing", body.from, body.to, body.connection_id, behaviours.get(body.to) ?? { answer: "human" }, clock, body.webhook_url ?? checked.application.webhookEventUrl ?? undefined, body.client_state, {
+    if (checked._tag === "Refusal") return refuse(checked)
+    const call = new FakeCall(account, "outgoing", body.from, body.to, body.connection_id, callees.dial(body.to) ?? { answer: "human" }, clock, body.webhook_url ?? checked.application.webhookEventUrl ?? undefined, body.client_state, {
       stream: checked.stream,
       machineDetection: body.answering_machine_detection !== undefined && body.answering_machine_detection !== "disabled",
       timeoutSeconds: body.timeout_secs ?? 30
     })
     calls.set(call.callControlId, call)
     if (typeof body.command_id === "string") byCommandId.set(body.command_id, call)
-    // Dialing is asynchronous: the call is not alive yet when the dial is answered.
-    json(response, 200, { data: { ...callResource(call), is_alive: false } })
     void call.play()
+    // Dialing is asynchronous: the call is not alive yet when the dial is answered.
+    return json(200, { data: { ...callResource(call), is_alive: false } })
   }
 
-  const command = (response: Http.ServerResponse, call: FakeCall, action: string, body: Record<string, any>) => {
+  const command = (call: FakeCall, action: string, body: Record<string, any>) => {
     call.commands.push({ action, body })
-    if (call.isOver) return refuse(response, Rules.callEnded)
-    const ok = () => json(response, 200, { data: { result: "ok" } })
+    if (call.isOver) return refuse(Rules.callEnded)
+    const ok = () => json(200, { data: { result: "ok" } })
     switch (action) {
       case "hangup":
         call.hangUpByCommand()
         return ok()
       case "reject": {
-        if (call.state !== "parked") return refuse(response, Rules.bad("Only an incoming call that was not answered can be rejected"))
-        if (body.cause !== "CALL_REJECTED" && body.cause !== "USER_BUSY") return refuse(response, Rules.missing("cause"))
+        if (call.state !== "parked") return refuse(Rules.bad("Only an incoming call that was not answered can be rejected"))
+        if (body.cause !== "CALL_REJECTED" && body.cause !== "USER_BUSY") return refuse(Rules.missing("cause"))
         call.end(body.cause === "USER_BUSY" ? "user_busy" : "call_rejected", "callee", body.cause === "USER_BUSY" ? "486" : "603")
         return ok()
       }
       case "answer": {
-        if (call.state !== "parked") return refuse(response, Rules.bad("The call was already answered"))
+        if (call.state !== "parked") return refuse(Rules.bad("The call was already answered"))
         const stream = Rules.checkStream(body)
-        if (stream !== undefined && "_tag" in stream) return refuse(response, stream)
+        if (stream !== undefined && "_tag" in stream) return refuse(stream)
         if (typeof body.webhook_url === "string") call.webhookUrl = body.webhook_url
         if (typeof body.client_state === "string") call.clientState = body.client_state
-        ok()
-        return void call.answerByCommand(stream as Stream | undefined)
+        void call.answerByCommand(stream as Stream | undefined)
+        return ok()
       }
       default:
-        return refuse(response, Rules.notFound)
+        return refuse(Rules.notFound)
     }
   }
 
-  const route = (request: Http.IncomingMessage, response: Http.ServerResponse, text: string) => {
-    const url = new URL(request.url ?? "/", "http://fake")
-    requests.push({ method: request.method ?? "", path: url.pathname })
-    if (request.headers.authorization !== `Bearer ${options.apiKey}`) return refuse(response, Rules.unauthenticated)
-    const failure = failures.find((f) => f.count > 0 && (f.path === undefined || f.path.test(url.pathname)))
-    if (failure !== undefined) {
-      failure.count--
-      return refuse(response, Rules.transient(failure.status))
-    }
+  const route = (request: FakeHttp.FakeRequest) => {
+    const url = request.url
+    const text = request.body
     let body: Record<string, any> = {}
     if (request.method !== "GET") {
       try {
         body = text === "" ? {} : JSON.parse(text)
       } catch {
-        return refuse(response, Rules.invalidJson)
+        return refuse(Rules.invalidJson)
       }
-      if (typeof body !== "object" || body === null || Array.isArray(body)) return refuse(response, Rules.invalidJson)
+      if (typeof body !== "object" || body === null || Array.isArray(body)) return refuse(Rules.invalidJson)
     }
     const path = url.pathname
     const callMatch = /^\/v2\/calls\/([^/]+)(?:\/actions\/([a-z_]+))?$/.exec(path)
     const numberMatch = /^\/v2\/phone_numbers\/([^/]+)$/.exec(path)
     const applicationMatch = /^\/v2\/call_control_applications\/([^/]+)$/.exec(path)
-    if (path === "/v2/calls" && request.method === "POST") return dial(response, body)
+    if (path === "/v2/calls" && request.method === "POST") return dial(body)
     if (callMatch !== null) {
       const call = calls.get(decodeURIComponent(callMatch[1]!))
-      if (call === undefined) return refuse(response, Rules.notFound)
-      if (callMatch[2] === undefined && request.method === "GET") return json(response, 200, { data: callResource(call) })
-      if (callMatch[2] !== undefined && request.method === "POST") return command(response, call, callMatch[2], body)
+      if (call === undefined) return refuse(Rules.notFound)
+      if (callMatch[2] === undefined && request.method === "GET") return json(200, { data: callResource(call) })
+      if (callMatch[2] !== undefined && request.method === "POST") return command(call, callMatch[2], body)
     }
     if (path === "/v2/phone_numbers" && request.method === "GET") {
       const wanted = url.searchParams.get("filter[phone_number]")
       const found = [...numbers.values()].filter((n) => wanted === null || n.phoneNumber === wanted)
-      return json(response, 200, { data: found.map(numberResource), meta: { total_results: found.length, total_pages: 1, page_number: 1, page_size: 20 } })
+      return json(200, { data: found.map(numberResource), meta: { total_results: found.length, total_pages: 1, page_number: 1, page_size: 20 } })
     }
     if (numberMatch !== null && request.method === "PATCH") {
       const number = [...numbers.values()].find((n) => n.id === decodeURIComponent(numberMatch[1]!))
-      if (number === undefined) return refuse(response, Rules.notFound)
+      if (number === undefined) return refuse(Rules.notFound)
       if (body.connection_id !== undefined) {
-        if (body.connection_id !== null && !applications.has(String(body.connection_id))) return refuse(response, Rules.unknownConnection)
+        if (body.connection_id !== null && !applications.has(String(body.connection_id))) return refuse(Rules.unknownConnection)
         number.connectionId = body.connection_id === null ? null : String(body.connection_id)
       }
-      return json(response, 200, { data: numberResource(number) })
+      return json(200, { data: numberResource(number) })
     }
     if (applicationMatch !== null) {
       const application = applications.get(decodeURIComponent(applicationMatch[1]!))
-      if (application === undefined) return refuse(response, Rules.notFound)
-      if (request.method === "GET") return json(response, 200, { data: applicationResource(application) })
+      if (application === undefined) return refuse(Rules.notFound)
+      if (request.method === "GET") return json(200, { data: applicationResource(application) })
       if (request.method === "PATCH") {
         const refusal = Rules.checkApplicationUpdate(body)
-        if (refusal !== undefined) return refuse(response, refusal)
+        if (refusal !== undefined) return refuse(refusal)
         application.applicationName = body.application_name
         if (body.webhook_event_url !== undefined) application.webhookEventUrl = body.webhook_event_url
-        return json(response, 200, { data: applicationResource(application) })
+        return json(200, { data: applicationResource(application) })
       }
     }
-    return refuse(response, Rules.notFound)
+    return refuse(Rules.notFound)
   }
 
-  const server = Http.createServer((request, response) => {
-    const chunks: Array<Buffer> = []
-    request.on("data", (chunk: Buffer) => chunks.push(chunk))
-    request.on("end", () => route(request, response, Buffer.concat(chunks).toString("utf8")))
+  const api = await FakeHttp.serve({
+    authenticate: (request) => (request.headers.authorization === `Bearer ${options.apiKey}` ? undefined : refuse(Rules.unauthenticated)),
+    failure: (status) => refuse(Rules.transient(status)),
+    route,
+    onClose: () => {
+      for (const call of calls.values()) if (!call.isOver) call.end("normal_clearing", "unknown", "200")
+    }
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const address = server.address() as AddressInfo
 
   const placeInbound = async (
     input: { readonly to: string; readonly from: string; readonly behaviour?: Behaviour; readonly signature?: "good" | "wrong" }
@@ -250,14 +234,14 @@ export const start = async (options: {
   }
 
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url: api.url,
     apiKey: options.apiKey,
     publicKey: publicKeyBase64(keys.publicKey),
     calls: () => [...calls.values()],
-    requests: () => [...requests],
+    requests: api.requests,
     call: (id) => calls.get(id),
-    behave: (number, behaviour) => void behaviours.set(number, behaviour),
-    failNext: (status, count = 1, path) => void failures.push({ status, count, path }),
+    behave: (number, behaviour) => callees.behave(number, behaviour),
+    failNext: (status, count = 1, path) => api.failNext(status, count, (_method, p) => path === undefined || path.test(p)),
     addApplication: (name, webhookEventUrl = null) => {
       const application: Application = { id: newId(), applicationName: name, webhookEventUrl }
       applications.set(application.id, application)
@@ -271,11 +255,6 @@ export const start = async (options: {
     },
     number: (phoneNumber) => numbers.get(phoneNumber),
     placeInbound,
-    close: async () => {
-      for (const call of calls.values()) if (!call.isOver) call.end("normal_clearing", "unknown", "200")
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-      server.closeAllConnections()
-      await closed
-    }
+    close: api.close
   }
 }

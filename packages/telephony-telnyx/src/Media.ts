@@ -23,7 +23,7 @@ import type { MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFr
 import type { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import { Effect, Either, ParseResult, Schema } from "effect"
 import * as ClientState from "./ClientState.js"
-import { error } from "./TelnyxEvents.js"
+import { error } from "./Callbacks.js"
 
 /** Telnyx's codec names and ours; codecs without an entry (G722, OPUS, AMR-WB) cannot be carried. */
 export const encodings: Readonly<Record<string, AudioEncoding>> = { PCMU: "mulaw", PCMA: "alaw", L16: "l16be" }

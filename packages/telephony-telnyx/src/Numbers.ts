@@ -14,8 +14,8 @@
  */
 import type { ProviderSync } from "@agentline/telephony-kit/TelephonyProvider"
 import { Effect, Either, Schema } from "effect"
-import type { TelnyxConfig } from "./TelnyxConfig.js"
-import * as Rest from "./TelnyxRest.js"
+import type { TelnyxConfig } from "./Config.js"
+import * as Rest from "./Rest.js"
 
 const warn = (message: string): ProviderSync => ({ ok: false, message: message.startsWith("Telnyx") ? message : `Telnyx: ${message}` })
 

@@ -1,5 +1,9 @@
 /**
- * Telnyx Call Control webhooks as normalized call events (pure). Every webhook is JSON:
+ * Telnyx's `webhooks`: Ed25519 signatures (`Signature.ts`); status webhooks as events, remembering in
+ * `CallMemory` what later webhooks of a call will not say; an inbound call answered, streamed or
+ * rejected by command (`instructCall`: Telnyx ignores what a webhook is answered with).
+ *
+ * Telnyx Call Control webhooks as normalized call events are pure (`toEvents`). Every webhook is JSON:
  *
  *   {"data": {"record_type": "event", "event_type": "call.hangup", "id", "occurred_at",
  *             "payload": {call_control_id, connection_id, client_state, from, to, direction, state,
@@ -12,8 +16,21 @@
  * own webhooks (`call.machine.*`): a machine ends the call as `voicemail` right away (and the adapter
  * hangs it up), a fax as `failed`; the later hang-up repeats the end, which consumers ignore.
  */
-import { type CallEvent, type CallOutcome, TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
-import { Either, Option, ParseResult, Schema } from "effect"
+import {
+  type CallEvent,
+  type CallInstruction,
+  type CallOutcome,
+  type InboundCall,
+  type ProviderWebhooks,
+  TelephonyError,
+  type WebhookRequest
+} from "@agentline/telephony-kit/TelephonyProvider"
+import { Clock, Effect, Either, Option, ParseResult, Schema } from "effect"
+import type * as CallMemory from "./CallMemory.js"
+import type { Calls } from "./Calls.js"
+import { instructionParameters } from "./Calls.js"
+import type { TelnyxConfig } from "./Config.js"
+import * as Signature from "./Signature.js"
 
 export const error = (message: string, retryable = false) => new TelephonyError({ provider: "telnyx", message, retryable })
 
@@ -163,5 +180,95 @@ export const toEvents = (webhook: Webhook, seen: Seen, now: number): ReadonlyArr
           hangupCause: `${type}: ${detail}`
         }]
       })
+  }
+}
+
+// ------------------------------------------------------------------------------------------ webhooks
+
+const refused = (message: string) => new TelephonyError({ provider: "telnyx", message, retryable: false })
+
+export const makeWebhooks = (calls: Calls, memory: CallMemory.CallMemory): ProviderWebhooks<TelnyxConfig> => {
+  /**
+   * A status webhook as events, remembering what later webhooks of the call will not say. A machine
+   * verdict ends the call (`voicemail`): it is hung up here, as no voice agent is for a machine.
+   */
+  const parseStatus = ({ config, request }: { readonly config: TelnyxConfig; readonly request: WebhookRequest }) =>
+    Effect.gen(function*() {
+      const webhook = decodeWebhook(request.rawBody)
+      if (Either.isLeft(webhook)) return yield* webhook.left
+      const now = yield* Clock.currentTimeMillis
+      const callId = webhook.right.data.payload.call_control_id ?? ""
+      const events = toEvents(webhook.right, { answeredAt: memory.answeredAt(callId) }, now)
+      const settled: Array<CallEvent> = []
+      for (const event of events) {
+        if (event.type === "answered") memory.answered(event.providerCallId, event.at)
+        if (event.type !== "ended") {
+          settled.push(event)
+          continue
+        }
+        // Every report of the end says what the first one said (a verdict, then the hang-up it caused).
+        const end = memory.ended(event.providerCallId, event)
+        settled.push({ ...event, outcome: end.outcome, durationSeconds: end.durationSeconds })
+        const machine = eventType(webhook.right).startsWith("call.machine.")
+        if (machine && end === event) {
+          yield* calls.hangUp({ config, providerCallId: event.providerCallId }).pipe(
+            Effect.catchAll((e) => Effect.logWarning(`telnyx: could not hang up the machine-answered call ${event.providerCallId}: ${e.message}`))
+          )
+        }
+      }
+      return settled
+    })
+
+  const parseInbound = ({ request }: { readonly request: WebhookRequest }) =>
+    Effect.suspend(() => {
+      const webhook = decodeWebhook(request.rawBody)
+      if (Either.isLeft(webhook)) return Effect.fail(webhook.left)
+      const type = eventType(webhook.right)
+      const { call_control_id, connection_id, direction, from, to } = webhook.right.data.payload
+      if (type !== "call.initiated" || direction !== "incoming") {
+        return Effect.fail(refused(`not an incoming Telnyx call: ${type}${direction != null ? ` (${direction})` : ""}`))
+      }
+      if (call_control_id === undefined || connection_id == null || to == null) {
+        return Effect.fail(refused("not an incoming Telnyx call: call_control_id, connection_id and to are required"))
+      }
+      return Effect.succeed<InboundCall>({ accountId: connection_id, to, from: from ?? "", providerCallId: call_control_id })
+    })
+
+  /** Telnyx acts on commands, not on webhook answers: answer, stream or reject the call. */
+  const instructCall = (
+    { callbackUrl, config, instruction, providerCallId }: {
+      readonly config: TelnyxConfig
+      readonly providerCallId: string
+      readonly instruction: CallInstruction
+      readonly callbackUrl?: string | undefined
+    }
+  ) => {
+    const webhook = callbackUrl === undefined ? {} : { webhook_url: callbackUrl, webhook_url_method: "POST" }
+    const commandId = { command_id: `agentline-${instruction._tag}-${providerCallId}` }
+    switch (instruction._tag) {
+      case "Reject":
+        // Saying `reason` would need the call answered (and billed); a refusal says it in SIP.
+        return Effect.asVoid(calls.command(config, providerCallId, "reject", { cause: instruction.busy === true ? "USER_BUSY" : "CALL_REJECTED", ...commandId }, "reject the call"))
+      case "KeepOpen":
+      case "ConnectMediaStream":
+        return Effect.asVoid(calls.command(config, providerCallId, "answer", { ...instructionParameters(instruction, {}), ...webhook, ...commandId }, "answer the call"))
+    }
+  }
+
+  const keys = new Map<string, ReturnType<typeof Signature.publicKey>>()
+  const publicKey = (text: string | undefined) => {
+    if (text === undefined) return undefined
+    if (!keys.has(text)) keys.set(text, Signature.publicKey(text))
+    return keys.get(text)
+  }
+
+  return {
+    verify: ({ config, request }) =>
+      Effect.map(Clock.currentTimeMillis, (now) => Signature.verify(publicKey(config.webhook_public_key), request.headers, request.rawBody, now)),
+    parseStatus,
+    parseInbound,
+    // Telnyx ignores what a webhook is answered with, as long as it is a 2xx; `instructCall` acts.
+    answer: () => ({ status: 200, contentType: "application/json", body: "{}" }),
+    instructCall
   }
 }
