@@ -17,7 +17,7 @@
  */
 import * as ProviderRest from "@agentline/telephony-kit/ProviderRest"
 import type { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
-import { HttpClientRequest } from "@effect/platform"
+import { type HttpClient, HttpClientRequest } from "@effect/platform"
 import { Config, Effect, Either, Option, Schema } from "effect"
 
 export const DEFAULT_API_URL = "https://api.nexmo.com"
@@ -93,16 +93,19 @@ export const baseUrls = (options: { readonly apiUrl?: string | undefined; readon
     }
   }).pipe(Effect.orDie)
 
-export const make = (options: { readonly apiUrl?: string | undefined; readonly restUrl?: string | undefined } = {}): Rest => ({
-  send: ({ api: which, auth, form, json, method, path, schema, what }) =>
-    Effect.gen(function*() {
-      const bases = yield* baseUrls(options)
-      let request = HttpClientRequest.make(method)(`${bases[which]}${path}`).pipe(
-        auth._tag === "Bearer" ? HttpClientRequest.bearerToken(auth.token) : HttpClientRequest.basicAuth(auth.user, auth.password),
-        HttpClientRequest.acceptJson
-      )
-      if (json !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, json)
-      if (form !== undefined) request = HttpClientRequest.bodyUrlParams(request, form)
-      return yield* ProviderRest.sendDecoded(api, request, schema, what)
-    })
-})
+export const make = (
+  options: { readonly apiUrl?: string | undefined; readonly restUrl?: string | undefined } = {}
+): Effect.Effect<Rest, never, HttpClient.HttpClient> =>
+  Effect.map(ProviderRest.make(api), (rest): Rest => ({
+    send: ({ api: which, auth, form, json, method, path, schema, what }) =>
+      Effect.gen(function*() {
+        const bases = yield* baseUrls(options)
+        let request = HttpClientRequest.make(method)(`${bases[which]}${path}`).pipe(
+          auth._tag === "Bearer" ? HttpClientRequest.bearerToken(auth.token) : HttpClientRequest.basicAuth(auth.user, auth.password),
+          HttpClientRequest.acceptJson
+        )
+        if (json !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, json)
+        if (form !== undefined) request = HttpClientRequest.bodyUrlParams(request, form)
+        return yield* rest.sendDecoded(request, schema, what)
+      })
+  }))

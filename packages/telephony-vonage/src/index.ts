@@ -1,5 +1,1 @@
 export * as Vonage from "./Vonage.js"
-export * as VonageEvents from "./Events.js"
-export * as VonageJwt from "./Jwt.js"
-export * as VonageMedia from "./VonageMedia.js"
-export * as Ncco from "./Ncco.js"

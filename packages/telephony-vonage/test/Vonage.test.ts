@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, ParseResult, Schema } from "effect"
-import { Vonage, VonageJwt } from "../src/index.js"
+import { Vonage } from "../src/index.js"
 
 const decode = (input: unknown) => Schema.decodeUnknownEither(Vonage.VonageConfig)(input)
 
@@ -33,7 +33,7 @@ describe("vonage configuration", () => {
   })
 
   it("routes inbound calls by the API key", () => {
-    expect(Vonage.provider.accountId(Schema.decodeUnknownSync(Vonage.VonageConfig)(complete))).toBe("abcd1234")
+    expect(Vonage.accountId(Schema.decodeUnknownSync(Vonage.VonageConfig)(complete))).toBe("abcd1234")
   })
 })
 
@@ -49,33 +49,33 @@ const request = (body: unknown, token?: string) => {
   }
 }
 const sign = (body: unknown, secret = "sig-secret") =>
-  VonageJwt.signWebhook({ secret, apiKey: "abcd1234", applicationId: complete.application_id, body: JSON.stringify(body), nowMillis: NOW })
+  Vonage.Jwt.signWebhook({ secret, apiKey: "abcd1234", applicationId: complete.application_id, body: JSON.stringify(body), nowMillis: NOW })
 
 describe("vonage webhooks", () => {
   const answer = { to: "14155550100", from: "447700900001", uuid: "call-1", conversation_uuid: "CON-1" }
 
   it("verifies the signed JWT with the configuration's signature secret; none without one", () => {
-    expect(Vonage.isAuthentic(config, request(answer, sign(answer)), NOW)).toBe(true)
-    expect(Vonage.isAuthentic(config, request(answer, sign(answer, "forged")), NOW)).toBe(false)
-    expect(Vonage.isAuthentic(config, request({ ...answer, to: "1" }, sign(answer)), NOW)).toBe(false)
-    expect(Vonage.isAuthentic(config, request(answer), NOW)).toBe(false)
+    expect(Vonage.Callbacks.isAuthentic(config, request(answer, sign(answer)), NOW)).toBe(true)
+    expect(Vonage.Callbacks.isAuthentic(config, request(answer, sign(answer, "forged")), NOW)).toBe(false)
+    expect(Vonage.Callbacks.isAuthentic(config, request({ ...answer, to: "1" }, sign(answer)), NOW)).toBe(false)
+    expect(Vonage.Callbacks.isAuthentic(config, request(answer), NOW)).toBe(false)
     const { signature_secret: _, ...unsigned } = config
-    expect(Vonage.isAuthentic(unsigned, request(answer, sign(answer)), NOW)).toBe(false)
+    expect(Vonage.Callbacks.isAuthentic(unsigned, request(answer, sign(answer)), NOW)).toBe(false)
   })
 
   it("an incoming call's answer request: its account from the signed JWT, numbers in E.164; events are not calls", () => {
-    expect(Vonage.inboundCall(request(answer, sign(answer)))).toEqual(
+    expect(Vonage.Callbacks.inboundCall(request(answer, sign(answer)))).toEqual(
       Either.right({ accountId: "abcd1234", to: "+14155550100", from: "+447700900001", providerCallId: "call-1" })
     )
-    expect(Either.isLeft(Vonage.inboundCall(request(answer)))).toBe(true)
-    expect(Either.isLeft(Vonage.inboundCall(request({ ...answer, status: "started" }, sign(answer))))).toBe(true)
-    expect(Either.isLeft(Vonage.inboundCall(request({ from: "1" }, sign(answer))))).toBe(true)
+    expect(Either.isLeft(Vonage.Callbacks.inboundCall(request(answer)))).toBe(true)
+    expect(Either.isLeft(Vonage.Callbacks.inboundCall(request({ ...answer, status: "started" }, sign(answer))))).toBe(true)
+    expect(Either.isLeft(Vonage.Callbacks.inboundCall(request({ from: "1" }, sign(answer))))).toBe(true)
   })
 
   it("renders addresses as Vonage endpoints", () => {
-    expect(Vonage.endpointOf("+14155550100")).toEqual({ type: "phone", number: "14155550100" })
-    expect(Vonage.endpointOf("sip:alice@example.com")).toEqual({ type: "sip", uri: "sip:alice@example.com" })
-    expect(Vonage.endpointOf("1001")).toBe(undefined)
+    expect(Vonage.Calls.endpointOf("+14155550100")).toEqual({ type: "phone", number: "14155550100" })
+    expect(Vonage.Calls.endpointOf("sip:alice@example.com")).toEqual({ type: "sip", uri: "sip:alice@example.com" })
+    expect(Vonage.Calls.endpointOf("1001")).toBe(undefined)
   })
 
   it("points an application's answer URL at this server with signed callbacks, keeping everything else", () => {
@@ -89,7 +89,7 @@ describe("vonage webhooks", () => {
       keys: { public_key: "PEM" },
       _links: { self: { href: "/v2/applications/app-1" } }
     }
-    const put = Vonage.pointApplication(app, "https://calls.example.com/in")!
+    const put = Vonage.Numbers.pointApplication(app, "https://calls.example.com/in")!
     expect(put).toEqual({
       name: "agentline",
       capabilities: {
@@ -101,6 +101,6 @@ describe("vonage webhooks", () => {
       },
       keys: { public_key: "PEM" }
     })
-    expect(Vonage.pointApplication({ ...put, id: "app-1" }, "https://calls.example.com/in")).toBe(undefined)
+    expect(Vonage.Numbers.pointApplication({ ...put, id: "app-1" }, "https://calls.example.com/in")).toBe(undefined)
   })
 })

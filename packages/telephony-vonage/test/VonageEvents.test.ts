@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { VonageEvents } from "../src/index.js"
+import { Vonage } from "../src/index.js"
 
 const NOW = 1_750_000_000_000
 const uuid = "63f61863-4a51-4f6b-86e1-46edebcf9356"
@@ -14,7 +14,7 @@ const event = (status: string, extra: Record<string, unknown> = {}) => ({
   ...extra
 })
 const events = (body: unknown) => {
-  const parsed = VonageEvents.toEvents(body, NOW)
+  const parsed = Vonage.Callbacks.toEvents(body, NOW)
   if (parsed._tag === "Invalid") throw new Error(parsed.reason)
   return parsed.events
 }
@@ -63,20 +63,20 @@ describe("Vonage events", () => {
     expect(events({ uuid, recording_url: "https://api.nexmo.com/v1/files/x" })).toEqual([])
     expect(events(event("something-new"))).toEqual([])
     expect(events({ conversation_uuid: "CON-1", reason: "something failed", timestamp: "2026-11-25T20:00:00.000Z" })).toEqual([])
-    expect(VonageEvents.toEvents({ status: "completed" }, NOW)._tag).toBe("Invalid")
-    expect(VonageEvents.parse("not json", NOW)._tag).toBe("Invalid")
-    expect(VonageEvents.parse("[1]", NOW)._tag).toBe("Invalid")
+    expect(Vonage.Callbacks.toEvents({ status: "completed" }, NOW)._tag).toBe("Invalid")
+    expect(Vonage.Callbacks.parse("not json", NOW)._tag).toBe("Invalid")
+    expect(Vonage.Callbacks.parse("[1]", NOW)._tag).toBe("Invalid")
   })
 
   it("duplicates and reordering: each event is a pure function of its body", () => {
     const body = JSON.stringify(event("completed", { duration: "5" }))
-    expect(VonageEvents.parse(body, NOW)).toEqual(VonageEvents.parse(body, NOW))
+    expect(Vonage.Callbacks.parse(body, NOW)).toEqual(Vonage.Callbacks.parse(body, NOW))
   })
 
   it("a looked-up call: in progress until its status is final", () => {
-    expect(VonageEvents.callStatus({ status: "answered" })).toEqual({ _tag: "InProgress" })
-    expect(VonageEvents.callStatus({ status: "ringing" })).toEqual({ _tag: "InProgress" })
-    expect(VonageEvents.callStatus({ status: "completed", duration: "12" })).toEqual({ _tag: "Ended", outcome: "completed", durationSeconds: 12 })
-    expect(VonageEvents.callStatus({ status: "cancelled", duration: "3" })).toEqual({ _tag: "Ended", outcome: "canceled", durationSeconds: 0 })
+    expect(Vonage.Callbacks.callStatus({ status: "answered" })).toEqual({ _tag: "InProgress" })
+    expect(Vonage.Callbacks.callStatus({ status: "ringing" })).toEqual({ _tag: "InProgress" })
+    expect(Vonage.Callbacks.callStatus({ status: "completed", duration: "12" })).toEqual({ _tag: "Ended", outcome: "completed", durationSeconds: 12 })
+    expect(Vonage.Callbacks.callStatus({ status: "cancelled", duration: "3" })).toEqual({ _tag: "Ended", outcome: "canceled", durationSeconds: 0 })
   })
 })

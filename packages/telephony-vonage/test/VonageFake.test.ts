@@ -2,6 +2,7 @@
  * The adapter's HTTP side against the fake Vonage (the contract suite runs the rest through the server).
  * Live clock: application JWTs carry real times, and the fake checks their expiry as Vonage does.
  */
+import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { Vonage } from "../src/index.js"
@@ -30,7 +31,7 @@ describe("Vonage adapter against the fake", () => {
         const other = fake.addApplication("elsewhere")
         other.application.answerUrl = "https://elsewhere.example.com/answer"
         fake.own("+14155550100", other.application.id)
-        const adapter = Vonage.make({ apiUrl: fake.url })
+        const adapter = yield* Vonage.make({ apiUrl: fake.url }).pipe(Effect.provide(FetchHttpClient.layer))
         const config = configOf(ours.application.id, ours.privateKey)
         const url = "https://calls.example.com/api/v1/telephony/inbound/vonage"
         const bound = yield* adapter.inbound!.configure({ config, address: "+14155550100", webhookUrl: url })
@@ -58,7 +59,7 @@ describe("Vonage adapter against the fake", () => {
       Effect.gen(function*() {
         const ours = fake.addApplication("agentline")
         const stranger = fake.addApplication("stranger")
-        const adapter = Vonage.make({ apiUrl: fake.url })
+        const adapter = yield* Vonage.make({ apiUrl: fake.url }).pipe(Effect.provide(FetchHttpClient.layer))
         const input = (config: Vonage.VonageConfig) => ({
           config,
           to: "+14155550100",

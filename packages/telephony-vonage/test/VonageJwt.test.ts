@@ -1,19 +1,19 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Crypto from "node:crypto"
-import { VonageJwt } from "../src/index.js"
+import { Vonage } from "../src/index.js"
 
 const NOW = 1_750_000_000_000
 const secret = "signature-secret-0123"
 const body = new TextEncoder().encode(JSON.stringify({ uuid: "u", status: "answered" }))
-const signed = (overrides: Partial<Parameters<typeof VonageJwt.signWebhook>[0]> = {}) =>
-  VonageJwt.signWebhook({ secret, apiKey: "abcd1234", applicationId: "app-1", body, nowMillis: NOW, ...overrides })
-const verify = (token: string | undefined, overrides: Partial<Parameters<typeof VonageJwt.verifyWebhook>[0]> = {}) =>
-  VonageJwt.verifyWebhook({ token, secret, apiKey: "abcd1234", applicationId: "app-1", body, nowMillis: NOW, ...overrides })
+const signed = (overrides: Partial<Parameters<typeof Vonage.Jwt.signWebhook>[0]> = {}) =>
+  Vonage.Jwt.signWebhook({ secret, apiKey: "abcd1234", applicationId: "app-1", body, nowMillis: NOW, ...overrides })
+const verify = (token: string | undefined, overrides: Partial<Parameters<typeof Vonage.Jwt.verifyWebhook>[0]> = {}) =>
+  Vonage.Jwt.verifyWebhook({ token, secret, apiKey: "abcd1234", applicationId: "app-1", body, nowMillis: NOW, ...overrides })
 
 describe("Vonage signed webhooks", () => {
   it("a token Vonage signed for this account and body verifies", () => {
     expect(verify(signed())).toBe(true)
-    expect(VonageJwt.decode(signed())?.claims).toMatchObject({ iss: "Vonage", api_key: "abcd1234", payload_hash: VonageJwt.payloadHash(body) })
+    expect(Vonage.Jwt.decode(signed())?.claims).toMatchObject({ iss: "Vonage", api_key: "abcd1234", payload_hash: Vonage.Jwt.payloadHash(body) })
   })
 
   it("refuses another secret, another account or application, another body, a stale token, none at all", () => {
@@ -21,7 +21,7 @@ describe("Vonage signed webhooks", () => {
     expect(verify(signed({ apiKey: "other" }))).toBe(false)
     expect(verify(signed({ applicationId: "app-2" }))).toBe(false)
     expect(verify(signed({ body: "{}" }))).toBe(false)
-    expect(verify(signed(), { nowMillis: NOW + (VonageJwt.WEBHOOK_MAX_AGE_SECONDS + 1) * 1000 })).toBe(false)
+    expect(verify(signed(), { nowMillis: NOW + (Vonage.Jwt.WEBHOOK_MAX_AGE_SECONDS + 1) * 1000 })).toBe(false)
     expect(verify(signed(), { nowMillis: NOW + 60_000 })).toBe(true)
     expect(verify(undefined)).toBe(false)
     expect(verify("not.a.jwt")).toBe(false)
@@ -35,9 +35,9 @@ describe("Vonage signed webhooks", () => {
   })
 
   it("reads the bearer token of an Authorization header", () => {
-    expect(VonageJwt.bearer("Bearer abc.def.ghi")).toBe("abc.def.ghi")
-    expect(VonageJwt.bearer("Basic abc")).toBe(undefined)
-    expect(VonageJwt.bearer(undefined)).toBe(undefined)
+    expect(Vonage.Jwt.bearer("Bearer abc.def.ghi")).toBe("abc.def.ghi")
+    expect(Vonage.Jwt.bearer("Basic abc")).toBe(undefined)
+    expect(Vonage.Jwt.bearer(undefined)).toBe(undefined)
   })
 })
 
@@ -45,14 +45,14 @@ describe("Vonage application JWT", () => {
   it("is RS256 over the application's claims, verifiable with its public key", () => {
     const { privateKey, publicKey } = Crypto.generateKeyPairSync("rsa", { modulusLength: 2048 })
     const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString()
-    const token = VonageJwt.applicationToken({ applicationId: "app-1", privateKey: pem, nowMillis: NOW })
-    const jwt = VonageJwt.decode(token)!
+    const token = Vonage.Jwt.applicationToken({ applicationId: "app-1", privateKey: pem, nowMillis: NOW })
+    const jwt = Vonage.Jwt.decode(token)!
     expect(jwt.header).toEqual({ alg: "RS256", typ: "JWT" })
-    expect(jwt.claims).toMatchObject({ application_id: "app-1", iat: NOW / 1000, exp: NOW / 1000 + VonageJwt.APPLICATION_TOKEN_SECONDS })
+    expect(jwt.claims).toMatchObject({ application_id: "app-1", iat: NOW / 1000, exp: NOW / 1000 + Vonage.Jwt.APPLICATION_TOKEN_SECONDS })
     expect(typeof jwt.claims.jti).toBe("string")
     expect(Crypto.verify("sha256", Buffer.from(jwt.signing), publicKey, jwt.signature)).toBe(true)
     // Each token is unique (jti), and a key pasted with `\n` escapes still signs.
-    expect(VonageJwt.decode(VonageJwt.applicationToken({ applicationId: "app-1", privateKey: pem.replace(/\n/g, "\\n"), nowMillis: NOW }))!.claims.jti)
+    expect(Vonage.Jwt.decode(Vonage.Jwt.applicationToken({ applicationId: "app-1", privateKey: pem.replace(/\n/g, "\\n"), nowMillis: NOW }))!.claims.jti)
       .not.toBe(jwt.claims.jti)
   })
 })

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import type { MediaEvent, WebSocketFrame } from "@agentline/telephony-kit/Media"
 import { Effect } from "effect"
 import * as FastCheck from "effect/FastCheck"
-import { Ncco, VonageMedia } from "../src/index.js"
+import { Vonage } from "../src/index.js"
 
 const text = (message: unknown): WebSocketFrame => ({ _tag: "Text", text: JSON.stringify(message) })
 const connected = (contentType = "audio/l16;rate=16000", headers: Record<string, string> = {}) =>
@@ -11,19 +11,19 @@ const connected = (contentType = "audio/l16;rate=16000", headers: Record<string,
 describe("Vonage media codec", () => {
   it.effect("websocket:connected starts the stream at the rate Vonage confirms, with our headers back as parameters", () =>
     Effect.gen(function*() {
-      const codec = VonageMedia.session()
+      const codec = Vonage.Media.session()
       const [start] = yield* codec.decode(connected("audio/l16;rate=16000", { attempt: "7", token: "x" }))
       expect(start).toMatchObject({ _tag: "Start", format: { encoding: "l16le", sampleRate: 16000 }, parameters: { attempt: "7", token: "x" } })
-      const eight = VonageMedia.session()
+      const eight = Vonage.Media.session()
       expect((yield* eight.decode(connected("audio/l16;rate=8000")))[0]).toMatchObject({ format: { sampleRate: 8000 } })
-      expect(yield* Effect.flip(VonageMedia.session().decode(connected("audio/x-mulaw")))).toMatchObject({ _tag: "TelephonyError" })
-      expect(yield* Effect.flip(VonageMedia.session().decode({ _tag: "Binary", data: new Uint8Array(640) }))).toMatchObject({ _tag: "TelephonyError" })
+      expect(yield* Effect.flip(Vonage.Media.session().decode(connected("audio/x-mulaw")))).toMatchObject({ _tag: "TelephonyError" })
+      expect(yield* Effect.flip(Vonage.Media.session().decode({ _tag: "Binary", data: new Uint8Array(640) }))).toMatchObject({ _tag: "TelephonyError" })
     }))
 
   it.effect("binary frames are audio at the stream's format, both ways, at every rate Vonage streams", () =>
     Effect.gen(function*() {
       for (const rate of [8000, 16000, 24000]) {
-        const codec = VonageMedia.session()
+        const codec = Vonage.Media.session()
         yield* codec.decode(connected(`audio/l16;rate=${rate}`))
         const format = { encoding: "l16le", sampleRate: rate } as const
         const bytes = (rate / 50) * 2
@@ -43,7 +43,7 @@ describe("Vonage media codec", () => {
 
   it.effect("audio is sent as whole 20 ms frames: a remainder waits for more, a mark sends it padded; another format is refused", () =>
     Effect.gen(function*() {
-      const codec = VonageMedia.session()
+      const codec = Vonage.Media.session()
       yield* codec.decode(connected())
       const format = { encoding: "l16le", sampleRate: 16000 } as const
       const sizes = (frames: ReadonlyArray<WebSocketFrame>) => frames.map((f) => (f._tag === "Binary" ? f.data.length : f.text))
@@ -67,7 +67,7 @@ describe("Vonage media codec", () => {
 
   it.effect("marks are notify actions; websocket:notify reports them; clear reports the ones it dropped, once", () =>
     Effect.gen(function*() {
-      const codec = VonageMedia.session()
+      const codec = Vonage.Media.session()
       yield* codec.decode(connected())
       expect(yield* codec.encode({ _tag: "Mark", name: "a" })).toEqual([text({ action: "notify", payload: { name: "a" } })])
       yield* codec.encode({ _tag: "Mark", name: "b" })
@@ -83,7 +83,7 @@ describe("Vonage media codec", () => {
 
   it.effect("DTMF is a digit; other events are ignored; stop sends nothing (the call is hung up by the API)", () =>
     Effect.gen(function*() {
-      const codec = VonageMedia.session()
+      const codec = Vonage.Media.session()
       yield* codec.decode(connected())
       expect(yield* codec.decode(text({ event: "websocket:dtmf", digit: "5", duration: 260 }))).toEqual([{ _tag: "Dtmf", digit: "5" }])
       expect(yield* codec.decode(text({ event: "websocket:dtmf", dtmf: { digit: "#" } }))).toEqual([{ _tag: "Dtmf", digit: "#" }])
@@ -95,12 +95,12 @@ describe("Vonage media codec", () => {
 
 describe("NCCO", () => {
   it("connects a media stream to a 16 kHz L16 WebSocket with the parameters as headers; rejects by saying the reason", () => {
-    expect(Ncco.ncco({ _tag: "ConnectMediaStream", url: "wss://x/media/vonage/t", parameters: { a: "1" } })).toEqual([
+    expect(Vonage.Answer.ncco({ _tag: "ConnectMediaStream", url: "wss://x/media/vonage/t", parameters: { a: "1" } })).toEqual([
       { action: "connect", endpoint: [{ type: "websocket", uri: "wss://x/media/vonage/t", "content-type": "audio/l16;rate=16000", headers: { a: "1" } }] }
     ])
-    expect(Ncco.ncco({ _tag: "Reject", reason: "Goodbye." })).toEqual([{ action: "talk", text: "Goodbye." }])
-    expect(Ncco.ncco({ _tag: "Reject", reason: "" })).toEqual([])
-    expect(Ncco.ncco({ _tag: "KeepOpen" }, { conversationName: "c" })).toEqual([{ action: "conversation", name: "c" }])
-    expect(Ncco.answer({ _tag: "Reject", reason: "" })).toEqual({ status: 200, contentType: "application/json", body: "[]" })
+    expect(Vonage.Answer.ncco({ _tag: "Reject", reason: "Goodbye." })).toEqual([{ action: "talk", text: "Goodbye." }])
+    expect(Vonage.Answer.ncco({ _tag: "Reject", reason: "" })).toEqual([])
+    expect(Vonage.Answer.ncco({ _tag: "KeepOpen" }, { conversationName: "c" })).toEqual([{ action: "conversation", name: "c" }])
+    expect(Vonage.Answer.answer({ _tag: "Reject", reason: "" })).toEqual({ status: 200, contentType: "application/json", body: "[]" })
   })
 })

@@ -20,9 +20,9 @@
  *
  * Knobs: `behave(number, behaviour)`, `failNext` for 429/5xx, `secondMillis` to scale time.
  */
+import * as FakeCallees from "@agentline/telephony-kit/testing/FakeCallees"
+import * as FakeHttp from "@agentline/telephony-kit/testing/FakeHttp"
 import * as Crypto from "node:crypto"
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
 import * as Jwt from "../Jwt.js"
 import { type Account, type Application, type Behaviour, FakeVonageCall, sleep } from "./FakeVonageCall.js"
 
@@ -34,12 +34,6 @@ export interface OwnedNumber {
   readonly msisdn: string
   readonly country: string
   appId: string | null
-}
-
-interface Failure {
-  readonly status: number
-  count: number
-  readonly applies: (method: string, path: string) => boolean
 }
 
 export interface FakeVonage {
@@ -81,20 +75,12 @@ export const start = async (options: {
   const applications = new Map<string, Application>()
   const numbers = new Map<string, OwnedNumber>()
   const calls = new Map<string, FakeVonageCall>()
-  const behaviours = new Map<string, Behaviour>()
-  const failures: Array<Failure> = []
+  const callees = FakeCallees.make<Behaviour>()
 
-  const json = (response: Http.ServerResponse, status: number, body?: unknown) => {
-    if (body === undefined) {
-      response.writeHead(status)
-      return response.end()
-    }
-    response.writeHead(status, { "content-type": "application/json" })
-    response.end(JSON.stringify(body))
-  }
+  const json = FakeHttp.json
   /** Vonage's problem details (RFC 7807). */
-  const problem = (response: Http.ServerResponse, status: number, title: string, detail: string) =>
-    json(response, status, { type: `https://developer.nexmo.com/api-errors#${status}`, title, detail, instance: Crypto.randomUUID() })
+  const problem = (status: number, title: string, detail: string) =>
+    json(status, { type: `https://developer.nexmo.com/api-errors#${status}`, title, detail, instance: Crypto.randomUUID() })
 
   /** The application a Voice API request's JWT verifies for, if any. */
   const applicationOf = (authorization: string | undefined): Application | undefined => {
@@ -132,25 +118,25 @@ export const start = async (options: {
     _links: { self: { href: `/v2/applications/${app.id}` } }
   })
 
-  const createCall = (response: Http.ServerResponse, app: Application, body: any) => {
+  const createCall = (app: Application, body: any) => {
     const to = Array.isArray(body?.to) ? body.to[0] : undefined
-    if (to?.type !== "phone" || typeof to.number !== "string") return problem(response, 400, "Bad Request", "to must be one phone endpoint")
+    if (to?.type !== "phone" || typeof to.number !== "string") return problem(400, "Bad Request", "to must be one phone endpoint")
     const from = body.from
     const random = body.random_from_number === true
     if (!random && (from?.type !== "phone" || typeof from.number !== "string")) {
-      return problem(response, 400, "Bad Request", "from is required unless random_from_number is true")
+      return problem(400, "Bad Request", "from is required unless random_from_number is true")
     }
     const answerUrl = Array.isArray(body.answer_url) ? body.answer_url[0] : undefined
     const eventUrl = Array.isArray(body.event_url) ? body.event_url[0] : undefined
-    if (typeof answerUrl !== "string" && !Array.isArray(body.ncco)) return problem(response, 400, "Bad Request", "answer_url or ncco is required")
-    if ((body.answer_method ?? "GET") !== "POST") return problem(response, 400, "Bad Request", "this fake only posts to answer URLs")
-    const behaviour = behaviours.get(`+${to.number}`) ?? { answer: "human" }
+    if (typeof answerUrl !== "string" && !Array.isArray(body.ncco)) return problem(400, "Bad Request", "answer_url or ncco is required")
+    if ((body.answer_method ?? "GET") !== "POST") return problem(400, "Bad Request", "this fake only posts to answer URLs")
+    const behaviour = callees.dial(`+${to.number}`) ?? { answer: "human" }
     if (!/^[1-9][0-9]{7,14}$/.test(to.number) || behaviour.answer === "invalid") {
-      return problem(response, 400, "Invalid To number", `The to number ${to.number} is not a valid phone number`)
+      return problem(400, "Invalid To number", `The to number ${to.number} is not a valid phone number`)
     }
     const amd = body.advanced_machine_detection
     if (amd !== undefined && (amd?.mode !== "detect" || !["continue", "hangup"].includes(amd?.behavior))) {
-      return problem(response, 400, "Bad Request", "this fake runs advanced machine detection in detect mode only")
+      return problem(400, "Bad Request", "this fake runs advanced machine detection in detect mode only")
     }
     const call = new FakeVonageCall(account, app, to.number, random ? "14155550000" : from.number, "outbound", behaviour, secondMillis, {
       answerUrl: typeof answerUrl === "string" ? answerUrl : null,
@@ -159,54 +145,47 @@ export const start = async (options: {
       ringingTimer: Number(body.ringing_timer ?? 60)
     })
     calls.set(call.uuid, call)
-    json(response, 201, { uuid: call.uuid, status: "started", direction: "outbound", conversation_uuid: call.conversationUuid })
     void call.play()
+    return json(201, { uuid: call.uuid, status: "started", direction: "outbound", conversation_uuid: call.conversationUuid })
   }
 
-  const route = (request: Http.IncomingMessage, response: Http.ServerResponse, raw: string) => {
-    const url = new URL(request.url ?? "/", "http://fake")
-    const path = url.pathname
-    const voice = path === "/v1/calls" || path.startsWith("/v1/calls/")
-    const basicApi = path.startsWith("/v2/applications/") || path === "/account/numbers" || path === "/number/update"
-    if (!voice && !basicApi) return problem(response, 404, "Not Found", "no such resource")
-    const app = voice ? applicationOf(request.headers.authorization) : undefined
-    if (voice ? app === undefined : !basicOk(request.headers.authorization)) {
-      return problem(response, 401, "Unauthorized", "You did not provide correct credentials")
-    }
-    const failure = failures.find((f) => f.count > 0 && f.applies(request.method ?? "GET", path))
-    if (failure !== undefined) {
-      failure.count--
-      return problem(response, failure.status, failure.status === 429 ? "Too Many Requests" : "Internal Server Error", "try again later")
-    }
+  const isVoice = (path: string) => path === "/v1/calls" || path.startsWith("/v1/calls/")
+  const isBasic = (path: string) => path.startsWith("/v2/applications/") || path === "/account/numbers" || path === "/number/update"
+
+  const route = (request: FakeHttp.FakeRequest): FakeHttp.FakeResponse => {
+    const url = request.url
+    const path = request.path
+    const raw = request.body
+    const app = isVoice(path) ? applicationOf(request.headers.authorization) : undefined
     const form = new URLSearchParams(request.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") ? raw : "")
     let body: any = {}
     if (raw.trim() !== "" && !request.headers["content-type"]?.startsWith("application/x-www-form-urlencoded")) {
       try {
         body = JSON.parse(raw)
       } catch {
-        return problem(response, 400, "Bad Request", "the body is not JSON")
+        return problem(400, "Bad Request", "the body is not JSON")
       }
     }
-    if (path === "/v1/calls") return request.method === "POST" ? createCall(response, app!, body) : problem(response, 405, "Method Not Allowed", "")
+    if (path === "/v1/calls") return request.method === "POST" ? createCall(app!, body) : problem(405, "Method Not Allowed", "")
     const callMatch = /^\/v1\/calls\/([^/]+)$/.exec(path)
     if (callMatch !== null) {
       const call = calls.get(decodeURIComponent(callMatch[1]!))
-      if (call === undefined || call.application.id !== app!.id) return problem(response, 404, "Not Found", "call not found")
-      if (request.method === "GET") return json(response, 200, call.resource())
+      if (call === undefined || call.application.id !== app!.id) return problem(404, "Not Found", "call not found")
+      if (request.method === "GET") return json(200, call.resource())
       if (request.method === "PUT") {
-        if (body?.action !== "hangup") return problem(response, 400, "Bad Request", "this fake knows the hangup action only")
-        if (call.isOver) return problem(response, 400, "Bad Request", "the call is not in progress")
+        if (body?.action !== "hangup") return problem(400, "Bad Request", "this fake knows the hangup action only")
+        if (call.isOver) return problem(400, "Bad Request", "the call is not in progress")
         call.hangUp()
-        return json(response, 204)
+        return json(204)
       }
     }
     const appMatch = /^\/v2\/applications\/([^/]+)$/.exec(path)
     if (appMatch !== null) {
       const found = applications.get(decodeURIComponent(appMatch[1]!))
-      if (found === undefined) return problem(response, 404, "Not Found", "application not found")
-      if (request.method === "GET") return json(response, 200, applicationJson(found))
+      if (found === undefined) return problem(404, "Not Found", "application not found")
+      if (request.method === "GET") return json(200, applicationJson(found))
       if (request.method === "PUT") {
-        if (typeof body?.name !== "string" || body.name === "") return problem(response, 400, "Bad Request", "name is required")
+        if (typeof body?.name !== "string" || body.name === "") return problem(400, "Bad Request", "name is required")
         // A PUT replaces the application: what it leaves out is gone.
         const voiceCap = body.capabilities?.voice
         found.name = body.name
@@ -214,13 +193,13 @@ export const start = async (options: {
         found.eventUrl = typeof voiceCap?.webhooks?.event_url?.address === "string" ? voiceCap.webhooks.event_url.address : null
         found.signedCallbacks = voiceCap?.signed_callbacks === true
         if (typeof body.keys?.public_key === "string") found.publicKey = body.keys.public_key
-        return json(response, 200, applicationJson(found))
+        return json(200, applicationJson(found))
       }
     }
     if (path === "/account/numbers" && request.method === "GET") {
       const pattern = url.searchParams.get("pattern") ?? ""
       const list = [...numbers.values()].filter((n) => n.msisdn.includes(pattern))
-      return json(response, 200, {
+      return json(200, {
         count: list.length,
         numbers: list.map((n) => ({ country: n.country, msisdn: n.msisdn, type: "landline", features: ["VOICE"], ...(n.appId === null ? {} : { app_id: n.appId }) }))
       })
@@ -228,25 +207,31 @@ export const start = async (options: {
     if (path === "/number/update" && request.method === "POST") {
       const owned = numbers.get(form.get("msisdn") ?? "")
       if (owned === undefined || owned.country !== form.get("country")) {
-        return json(response, 420, { "error-code": "420", "error-code-label": "Number not found or not owned by this account" })
+        return json(420, { "error-code": "420", "error-code-label": "Number not found or not owned by this account" })
       }
       const appId = form.get("app_id")
       if (appId !== null && appId !== "" && !applications.has(appId)) {
-        return json(response, 420, { "error-code": "420", "error-code-label": "Application not found" })
+        return json(420, { "error-code": "420", "error-code-label": "Application not found" })
       }
       owned.appId = appId === null || appId === "" ? null : appId
-      return json(response, 200, { "error-code": "200", "error-code-label": "success" })
+      return json(200, { "error-code": "200", "error-code-label": "success" })
     }
-    return problem(response, 404, "Not Found", "no such resource")
+    return problem(404, "Not Found", "no such resource")
   }
 
-  const server = Http.createServer((request, response) => {
-    const chunks: Array<Buffer> = []
-    request.on("data", (chunk: Buffer) => chunks.push(chunk))
-    request.on("end", () => route(request, response, Buffer.concat(chunks).toString("utf8")))
+  const api = await FakeHttp.serve({
+    authenticate: (request) => {
+      const voice = isVoice(request.path)
+      if (!voice && !isBasic(request.path)) return problem(404, "Not Found", "no such resource")
+      const ok = voice ? applicationOf(request.headers.authorization) !== undefined : basicOk(request.headers.authorization)
+      return ok ? undefined : problem(401, "Unauthorized", "You did not provide correct credentials")
+    },
+    failure: (status) => problem(status, status === 429 ? "Too Many Requests" : "Internal Server Error", "try again later"),
+    route,
+    onClose: () => {
+      for (const call of calls.values()) call.hangUp()
+    }
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const address = server.address() as AddressInfo
 
   const own = (number: string, appId: string | null = null) => {
     const msisdn = digits(number)
@@ -263,7 +248,7 @@ export const start = async (options: {
   }
 
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url: api.url,
     account,
     addApplication: (name) => {
       const { privateKey, publicKey } = Crypto.generateKeyPairSync("rsa", { modulusLength: 2048 })
@@ -283,8 +268,8 @@ export const start = async (options: {
     number: (number) => numbers.get(digits(number)),
     call: (uuid) => calls.get(uuid),
     calls: () => [...calls.values()],
-    behave: (number, behaviour) => void behaviours.set(number, behaviour),
-    failNext: (status, count = 1, applies = () => true) => void failures.push({ status, count, applies }),
+    behave: (number, behaviour) => callees.behave(number, behaviour),
+    failNext: (status, count = 1, applies = () => true) => api.failNext(status, count, applies),
     voiceUrl,
     placeInbound: async (input) => {
       const owned = numbers.get(digits(input.to))
@@ -304,11 +289,6 @@ export const start = async (options: {
       void running
       return call
     },
-    close: async () => {
-      for (const call of calls.values()) call.hangUp()
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-      server.closeAllConnections()
-      await closed
-    }
+    close: api.close
   }
 }

@@ -4,6 +4,9 @@
  * answers 5xx; once answered, machine detection, then the answer URL requested and its NCCO run
  * (`talk`, `conversation`, `connect` to a `websocket`: the media leg of `FakeVonageMedia`).
  */
+import * as FakeCallbacks from "@agentline/telephony-kit/testing/FakeCallbacks"
+import * as FakeHttp from "@agentline/telephony-kit/testing/FakeHttp"
+import * as FakeTimeline from "@agentline/telephony-kit/testing/FakeTimeline"
 import * as Crypto from "node:crypto"
 import * as Jwt from "../Jwt.js"
 import { connect, type MediaLeg } from "./FakeVonageMedia.js"
@@ -37,48 +40,39 @@ export type CallStatus = "started" | "ringing" | "answered" | "completed" | "bus
 
 const FINAL = new Set<CallStatus>(["completed", "busy", "cancelled", "unanswered", "failed", "rejected", "timeout"])
 
-export interface PostedEvent {
+/** An event as posted (the request; its delivery status is the log's). */
+export interface Event {
   readonly url: string
   readonly body: string
   readonly token: string
+}
+
+export interface PostedEvent extends Event {
   readonly status: number
 }
 
 export const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(resolve, millis))
 
 /** A signed JSON POST as Vonage sends its webhooks; answers the response's status and body. */
-const postSigned = async (url: string, body: string, token: string | undefined) => {
-  try {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", "user-agent": "Vonage-Voice/1.0", ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
-      body
-    })
-    return { status: response.status, body: await response.text() }
-  } catch {
-    return { status: 0, body: "" }
-  }
-}
+const postSigned = (url: string, body: string, token: string | undefined) =>
+  FakeHttp.postJson(url, body, { "user-agent": "Vonage-Voice/1.0", ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) })
 
 export class FakeVonageCall {
   readonly uuid = Crypto.randomUUID()
   readonly conversationUuid = `CON-${Crypto.randomUUID()}`
   status: CallStatus = "started"
   durationSeconds = 0
-  readonly events: Array<PostedEvent> = []
   /** NCCOs this call ran (as answered by the server), raw. */
   readonly nccos: Array<string> = []
   /** For an incoming call: the HTTP status of the answer URL's response. */
   answerStatus: number | undefined = undefined
   media: MediaLeg | undefined = undefined
-  readonly ended: Promise<CallStatus>
-  readonly mediaConnected: Promise<MediaLeg>
-  private resolveMedia!: (leg: MediaLeg) => void
-  private resolveEnded!: (status: CallStatus) => void
+  /** The events, posted in order (`resend`, `forge` replay them). */
+  readonly log: FakeCallbacks.CallbackLog<Event>
+  private readonly timeline: FakeTimeline.Timeline
+  private readonly endedLatch = FakeTimeline.latch<CallStatus>()
+  private readonly mediaLatch = FakeTimeline.latch<MediaLeg>()
   private answeredAt: number | undefined = undefined
-  private posting: Promise<void> = Promise.resolve()
-  private timers: Array<ReturnType<typeof setTimeout>> = []
-  private wake: Array<() => void> = []
 
   constructor(
     readonly account: Account,
@@ -95,8 +89,33 @@ export class FakeVonageCall {
       readonly ringingTimer: number
     }
   ) {
-    this.ended = new Promise((resolve) => (this.resolveEnded = resolve))
-    this.mediaConnected = new Promise((resolve) => (this.resolveMedia = resolve))
+    this.timeline = FakeTimeline.make(secondMillis)
+    this.log = FakeCallbacks.make((event, signing) => this.deliver(event, signing))
+  }
+
+  get ended(): Promise<CallStatus> {
+    return this.endedLatch.promise
+  }
+
+  get mediaConnected(): Promise<MediaLeg> {
+    return this.mediaLatch.promise
+  }
+
+  /** The events delivered so far, in order, with the application's status. */
+  get events(): ReadonlyArray<PostedEvent> {
+    return this.log.delivered().map((d) => ({ ...d.request, status: d.status }))
+  }
+
+  /** An event as Vonage posts it: signed (or with a JWT under another secret, or none); delivered again on 5xx. */
+  private async deliver(event: Event, signing: FakeCallbacks.Signing): Promise<number> {
+    const token = signing === "good" ? event.token : signing === "wrong" ? this.sign(event.body, "not-the-signature-secret") : undefined
+    let code = 0
+    for (let attempt = 0; attempt < 3; attempt++) {
+      code = (await postSigned(event.url, event.body, token)).status
+      if (signing !== "good" || (code !== 0 && code < 500)) break
+      await sleep(50)
+    }
+    return code
   }
 
   get isOver() {
@@ -105,14 +124,6 @@ export class FakeVonageCall {
 
   get answered() {
     return this.answeredAt !== undefined
-  }
-
-  /** Waits `seconds` of Vonage time, or until the call ends. */
-  private after(seconds: number) {
-    return new Promise<void>((resolve) => {
-      this.timers.push(setTimeout(resolve, seconds * this.secondMillis))
-      this.wake.push(resolve)
-    })
   }
 
   sign(body: string, secret = this.account.signatureSecret) {
@@ -138,17 +149,8 @@ export class FakeVonageCall {
     const url = this.options.eventUrl
     if (url === null) return
     const body = JSON.stringify(this.describe(status, extra))
-    this.posting = this.posting.then(async () => {
-      const token = this.sign(body)
-      // Vonage delivers an event again when the webhook could not be reached or failed (5xx).
-      let code = 0
-      for (let attempt = 0; attempt < 3; attempt++) {
-        code = (await postSigned(url, body, token)).status
-        if (code !== 0 && code < 500) break
-        await sleep(50)
-      }
-      this.events.push({ url, body, token, status: code })
-    })
+    // Vonage delivers an event again when the webhook could not be reached or failed (5xx).
+    this.log.post({ url, body, token: this.sign(body) })
   }
 
   /** The call as `GET /v1/calls/{uuid}` shows it. */
@@ -170,11 +172,10 @@ export class FakeVonageCall {
       this.durationSeconds = talkSeconds ?? Math.max(1, Math.round((Date.now() - this.answeredAt) / this.secondMillis))
     }
     this.status = status
-    for (const timer of this.timers) clearTimeout(timer)
-    for (const wake of this.wake.splice(0)) wake()
+    this.timeline.stop()
     if (this.media?.isOpen()) this.media.stop()
     this.event(status, status === "completed" ? { duration: String(this.durationSeconds), start_time: null, end_time: new Date().toISOString() } : {})
-    void this.posting.then(() => this.resolveEnded(status))
+    this.log.afterPosted(() => this.endedLatch.resolve(status))
   }
 
   /** Hang-up through the API: an answered call completes, a ringing one is cancelled. */
@@ -185,16 +186,16 @@ export class FakeVonageCall {
   /** Plays an outbound call out. */
   async play(): Promise<void> {
     this.event("started")
-    await this.after(0.1)
+    await this.timeline.after(0.1)
     if (this.isOver) return
     if (this.behaviour.answer === "failed") return this.end("failed")
     this.status = "ringing"
     this.event("ringing")
     if (this.behaviour.answer === "no-answer") {
-      await this.after(this.options.ringingTimer)
+      await this.timeline.after(this.options.ringingTimer)
       return this.end("unanswered")
     }
-    await this.after(this.behaviour.ringSeconds ?? 1)
+    await this.timeline.after(this.behaviour.ringSeconds ?? 1)
     if (this.isOver) return
     if (this.behaviour.answer === "busy") return this.end("busy")
     // With detection the callee's talk time runs from the verdict: the call cannot end (by the callee
@@ -203,7 +204,7 @@ export class FakeVonageCall {
     this.event("answered")
     if (this.options.machineDetection) {
       // Synchronous detection: the verdict comes before the NCCO is asked for.
-      await this.after(1)
+      await this.timeline.after(1)
       if (this.isOver) return
       if (this.behaviour.answer === "machine") {
         this.event("machine", { sub_state: "machine" })
@@ -225,7 +226,7 @@ export class FakeVonageCall {
   /** The callee talks for their talk time, then hangs up; `since` seconds of the call were answered already. */
   private talk(since = 0) {
     const talk = this.behaviour.talkSeconds ?? 2
-    this.timers.push(setTimeout(() => this.end("completed", since + talk), talk * this.secondMillis))
+    this.timeline.schedule(talk, () => this.end("completed", since + talk))
   }
 
   /** Requests the answer URL (signed JSON) and runs the NCCO it answers. */
@@ -255,10 +256,10 @@ export class FakeVonageCall {
       if (!this.answered && this.direction === "inbound") this.pickUp()
       switch (action?.action) {
         case "talk":
-          await this.after(0.5)
+          await this.timeline.after(0.5)
           break
         case "conversation":
-          await this.after(86_400)
+          await this.timeline.after(86_400)
           break
         case "connect": {
           const endpoint = Array.isArray(action.endpoint) ? action.endpoint[0] : undefined
@@ -271,7 +272,7 @@ export class FakeVonageCall {
           }).catch(() => undefined)
           if (leg === undefined) break
           this.media = leg
-          this.resolveMedia(leg)
+          this.mediaLatch.resolve(leg)
           await Promise.race([leg.closed, this.ended])
           break
         }
@@ -283,19 +284,12 @@ export class FakeVonageCall {
   }
 
   /** The first event posted again with a JWT signed with another secret, or without one: the HTTP status. */
-  async forge(signature: "wrong" | "missing"): Promise<number> {
-    await this.posting
-    const first = this.events[0]
-    if (first === undefined) throw new Error(`call ${this.uuid} posted no event`)
-    return (await postSigned(first.url, first.body, signature === "wrong" ? this.sign(first.body, "not-the-signature-secret") : undefined)).status
+  forge(signature: "wrong" | "missing"): Promise<number> {
+    return this.log.forge(signature)
   }
 
   /** Posts the events posted so far again (Vonage retries), as they were, in their order or reversed. */
-  async resend(order: "same" | "reverse"): Promise<ReadonlyArray<number>> {
-    await this.posting
-    const posted = order === "same" ? [...this.events] : [...this.events].reverse()
-    const statuses: Array<number> = []
-    for (const event of posted) statuses.push((await postSigned(event.url, event.body, event.token)).status)
-    return statuses
+  resend(order: "same" | "reverse"): Promise<ReadonlyArray<number>> {
+    return this.log.resend(order)
   }
 }

@@ -25,7 +25,19 @@
  * as are statuses this table does not know, and errors reported for a conversation without a call. A
  * body naming neither a call (`uuid`) nor a conversation is not a Vonage event.
  */
-import type { CallEvent, CallOutcome, CallStatus } from "@agentline/telephony-kit/TelephonyProvider"
+import {
+  type CallEvent,
+  type CallOutcome,
+  type CallStatus,
+  type InboundCall,
+  type ProviderWebhooks,
+  TelephonyError,
+  type WebhookRequest
+} from "@agentline/telephony-kit/TelephonyProvider"
+import { Clock, Effect, Either } from "effect"
+import * as Answer from "./Answer.js"
+import type { VonageConfig } from "./Config.js"
+import * as Jwt from "./Jwt.js"
 
 export type Parsed =
   | { readonly _tag: "Events"; readonly events: ReadonlyArray<CallEvent> }
@@ -120,4 +132,65 @@ export const callStatus = (call: { readonly status: string; readonly duration?: 
   const outcome = outcomeOf(call.status)
   if (outcome === undefined) return { _tag: "InProgress" }
   return { _tag: "Ended", outcome, durationSeconds: outcome === "completed" ? seconds(call.duration) : 0 }
+}
+
+// ------------------------------------------------------------------------------------------ webhooks
+
+const refused = (message: string) => new TelephonyError({ provider: "vonage", message, retryable: false })
+
+const header = (request: WebhookRequest, name: string): string | undefined => {
+  for (const [key, value] of Object.entries(request.headers)) if (key.toLowerCase() === name) return value
+  return undefined
+}
+
+/** Whether a webhook carries a JWT Vonage signed for this configuration about exactly this body. */
+export const isAuthentic = (config: VonageConfig, request: WebhookRequest, nowMillis: number): boolean =>
+  Jwt.verifyWebhook({
+    token: Jwt.bearer(header(request, "authorization")),
+    secret: config.signature_secret ?? "",
+    apiKey: config.api_key,
+    applicationId: config.application_id,
+    body: request.rawBody,
+    nowMillis
+  })
+
+/** A number as Vonage writes it (digits) in E.164 with `+`, so routing sees the same number either way. */
+const e164 = (value: string) => (/^[1-9][0-9]{6,14}$/.test(value) ? `+${value}` : value)
+
+/** An incoming call's answer request (JSON: `to`, `from`, `uuid`, `conversation_uuid`) as its routing key. */
+export const inboundCall = (request: WebhookRequest): Either.Either<InboundCall, string> => {
+  let body: unknown
+  try {
+    body = JSON.parse(new TextDecoder().decode(request.rawBody))
+  } catch {
+    return Either.left("not a Vonage answer request: the body is not JSON")
+  }
+  if (!isRecord(body)) return Either.left("not a Vonage answer request: the body is not a JSON object")
+  // Status events carry `status`; an answer request does not.
+  if (body.status !== undefined) return Either.left(`a Vonage call event (${String(body.status)}), not an incoming call`)
+  const to = typeof body.to === "string" ? body.to : undefined
+  const from = typeof body.from === "string" ? body.from : ""
+  const uuid = typeof body.uuid === "string" ? body.uuid : undefined
+  // The account is named by the signed JWT (verified later, with the configuration the number routes to).
+  const token = Jwt.bearer(header(request, "authorization"))
+  const apiKey = token === undefined ? undefined : Jwt.decode(token)?.claims.api_key
+  if (to === undefined || uuid === undefined) return Either.left("not a Vonage answer request: to and uuid are required")
+  if (typeof apiKey !== "string" || apiKey === "") return Either.left("a Vonage answer request that is not signed (turn signed callbacks on)")
+  return Either.right({ accountId: apiKey, to: e164(to), from: e164(from), providerCallId: uuid })
+}
+
+/**
+ * Vonage's `webhooks`: signed callbacks, a JWT in `Authorization` (HS256 with the signature secret, its
+ * `payload_hash` the SHA-256 of the body); events are JSON; answers are NCCOs (`Answer.ts`).
+ */
+export const webhooks: ProviderWebhooks<VonageConfig> = {
+  verify: ({ config, request }) => Effect.map(Clock.currentTimeMillis, (now) => isAuthentic(config, request, now)),
+  parseStatus: ({ request }) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const parsed = parse(new TextDecoder().decode(request.rawBody), now)
+      return parsed._tag === "Events" ? Effect.succeed(parsed.events) : Effect.fail(refused(parsed.reason))
+    }),
+  parseInbound: ({ request }) =>
+    Effect.suspend(() => Either.match(inboundCall(request), { onLeft: (reason) => Effect.fail(refused(reason)), onRight: Effect.succeed })),
+  answer: ({ instruction }) => Answer.answer(instruction)
 }

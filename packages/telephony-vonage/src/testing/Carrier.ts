@@ -1,8 +1,11 @@
-/** Vonage as a carrier under test: the adapter against the fake Vonage of `@agentline/telephony-vonage/testing`. */
-import * as Pcm from "@agentline/core/audio/Pcm"
-import { Vonage } from "@agentline/telephony-vonage"
-import * as FakeVonage from "@agentline/telephony-vonage/testing/FakeVonage"
-import type { CarrierUnderTest, FakeInbound, FakeMediaLeg, Scenario } from "./Carrier.js"
+/**
+ * Vonage as a carrier under test: the adapter against the fake Vonage, for the contract suite
+ * (`test/Contract.test.ts`, and the server's suite). The adapter asks Vonage for 16-bit linear PCM at
+ * 16 kHz: the one wide-band carrier of the suite.
+ */
+import type { CarrierUnderTest, FakeInbound, Scenario } from "@agentline/telephony-kit/testing/Carrier"
+import * as Vonage from "../Vonage.js"
+import * as FakeVonage from "./FakeVonage.js"
 
 const account = { apiKey: "vonagecontract01", apiSecret: "vonage-contract-api-secret", signatureSecret: "vonage-contract-signature-secret" }
 
@@ -15,9 +18,6 @@ const behaviours: Record<Scenario, FakeVonage.Behaviour> = {
   invalid: { answer: "invalid" },
   talking: { answer: "human", talkSeconds: 3000 }
 }
-
-/** The adapter asks Vonage for 16-bit linear PCM at 16 kHz: the one wide-band carrier of the suite. */
-const l16 = (sampleRate: number) => ({ encoding: "l16le", sampleRate }) as const
 
 /** What the server's NCCO did with an incoming call. Vonage has no busy signal: a busy line is said. */
 const inboundSeen = (call: FakeVonage.FakeVonageCall): FakeInbound => {
@@ -40,9 +40,8 @@ const inboundSeen = (call: FakeVonage.FakeVonageCall): FakeInbound => {
   }
 }
 
-export const vonage: CarrierUnderTest = {
+export const carrier: CarrierUnderTest = {
   provider: "vonage",
-  callMillis: 200,
   start: async () => {
     const fake = await FakeVonage.start({ account, secondMillis: 20 })
     const { application, privateKey } = fake.addApplication("agentline-contract")
@@ -83,20 +82,9 @@ export const vonage: CarrierUnderTest = {
           if (call === undefined) throw new Error(`the fake has no answer URL for ${to}`)
           return inboundSeen(call)
         },
-        media: async (uuid): Promise<FakeMediaLeg> => {
+        media: async (uuid) => {
           const leg = await found(uuid).mediaConnected
-          const pcm = (audio: Uint8Array) => Pcm.decode({ format: l16(leg.sampleRate), data: audio }).samples
-          return {
-            sampleRate: leg.sampleRate,
-            url: leg.url,
-            speak: (samples) => leg.speak(Pcm.encode({ sampleRate: leg.sampleRate, samples }, l16(leg.sampleRate)).data),
-            press: leg.press,
-            received: () => pcm(leg.received()),
-            heard: () => pcm(leg.played()),
-            marks: leg.marks,
-            clears: leg.clears,
-            isOpen: leg.isOpen
-          }
+          return { ...leg, heard: leg.played }
         },
         // Vonage's final statuses in the contract's words.
         ended: (uuid) =>
