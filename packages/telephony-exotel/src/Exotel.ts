@@ -19,74 +19,30 @@
  * detection for these calls: there is none here.
  */
 import * as ProviderRest from "@agentline/telephony-kit/ProviderRest"
-import { present, providerConfig, requiredText, secretField } from "@agentline/telephony-kit/ProviderConfig"
+import { present } from "@agentline/telephony-kit/ProviderConfig"
 import {
   type CallInstruction,
   type CallStatus,
   type InboundCall,
   type PlaceCall,
-  type ProviderField,
   type ProviderSync,
   TelephonyError,
   type TelephonyProvider,
   type WebhookRequest,
   type WebhookResponse
 } from "@agentline/telephony-kit/TelephonyProvider"
-import { Clock, Effect, Either, Option, Schema } from "effect"
+import type { HttpClient } from "@effect/platform"
+import { Clock, Effect, Either } from "effect"
 import * as Callbacks from "./Callbacks.js"
+import { accountId, type ExotelConfig, ExotelConfig as ExotelConfigSchema, fields } from "./Config.js"
+import * as VoicebotStream from "./Media.js"
 import * as Rest from "./Rest.js"
-import * as VoicebotStream from "./VoicebotStream.js"
-import * as WebhookAuth from "./WebhookAuth.js"
+import * as WebhookAuth from "./Signature.js"
 
-/** Exotel's regional API hosts: Singapore (the default cluster) and Mumbai. */
-export const apiBaseUrls = ["https://api.exotel.com", "https://api.in.exotel.com"] as const
-
-/** A pasted host, trimmed and without a trailing slash. */
-const normalizedHost = (value: string) => value.trim().replace(/\/+$/, "")
-const isRegionalHost = (value: string) => (apiBaseUrls as ReadonlyArray<string>).includes(normalizedHost(value))
-const regionMessage = () =>
-  `api_base_url must be one of Exotel's regional API hosts: ${apiBaseUrls[0]} (Singapore) or ${apiBaseUrls[1]} (Mumbai)`
-
-/** One of the two hosts (the OpenAPI document lists them as an enum). */
-const ApiBaseUrl = Schema.String.pipe(Schema.filter(isRegionalHost, { message: regionMessage, jsonSchema: { enum: [...apiBaseUrls] } }))
-
-/**
- * What a request may send: a host, or null for "not set". Checked as one value so that a wrong host
- * gets one clear message (not one per member of a union); any other host is refused — the adapter
- * sends the account's API key and token there.
- */
-const ApiBaseUrlInput = Schema.NullOr(Schema.String).pipe(
-  Schema.filter((value) => value === null || isRegionalHost(value), { message: regionMessage })
-)
-
-export const ExotelConfig = providerConfig({
-  account_sid: requiredText("account_sid"),
-  api_key: requiredText("api_key"),
-  api_token: requiredText("api_token"),
-  api_base_url: Schema.optionalToOptional(ApiBaseUrlInput, ApiBaseUrl, {
-    decode: (value) => Option.map(Option.filter(value, (v): v is string => v !== null), normalizedHost),
-    encode: (value) => value
-  })
-})
-export type ExotelConfig = typeof ExotelConfig.Type
-
-export const fields: ReadonlyArray<ProviderField> = [
-  secretField("account_sid", "Account SID", true),
-  secretField("api_key", "API key", true),
-  secretField("api_token", "API token", true),
-  {
-    name: "api_base_url",
-    label: "API region",
-    type: "select",
-    required: false,
-    sensitive: false,
-    description: "The cluster of the account: https://api.exotel.com (Singapore, Exotel's default) or https://api.in.exotel.com (Mumbai)",
-    options: [
-      { value: "https://api.exotel.com", label: "Singapore (api.exotel.com)" },
-      { value: "https://api.in.exotel.com", label: "Mumbai (api.in.exotel.com)" }
-    ]
-  }
-]
+export * from "./Config.js"
+export * as Callbacks from "./Callbacks.js"
+export * as Media from "./Media.js"
+export * as Signature from "./Signature.js"
 
 const refused = (message: string) => new TelephonyError({ provider: "exotel", message, retryable: false })
 
@@ -157,9 +113,9 @@ export type ExotelProvider = TelephonyProvider<ExotelConfig> & {
   readonly webhooks: NonNullable<TelephonyProvider<ExotelConfig>["webhooks"]>
 }
 
-/** The adapter; `apiUrl` overrides `AGENTLINE_EXOTEL_API_URL` and the configured region (tests). */
-export const make = (options: { readonly apiUrl?: string | undefined } = {}): ExotelProvider => {
-  const rest = Rest.make(options)
+/** The adapter over the context's `HttpClient`; `apiUrl` overrides `AGENTLINE_EXOTEL_API_URL` and the configured region (tests). */
+export const make = (options: { readonly apiUrl?: string | undefined } = {}): Effect.Effect<ExotelProvider, never, HttpClient.HttpClient> =>
+  Effect.map(Rest.make(options), (rest): ExotelProvider => {
 
   const place = (input: PlaceCall<ExotelConfig>) =>
     Effect.gen(function*() {
@@ -237,9 +193,9 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ex
   return {
     name: "exotel",
     displayName: "Exotel",
-    configSchema: ExotelConfig,
+    configSchema: ExotelConfigSchema,
     fields,
-    accountId: (config) => present(config.account_sid),
+    accountId,
     calls: { place, hangUp, get },
     webhooks: {
       verify: ({ config, request }) => Effect.sync(() => WebhookAuth.isAuthentic(config, request)),
@@ -250,7 +206,4 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ex
     media: VoicebotStream.media,
     inbound: { configure: ({ address, config, webhookUrl }) => Effect.sync(() => inboundSetup(config, address, webhookUrl)) }
   }
-}
-
-/** The adapter the server registers: Exotel's API in the configured region (or `AGENTLINE_EXOTEL_API_URL`). */
-export const provider: ExotelProvider = make()
+  })

@@ -18,7 +18,7 @@
  */
 import type { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import * as ProviderRest from "@agentline/telephony-kit/ProviderRest"
-import { HttpClientRequest } from "@effect/platform"
+import { type HttpClient, HttpClientRequest } from "@effect/platform"
 import { Config, Effect, type Either, Option } from "effect"
 
 export const DEFAULT_API_URL = "https://api.exotel.com"
@@ -74,7 +74,8 @@ export interface Rest {
   }) => Effect.Effect<Either.Either<unknown, ExotelFailure>, TelephonyError>
 }
 
-export const make = (options: { readonly apiUrl?: string | undefined } = {}): Rest => ({
+export const make = (options: { readonly apiUrl?: string | undefined } = {}): Effect.Effect<Rest, never, HttpClient.HttpClient> =>
+  Effect.map(ProviderRest.make(api), (client): Rest => ({
   send: ({ credentials, form, method, path, what }) =>
     Effect.gen(function*() {
       const fromEnvironment = yield* apiUrlConfig.pipe(Effect.orDie)
@@ -86,6 +87,6 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Re
       )
       if (form !== undefined) request = HttpClientRequest.bodyUrlParams(request, form.map(([k, v]) => [k, v] as [string, string]))
       // The platform's request errors name the kind of fault only: the URL (with the account SID) and the credentials stay out.
-      return yield* ProviderRest.send(api, request, what)
+      return yield* client.send(request, what)
     })
-})
+  }))

@@ -1,7 +1,8 @@
 import type { CallInstruction, WebhookRequest } from "@agentline/telephony-kit/TelephonyProvider"
+import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, ParseResult, Schema } from "effect"
-import { Exotel, ExotelWebhookAuth } from "../src/index.js"
+import { Exotel } from "../src/index.js"
 import * as FakeExotel from "../src/testing/FakeExotel.js"
 
 const decode = (input: unknown) => Schema.decodeUnknownEither(Exotel.ExotelConfig)(input)
@@ -47,7 +48,7 @@ describe("exotel configuration", () => {
   })
 
   it("routes inbound calls by the account SID", () => {
-    expect(Exotel.provider.accountId(config)).toBe("acme1")
+    expect(Exotel.accountId(config)).toBe("acme1")
   })
 })
 
@@ -82,7 +83,7 @@ describe("exotel answers and incoming calls", () => {
     const route = "https://agentline.example/api/v1/telephony/inbound/exotel"
     const bound = Exotel.inboundSetup(config, "+918047491899", route)
     expect(bound.ok).toBe(false)
-    const pasted = ExotelWebhookAuth.inboundFlowUrl(config, route)
+    const pasted = Exotel.Signature.inboundFlowUrl(config, route)
     expect(bound.message).toContain(pasted)
     expect(bound.message).toContain(route)
     expect(bound.message).not.toContain(config.api_token)
@@ -96,7 +97,7 @@ describe("exotel calls against the fake", () => {
   const withFake = <A, E>(body: (fake: FakeExotel.FakeExotel, adapter: Exotel.ExotelProvider) => Effect.Effect<A, E>) =>
     Effect.acquireUseRelease(
       Effect.promise(() => FakeExotel.start({ accounts: [account], secondMillis: 5 })),
-      (fake) => body(fake, Exotel.make({ apiUrl: fake.url })),
+      (fake) => Effect.flatMap(Exotel.make({ apiUrl: fake.url }).pipe(Effect.provide(FetchHttpClient.layer)), (adapter) => body(fake, adapter)),
       (fake) => Effect.promise(() => fake.close())
     )
   const place = (adapter: Exotel.ExotelProvider, to: string, from: string | undefined, cfg = config) =>
@@ -120,7 +121,7 @@ describe("exotel calls against the fake", () => {
         const call = fake.call(providerCallId)!
         expect(call.options.streamUrl).toBe("ws://127.0.0.1:1/api/v1/telephony/media/exotel/tok?attempt_id=7")
         expect(call.options.events).toEqual(new Set(["answered", "terminal"]))
-        expect(call.options.statusCallback).toBe(ExotelWebhookAuth.withToken(config, "https://agentline.example/api/v1/telephony/callbacks/exotel/7"))
+        expect(call.options.statusCallback).toBe(Exotel.Signature.withToken(config, "https://agentline.example/api/v1/telephony/callbacks/exotel/7"))
         expect((yield* adapter.calls.get({ config, providerCallId }))._tag).toBe("InProgress")
         yield* adapter.calls.hangUp({ config, providerCallId })
         expect(yield* Effect.promise(() => call.ended)).toBe("canceled")

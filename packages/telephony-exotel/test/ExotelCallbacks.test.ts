@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ExotelCallbacks } from "../src/index.js"
+import { Exotel } from "../src/index.js"
 
 const NOW = Date.parse("2026-11-25T12:00:00Z")
-const parse = (body: string) => ExotelCallbacks.parseStatus(ExotelCallbacks.paramsOf(body), NOW)
+const parse = (body: string) => Exotel.Callbacks.parseStatus(Exotel.Callbacks.paramsOf(body), NOW)
 
 /** A terminal callback as Exotel posts it (form fields). */
 const terminal = (status: string, conversation: string) =>
@@ -70,20 +70,20 @@ describe("exotel status callbacks", () => {
   })
 
   it("the call details API's statuses tell a live call from an ended one", () => {
-    expect(ExotelCallbacks.callStatus("queued", undefined)).toEqual({ _tag: "InProgress" })
-    expect(ExotelCallbacks.callStatus("ringing", undefined)).toEqual({ _tag: "InProgress" })
-    expect(ExotelCallbacks.callStatus("in-progress", "3")).toEqual({ _tag: "InProgress" })
-    expect(ExotelCallbacks.callStatus("completed", "31")).toEqual({ _tag: "Ended", outcome: "completed", durationSeconds: 31 })
+    expect(Exotel.Callbacks.callStatus("queued", undefined)).toEqual({ _tag: "InProgress" })
+    expect(Exotel.Callbacks.callStatus("ringing", undefined)).toEqual({ _tag: "InProgress" })
+    expect(Exotel.Callbacks.callStatus("in-progress", "3")).toEqual({ _tag: "InProgress" })
+    expect(Exotel.Callbacks.callStatus("completed", "31")).toEqual({ _tag: "Ended", outcome: "completed", durationSeconds: 31 })
     // Never answered: no talk time, whatever Exotel counted.
-    expect(ExotelCallbacks.callStatus("no-answer", "30")).toEqual({ _tag: "Ended", outcome: "no_answer", durationSeconds: 0 })
-    expect(ExotelCallbacks.callStatus("canceled", undefined)).toEqual({ _tag: "Ended", outcome: "canceled", durationSeconds: 0 })
+    expect(Exotel.Callbacks.callStatus("no-answer", "30")).toEqual({ _tag: "Ended", outcome: "no_answer", durationSeconds: 0 })
+    expect(Exotel.Callbacks.callStatus("canceled", undefined)).toEqual({ _tag: "Ended", outcome: "canceled", durationSeconds: 0 })
   })
 
   it("numbers in Exotel's national form become E.164 (India's trunk 0); others are left alone", () => {
-    expect(ExotelCallbacks.e164("08047491899")).toBe("+918047491899")
-    expect(ExotelCallbacks.e164(" 080-4749-1899 ")).toBe("+918047491899")
-    expect(ExotelCallbacks.e164("+918047491899")).toBe("+918047491899")
-    expect(ExotelCallbacks.e164("918047491899")).toBe("918047491899")
-    expect(ExotelCallbacks.e164("0123")).toBe("0123")
+    expect(Exotel.Callbacks.e164("08047491899")).toBe("+918047491899")
+    expect(Exotel.Callbacks.e164(" 080-4749-1899 ")).toBe("+918047491899")
+    expect(Exotel.Callbacks.e164("+918047491899")).toBe("+918047491899")
+    expect(Exotel.Callbacks.e164("918047491899")).toBe("918047491899")
+    expect(Exotel.Callbacks.e164("0123")).toBe("0123")
   })
 })

@@ -2,7 +2,7 @@ import type { AudioFormat } from "@agentline/telephony-kit/AudioFormat"
 import type { WebSocketFrame } from "@agentline/telephony-kit/Media"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, FastCheck } from "effect"
-import { VoicebotStream } from "../src/index.js"
+import { Exotel } from "../src/index.js"
 
 const text = (message: unknown): WebSocketFrame => ({ _tag: "Text", text: JSON.stringify(message) })
 const json = (frame: WebSocketFrame) => (frame._tag === "Text" ? JSON.parse(frame.text) : undefined)
@@ -29,7 +29,7 @@ const l16 = (sampleRate: number): AudioFormat => ({ encoding: "l16le", sampleRat
 describe("exotel voicebot stream", () => {
   it.effect("decodes connected, start (format and parameters), media, dtmf, mark and stop", () =>
     Effect.gen(function*() {
-      const codec = VoicebotStream.session()
+      const codec = Exotel.Media.session()
       expect(yield* codec.decode(text({ event: "connected" }))).toEqual([])
       expect(yield* codec.decode(start({ encoding: "audio/x-raw", sample_rate: "8000", bit_rate: "16" }))).toEqual([{
         _tag: "Start",
@@ -51,17 +51,17 @@ describe("exotel voicebot stream", () => {
 
   it.effect("reads the rate and encoding start announces: 16 kHz PCM, or µ-law where the account streams it", () =>
     Effect.gen(function*() {
-      const wide = VoicebotStream.session()
+      const wide = Exotel.Media.session()
       expect(yield* wide.decode(start({ encoding: "base64", sample_rate: "16000" }))).toMatchObject([{ format: l16(16000) }])
-      const mulaw = VoicebotStream.session()
+      const mulaw = Exotel.Media.session()
       expect(yield* mulaw.decode(start({ encoding: "audio/x-mulaw", sample_rate: "8000" }))).toMatchObject([{ format: { encoding: "mulaw", sampleRate: 8000 } }])
-      expect(VoicebotStream.formatOf({})).toEqual(l16(8000))
-      expect(VoicebotStream.formatOf({ sample_rate: "banana" })).toEqual(l16(8000))
+      expect(Exotel.Media.formatOf({})).toEqual(l16(8000))
+      expect(Exotel.Media.formatOf({ sample_rate: "banana" })).toEqual(l16(8000))
     }))
 
   it.effect("refuses binary frames, non-JSON, media before start, and a start without a stream", () =>
     Effect.gen(function*() {
-      const codec = VoicebotStream.session()
+      const codec = Exotel.Media.session()
       expect((yield* Effect.flip(codec.decode({ _tag: "Binary", data: new Uint8Array(2) }))).message).toContain("text frames only")
       expect((yield* Effect.flip(codec.decode({ _tag: "Text", text: "{" }))).message).toContain("not JSON")
       expect((yield* Effect.flip(codec.decode(text({ event: "media", media: { payload: "AAAA" } })))).message).toContain("before start")
@@ -71,7 +71,7 @@ describe("exotel voicebot stream", () => {
 
   it.effect("sends 20 ms frames as 100 ms chunks of whole frames; a mark sends what is held first, padded with silence", () =>
     Effect.gen(function*() {
-      const codec = VoicebotStream.session()
+      const codec = Exotel.Media.session()
       yield* codec.decode(start({ encoding: "audio/x-raw", sample_rate: "8000" }))
       const frame = (fill: number, bytes = 320) => ({ _tag: "Audio" as const, audio: { format: l16(8000), data: new Uint8Array(bytes).fill(fill) } })
       for (let i = 0; i < 4; i++) expect(yield* codec.encode(frame(i + 1))).toEqual([])
@@ -100,7 +100,7 @@ describe("exotel voicebot stream", () => {
 
   it.effect("refuses audio in another format than the stream's", () =>
     Effect.gen(function*() {
-      const codec = VoicebotStream.session()
+      const codec = Exotel.Media.session()
       yield* codec.decode(start({ encoding: "audio/x-raw", sample_rate: "8000" }))
       const wrong = yield* Effect.flip(codec.encode({ _tag: "Audio", audio: { format: l16(16000), data: new Uint8Array(640) } }))
       expect(wrong.message).toContain("l16le/16000 on a l16le/8000 stream")
@@ -112,7 +112,7 @@ describe("exotel voicebot stream", () => {
         FastCheck.constantFrom(8000, 16000, 24000),
         FastCheck.array(FastCheck.uint8Array({ minLength: 1, maxLength: 2000 }), { maxLength: 12 }),
         (sampleRate, pieces) => {
-          const codec = VoicebotStream.session()
+          const codec = Exotel.Media.session()
           Effect.runSync(codec.decode(start({ encoding: "audio/x-raw", sample_rate: String(sampleRate) })))
           const frameBytes = (sampleRate / 50) * 2
           const out: Array<Buffer> = []

@@ -3,6 +3,9 @@
  * busy; no-answer; failed. Status callbacks are form posts to the `StatusCallback` URL exactly as given;
  * an answered call connects its media leg (`FakeExotelMedia`).
  */
+import * as FakeCallbacks from "@agentline/telephony-kit/testing/FakeCallbacks"
+import * as FakeHttp from "@agentline/telephony-kit/testing/FakeHttp"
+import * as FakeTimeline from "@agentline/telephony-kit/testing/FakeTimeline"
 import { connectMedia, type MediaLeg, sidOf } from "./FakeExotelMedia.js"
 
 export interface Account {
@@ -25,9 +28,13 @@ export type Status = "queued" | "ringing" | "in-progress" | "completed" | "busy"
 
 const FINAL = new Set<Status>(["completed", "busy", "failed", "no-answer", "canceled"])
 
-export interface PostedCallback {
+/** A status callback as posted (the request; its delivery status is the log's). */
+export interface Callback {
   readonly url: string
   readonly params: ReadonlyArray<readonly [string, string]>
+}
+
+export interface PostedCallback extends Callback {
   readonly status: number
 }
 
@@ -41,19 +48,16 @@ export class ExotelCall {
   readonly createdAt = Date.now()
   startedAt: number | undefined = undefined
   endedAt: number | undefined = undefined
-  readonly callbacks: Array<PostedCallback> = []
   /** For an incoming call: the status and body of the applet URL's answer. */
   webhookStatus: number | undefined = undefined
   webhookBody: string | undefined = undefined
   media: MediaLeg | undefined = undefined
-  readonly ended: Promise<Status>
-  readonly mediaConnected: Promise<MediaLeg>
-  private resolveMedia!: (leg: MediaLeg) => void
-  private resolveEnded!: (status: Status) => void
+  /** The status callbacks, posted in order (`resend`, `forge` replay them). */
+  readonly log: FakeCallbacks.CallbackLog<Callback>
+  private readonly timeline: FakeTimeline.Timeline
+  private readonly endedLatch = FakeTimeline.latch<Status>()
+  private readonly mediaLatch = FakeTimeline.latch<MediaLeg>()
   private answeredAt: number | undefined = undefined
-  private posting: Promise<void> = Promise.resolve()
-  private timers: Array<ReturnType<typeof setTimeout>> = []
-  private wake: (() => void) | undefined = undefined
 
   constructor(
     readonly account: Account,
@@ -72,19 +76,39 @@ export class ExotelCall {
       readonly timeoutSeconds: number
     }
   ) {
-    this.ended = new Promise((resolve) => (this.resolveEnded = resolve))
-    this.mediaConnected = new Promise((resolve) => (this.resolveMedia = resolve))
+    this.timeline = FakeTimeline.make(secondMillis)
+    this.log = FakeCallbacks.make((callback, signing) => this.deliver(callback, signing))
   }
 
   get isOver() {
     return FINAL.has(this.status)
   }
 
-  private after(seconds: number) {
-    return new Promise<void>((resolve) => {
-      this.timers.push(setTimeout(resolve, seconds * this.secondMillis))
-      this.wake = resolve
-    })
+  get ended(): Promise<Status> {
+    return this.endedLatch.promise
+  }
+
+  get mediaConnected(): Promise<MediaLeg> {
+    return this.mediaLatch.promise
+  }
+
+  /** The callbacks delivered so far, in order, with the application's status. */
+  get callbacks(): ReadonlyArray<PostedCallback> {
+    return this.log.delivered().map((d) => ({ ...d.request, status: d.status }))
+  }
+
+  /**
+   * A status callback: Exotel signs nothing, the URL's token is the proof. A forged one carries another
+   * token, or none.
+   */
+  private deliver(callback: Callback, signing: FakeCallbacks.Signing): Promise<number> {
+    if (signing === "good") return this.post(callback.url, callback.params)
+    const url = new URL(callback.url)
+    for (const name of [...url.searchParams.keys()].filter((k) => /token/i.test(k))) {
+      if (signing === "wrong") url.searchParams.set(name, "not-the-token")
+      else url.searchParams.delete(name)
+    }
+    return this.post(url.toString(), callback.params)
   }
 
   /** The call details API's view of the call. */
@@ -138,28 +162,14 @@ export class ExotelCall {
   }
 
   async post(url: string, params: ReadonlyArray<readonly [string, string]>): Promise<number> {
-    try {
-      const response = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": "Exotel/1.0" },
-        body: new URLSearchParams(params.map(([k, v]) => [k, v])).toString()
-      })
-      await response.text()
-      return response.status
-    } catch {
-      return 0
-    }
+    return (await FakeHttp.postForm(url, params, { "user-agent": "Exotel/1.0" })).status
   }
 
   /** Queues the callback of `event` if subscribed; the end is always reported. */
   private notify(event: "answered" | "terminal" | "ringing") {
     const url = this.options.statusCallback
     if (url === undefined || (event !== "terminal" && !this.options.events.has(event))) return
-    const params = this.callbackParams(event)
-    this.posting = this.posting.then(async () => {
-      const status = await this.post(url, params)
-      this.callbacks.push({ url, params, status })
-    })
+    this.log.post({ url, params: this.callbackParams(event) })
   }
 
   /** Ends the call with `status` (once); `completed` counts the talk time since the answer. */
@@ -170,11 +180,10 @@ export class ExotelCall {
     }
     this.status = status
     this.endedAt = Date.now()
-    for (const timer of this.timers) clearTimeout(timer)
-    this.wake?.()
+    this.timeline.stop()
     if (this.media?.isOpen()) this.media.stop()
     this.notify("terminal")
-    void this.posting.then(() => this.resolveEnded(status))
+    this.log.afterPosted(() => this.endedLatch.resolve(status))
   }
 
   /** The callee (or, inbound, Exotel's flow) picks up. */
@@ -182,7 +191,7 @@ export class ExotelCall {
     this.status = "in-progress"
     this.answeredAt = Date.now()
     const talk = this.behaviour.talkSeconds ?? 2
-    this.timers.push(setTimeout(() => this.end("completed", talk), talk * this.secondMillis))
+    this.timeline.schedule(talk, () => this.end("completed", talk))
   }
 
   /** Connects the answered call's media; the call ends when the socket closes (nothing else is left to do). */
@@ -197,7 +206,7 @@ export class ExotelCall {
     }).catch(() => undefined)
     if (leg === undefined) return this.end("completed")
     this.media = leg
-    this.resolveMedia(leg)
+    this.mediaLatch.resolve(leg)
     await leg.closed
     this.end("completed")
   }
@@ -205,47 +214,34 @@ export class ExotelCall {
   /** Plays an outbound call out. */
   async play(): Promise<void> {
     this.startedAt = Date.now()
-    await this.after(0.1)
+    await this.timeline.after(0.1)
     if (this.isOver) return
     if (this.behaviour.answer === "failed") return this.end("failed")
     this.status = "ringing"
     this.notify("ringing")
     if (this.behaviour.answer === "no-answer") {
-      await this.after(this.options.timeoutSeconds)
+      await this.timeline.after(this.options.timeoutSeconds)
       return this.end("no-answer")
     }
-    await this.after(this.behaviour.ringSeconds ?? 1)
+    await this.timeline.after(this.behaviour.ringSeconds ?? 1)
     if (this.isOver) return
     if (this.behaviour.answer === "busy") return this.end("busy")
     this.answer()
     this.notify("answered")
     // The answered report is out before the media connects.
-    await this.posting
+    await this.log.settled()
     if (this.isOver || this.options.streamUrl === undefined) return
     await this.stream(this.options.streamUrl)
   }
 
   /** The first callback posted again with a wrong token, or without one: the HTTP status. */
-  async forge(signature: "wrong" | "missing"): Promise<number> {
-    await this.posting
-    const first = this.callbacks[0]
-    if (first === undefined) throw new Error(`call ${this.sid} posted no callback`)
-    const url = new URL(first.url)
-    const names = [...url.searchParams.keys()].filter((k) => /token/i.test(k))
-    for (const name of names) {
-      if (signature === "wrong") url.searchParams.set(name, "not-the-token")
-      else url.searchParams.delete(name)
-    }
-    return this.post(url.toString(), first.params)
+  forge(signature: "wrong" | "missing"): Promise<number> {
+    return this.log.forge(signature)
   }
 
   /** The callbacks posted so far posted again (Exotel retries), in their order or reversed. */
-  async resend(order: "same" | "reverse"): Promise<ReadonlyArray<number>> {
-    await this.posting
-    const posted = order === "same" ? [...this.callbacks] : [...this.callbacks].reverse()
-    const statuses: Array<number> = []
-    for (const callback of posted) statuses.push(await this.post(callback.url, callback.params))
-    return statuses
+  resend(order: "same" | "reverse"): Promise<ReadonlyArray<number>> {
+    return this.log.resend(order)
   }
 }
 

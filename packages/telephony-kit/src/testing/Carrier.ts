@@ -111,6 +111,11 @@ export interface CarrierUnderTest {
    */
   readonly busySignal?: boolean
   /**
+   * Whether the provider's API can end a call that is still ringing (default true). One that cannot
+   * says so (`hangUp` fails, not retryable) and the call rings on until answered or given up on.
+   */
+  readonly endsRingingCalls?: boolean
+  /**
    * Set when the provider has no per-number voice webhook (Asterisk: the dialplan sends calls to the
    * Stasis application): `inbound.configure` then only checks the provider, and `voiceUrl` is not
    * asked. Default false.

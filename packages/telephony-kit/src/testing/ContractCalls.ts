@@ -129,9 +129,9 @@ export const callTests = (it: ContractIt) => {
       for (const again of late.filter((e) => e.type === "ended")) expect(said(again)).toBe(said(ended))
     }))
 
-  it.effect("hang-up ends a ringing call canceled; `get` tells a call in progress from one that ended; hanging up again succeeds", () =>
+  it.effect("hang-up ends a ringing call canceled (or says it cannot); `get` tells a call in progress from one that ended; hanging up again succeeds", () =>
     Effect.gen(function*() {
-      const { adapter, config, fake } = yield* Contract
+      const { adapter, carrier, config, fake } = yield* Contract
       const calling = adapter.calls!
       const { call } = yield* placeTo("no_answer")
       const providerCallId = call.providerCallId!
@@ -140,6 +140,14 @@ export const callTests = (it: ContractIt) => {
       // which `get` rightly reports as Unknown: ask until the carrier has it.
       const first = yield* eventuallyValue(Effect.map(calling.get(input), (s) => (s._tag === "Unknown" ? undefined : s)), "the call to be known")
       expect(first._tag).toBe("InProgress")
+      if (carrier.endsRingingCalls === false) {
+        // The provider cannot: the adapter says so, and the call rings on until the callee's end.
+        expect(yield* Effect.flip(calling.hangUp(input))).toMatchObject({ _tag: "TelephonyError", retryable: false })
+        expect(yield* Effect.promise(() => fake.ended(providerCallId))).toBe("no_answer")
+        expect((yield* endOf(call)).outcome).toBe("no_answer")
+        yield* calling.hangUp(input)
+        return
+      }
       yield* calling.hangUp(input)
       expect(yield* Effect.promise(() => fake.ended(providerCallId))).toBe("canceled")
       expect((yield* endOf(call)).outcome).toBe("canceled")

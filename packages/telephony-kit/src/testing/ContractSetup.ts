@@ -76,7 +76,7 @@ export const placeTo = (scenario: Scenario, options: { readonly machineDetection
       to,
       from: callerId,
       config: config({ machineDetection: options.machineDetection ?? false }),
-      whenAnswered: options.whenAnswered ?? "keep-open"
+      whenAnswered: options.whenAnswered ?? "stream"
     })
     return { call, to }
   })

@@ -1,8 +1,11 @@
-/** The contract suite for Exotel, against the fake Exotel of `@agentline/telephony-exotel/testing`. */
-import { Exotel, ExotelWebhookAuth } from "@agentline/telephony-exotel"
-import * as FakeExotel from "@agentline/telephony-exotel/testing/FakeExotel"
-import type { CarrierUnderTest, FakeInbound, FakeMediaLeg, Scenario } from "./Carrier.js"
-import { runContract } from "./Contract.js"
+/**
+ * Exotel as a carrier under test: the adapter against the fake Exotel, for the contract suite
+ * (`test/Contract.test.ts`, and the server's suite). Exotel reports the answer and the end only, has no
+ * machine detection, no API to point a number at a URL, and no busy signal.
+ */
+import type { CarrierUnderTest, FakeInbound, Scenario } from "@agentline/telephony-kit/testing/Carrier"
+import * as Exotel from "../Exotel.js"
+import * as FakeExotel from "./FakeExotel.js"
 
 const account = { sid: "agentlinecontract1", apiKey: "contract-exotel-api-key", apiToken: "contract-exotel-api-token" }
 const config = { account_sid: account.sid, api_key: account.apiKey, api_token: account.apiToken }
@@ -18,21 +21,8 @@ const behaviours: Record<Scenario, FakeExotel.Behaviour> = {
   talking: { answer: "human", talkSeconds: 3000 }
 }
 
-/** 16-bit little-endian PCM, as Exotel streams it, and back. */
-const pcm = (bytes: Uint8Array) => {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  return Int16Array.from({ length: Math.floor(bytes.length / 2) }, (_, i) => view.getInt16(i * 2, true))
-}
-const bytesOf = (samples: Int16Array) => {
-  const out = new Uint8Array(samples.length * 2)
-  const view = new DataView(out.buffer)
-  samples.forEach((v, i) => view.setInt16(i * 2, v, true))
-  return out
-}
-
-export const exotel: CarrierUnderTest = {
+export const carrier: CarrierUnderTest = {
   provider: "exotel",
-  callMillis: 200,
   // Exotel reports the answer and the end (`StatusCallbackEvents`: answered, terminal), no ringing.
   answeredProgress: ["answered", "ended"],
   machineDetection: false,
@@ -55,7 +45,7 @@ export const exotel: CarrierUnderTest = {
         // What the operator pastes into the flow's Voicebot applet: the URL provider_sync names, with its credentials.
         route: (number, url) => {
           fake.addExoPhone(account.sid, number)
-          fake.route(number, url === null ? null : ExotelWebhookAuth.inboundFlowUrl(config, url))
+          fake.route(number, url === null ? null : Exotel.Signature.inboundFlowUrl(config, url))
         },
         voiceUrl: fake.voiceUrl,
         placeInbound: async ({ from, signature, to }): Promise<FakeInbound> => {
@@ -75,19 +65,9 @@ export const exotel: CarrierUnderTest = {
             hangUp: () => call.end("completed")
           }
         },
-        media: async (sid): Promise<FakeMediaLeg> => {
+        media: async (sid) => {
           const leg = await found(sid).mediaConnected
-          return {
-            sampleRate: leg.sampleRate,
-            url: leg.url,
-            speak: (samples) => leg.speak(bytesOf(samples)),
-            press: leg.press,
-            received: () => pcm(leg.received()),
-            heard: () => pcm(leg.played()),
-            marks: leg.marks,
-            clears: leg.clears,
-            isOpen: leg.isOpen
-          }
+          return { ...leg, heard: leg.played }
         },
         ended: (sid) => found(sid).ended,
         resendCallbacks: (sid, order) => found(sid).resend(order),
@@ -98,4 +78,3 @@ export const exotel: CarrierUnderTest = {
   }
 }
 
-runContract(exotel)
