@@ -47,7 +47,7 @@ describe("ari configuration", () => {
 
 describe("ari account id (defect 9.6: ARI numbers have a routing key too)", () => {
   it("is the normalized endpoint and the ARI user", () => {
-    expect(Ari.provider.accountId(Schema.decodeUnknownSync(Ari.AriConfig)(complete))).toBe("http://pbx.example.com:8088#agentline")
+    expect(Ari.accountId(Schema.decodeUnknownSync(Ari.AriConfig)(complete))).toBe("http://pbx.example.com:8088#agentline")
   })
 
   it.each([

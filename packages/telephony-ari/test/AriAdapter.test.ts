@@ -1,5 +1,6 @@
 /** The adapter against the fake Asterisk: the events WebSocket's credentials and reconnection, calls' events. */
 import type { CallEvent } from "@agentline/telephony-kit/TelephonyProvider"
+import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Schema, Scope } from "effect"
 import { Ari } from "../src/index.js"
@@ -30,7 +31,7 @@ describe("ari adapter against the fake Asterisk", () => {
   it.live("a wrong ARI password fails the connection, non-retryable, without the password in the message", () =>
     withFake((fake) =>
       Effect.gen(function*() {
-        const adapter = Ari.make({ apiUrl: fake.url })
+        const adapter = yield* Ari.make({ apiUrl: fake.url }).pipe(Effect.provide(FetchHttpClient.layer))
         const failed = yield* Effect.flip(Effect.scoped(adapter.connect!(configOf(fake, "wrong-password-xyz"))))
         expect(failed.retryable).toBe(false)
         expect(failed.message).toContain("check the ARI user and password")
@@ -41,7 +42,7 @@ describe("ari adapter against the fake Asterisk", () => {
   it.live("a call reports ringing, answered and ended over the events WebSocket, which reconnects when lost", () =>
     withFake((fake) =>
       Effect.scoped(Effect.gen(function*() {
-        const adapter = Ari.make({ apiUrl: fake.url })
+        const adapter = yield* Ari.make({ apiUrl: fake.url }).pipe(Effect.provide(FetchHttpClient.layer))
         const config = configOf(fake)
         yield* adapter.connect!(config)
         expect(fake.eventSockets(user.name)).toBe(1)
@@ -79,7 +80,7 @@ describe("ari adapter against the fake Asterisk", () => {
   it.live("configurations of one box and ARI user share one events WebSocket (Asterisk gives the application to the last one)", () =>
     withFake((fake) =>
       Effect.gen(function*() {
-        const adapter = Ari.make({ apiUrl: fake.url })
+        const adapter = yield* Ari.make({ apiUrl: fake.url }).pipe(Effect.provide(FetchHttpClient.layer))
         const first = yield* Scope.make()
         const second = yield* Scope.make()
         yield* Scope.extend(adapter.connect!(configOf(fake)), first)
@@ -95,7 +96,7 @@ describe("ari adapter against the fake Asterisk", () => {
   it.live("a dial-string template reaches FreePBX routes; a busy callee is busy; hanging up a call that is gone succeeds", () =>
     withFake((fake) =>
       Effect.scoped(Effect.gen(function*() {
-        const adapter = Ari.make({ apiUrl: fake.url })
+        const adapter = yield* Ari.make({ apiUrl: fake.url }).pipe(Effect.provide(FetchHttpClient.layer))
         const config = { ...configOf(fake), dial_string: "Local/{digits}@from-internal" }
         yield* adapter.connect!(config)
         fake.behave("14155550111", { answer: "busy" })

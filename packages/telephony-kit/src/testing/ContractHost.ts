@@ -242,11 +242,11 @@ export const make: Effect.Effect<ContractHost, never, Scope.Scope> = Effect.gen(
       }
       const refuse = (call: InboundCall | undefined, known: unknown, instruction: CallInstruction = { _tag: "Reject", reason: REFUSED }) =>
         Effect.gen(function*() {
+          const answer = webhooks.answer({ config: known, instruction })
+          record({ call, status: answer.status, instruction, attempt: undefined })
           if (known !== undefined && call !== undefined && webhooks.instructCall !== undefined) {
             yield* webhooks.instructCall({ config: known, providerCallId: call.providerCallId, instruction }).pipe(Effect.ignore)
           }
-          const answer = webhooks.answer({ config: known, instruction })
-          record({ call, status: answer.status, instruction, attempt: undefined })
           return answer
         })
       const parsed = yield* Effect.either(webhooks.parseInbound({ request }))
@@ -261,6 +261,9 @@ export const make: Effect.Effect<ContractHost, never, Scope.Scope> = Effect.gen(
       if (host.inboundAnswer === "busy") return yield* refuse(call, config, BUSY)
       const attempt = newCall("inbound", config, call.providerCallId)
       const instruction = whenAnswered(attempt, "stream")
+      const answer = webhooks.answer({ config, instruction })
+      // Recorded first: a provider acting on the command (Asterisk answering) may tell its caller at once.
+      record({ call, status: answer.status, instruction, attempt })
       if (webhooks.instructCall !== undefined) {
         yield* webhooks.instructCall({
           config,
@@ -270,8 +273,6 @@ export const make: Effect.Effect<ContractHost, never, Scope.Scope> = Effect.gen(
           onEvent: (event) => apply(attempt, event)
         }).pipe(Effect.ignore)
       }
-      const answer = webhooks.answer({ config, instruction })
-      record({ call, status: answer.status, instruction, attempt })
       return answer
     })
 

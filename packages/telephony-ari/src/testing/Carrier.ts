@@ -1,17 +1,16 @@
 /**
- * Asterisk ARI as a carrier under test: the adapter against the fake Asterisk of
- * `@agentline/telephony-ari/testing` (REST, the events WebSocket, chan_websocket media channels that
- * dial the server's media route as websocket_client.conf's `media` connection).
+ * Asterisk ARI as a carrier under test, for the contract suite (`test/Contract.test.ts`, and the server's
+ * suite): the adapter against the fake Asterisk (REST, the events WebSocket, chan_websocket media
+ * channels that dial the application's media route as websocket_client.conf's `media` connection).
  *
  * ARI has no HTTP callbacks, so two knobs take their most faithful equivalent: `resendCallbacks`
  * sends the call's events again over the events WebSocket (those that report progress: ringing,
- * StasisStart, ChannelDestroyed), and `forgeCallback` posts an event to the server's callback route
- * with a wrong or no ARI password, which the server must refuse (ARI never posts callbacks).
+ * StasisStart, ChannelDestroyed), and `forgeCallback` posts an event to the application's callback
+ * route with a wrong or no ARI password, which it must refuse (ARI never posts callbacks).
  */
-import * as Pcm from "@agentline/core/audio/Pcm"
-import { Ari } from "@agentline/telephony-ari"
-import * as FakeAri from "@agentline/telephony-ari/testing/FakeAri"
-import type { CarrierUnderTest, FakeInbound, FakeMediaLeg, Scenario } from "./Carrier.js"
+import type { CarrierUnderTest, FakeInbound, FakeMediaLeg, Scenario } from "@agentline/telephony-kit/testing/Carrier"
+import * as Ari from "../Ari.js"
+import * as FakeAri from "./FakeAri.js"
 
 const user = { name: "agentline-contract", password: "ari-contract-password-0123" }
 const WS_CLIENT = "agentline_media"
@@ -28,22 +27,18 @@ const behaviours: Record<Scenario, FakeAri.Behaviour> = {
 }
 
 const mulaw = { encoding: "mulaw", sampleRate: 8000 } as const
-const pcm = (audio: Uint8Array) => Pcm.decode({ format: mulaw, data: audio }).samples
 
 /** The events that report a call's progress (what the adapter turns into call events). */
 const progress = (event: Record<string, unknown>) =>
   event.type === "StasisStart" || event.type === "ChannelDestroyed" ||
   (event.type === "ChannelStateChange" && (event.channel as any)?.state === "Ringing")
 
-export const ari: CarrierUnderTest = {
+export const carrier: CarrierUnderTest = {
   provider: "ari",
-  callMillis: 200,
   machineDetection: false,
   numbersRoutedByDialplan: true,
-  start: async (context) => {
-    // chan_websocket dials a URI configured once on the Asterisk box: the server's address is needed up front.
-    if (context === undefined) throw new Error("the ARI fake needs the server's public URL")
-    const { publicUrl } = context
+  // chan_websocket dials a URI configured once on the Asterisk box: the application's address is needed up front.
+  start: async ({ publicUrl }) => {
     const fake = await FakeAri.start({
       user: user.name,
       password: user.password,
@@ -98,12 +93,12 @@ export const ari: CarrierUnderTest = {
         media: async (id): Promise<FakeMediaLeg> => {
           const leg = await found(id).mediaConnected
           return {
-            sampleRate: 8000,
+            format: mulaw,
             url: leg.url,
-            speak: (samples) => leg.speak(Pcm.encode({ sampleRate: 8000, samples }, mulaw).data),
+            speak: leg.speak,
             press: leg.press,
-            received: () => pcm(leg.received()),
-            heard: () => pcm(leg.played()),
+            received: leg.received,
+            heard: leg.played,
             marks: leg.marks,
             clears: leg.flushes,
             isOpen: leg.isOpen

@@ -7,7 +7,7 @@
 import { httpUrl, providerConfig, requiredText, secretField, textField } from "@agentline/telephony-kit/ProviderConfig"
 import type { ProviderField, TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import { Schema } from "effect"
-import { validDialTemplate } from "./AriCalls.js"
+import { validDialTemplate } from "./Calls.js"
 
 export const AriConfig = providerConfig({
   ari_endpoint: httpUrl("ari_endpoint", "http://pbx.example.com:8088"),

@@ -15,9 +15,9 @@
  */
 import * as ProviderRest from "@agentline/telephony-kit/ProviderRest"
 import type { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
-import { HttpClientRequest } from "@effect/platform"
+import { type HttpClient, HttpClientRequest } from "@effect/platform"
 import { Config, Effect, type Either, Option } from "effect"
-import type { AriConfig } from "./AriConfig.js"
+import type { AriConfig } from "./Config.js"
 
 export const apiUrlOverride = Config.option(Config.string("AGENTLINE_ARI_URL"))
 
@@ -60,17 +60,18 @@ export interface Rest {
   }) => Effect.Effect<Either.Either<unknown, AriFailure>, TelephonyError>
 }
 
-export const make = (options: { readonly apiUrl?: string | undefined } = {}): Rest => ({
-  send: ({ body, config, method, path, query, what }) =>
-    Effect.gen(function*() {
-      const base = yield* baseFor(config, options.apiUrl)
-      const url = new URL(`${base}${path}`)
-      for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, v)
-      let request = HttpClientRequest.make(method)(url.toString()).pipe(
-        HttpClientRequest.setHeader("authorization", basicAuth(config)),
-        HttpClientRequest.acceptJson
-      )
-      if (body !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, body)
-      return yield* ProviderRest.send(api, request, what)
-    })
-})
+export const make = (options: { readonly apiUrl?: string | undefined } = {}): Effect.Effect<Rest, never, HttpClient.HttpClient> =>
+  Effect.map(ProviderRest.make(api), (rest): Rest => ({
+    send: ({ body, config, method, path, query, what }) =>
+      Effect.gen(function*() {
+        const base = yield* baseFor(config, options.apiUrl)
+        const url = new URL(`${base}${path}`)
+        for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, v)
+        let request = HttpClientRequest.make(method)(url.toString()).pipe(
+          HttpClientRequest.setHeader("authorization", basicAuth(config)),
+          HttpClientRequest.acceptJson
+        )
+        if (body !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, body)
+        return yield* rest.send(request, what)
+      })
+  }))

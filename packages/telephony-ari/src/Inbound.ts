@@ -14,7 +14,7 @@
 import type { InboundCall, WebhookRequest } from "@agentline/telephony-kit/TelephonyProvider"
 import { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import * as Crypto from "node:crypto"
-import { type AriConfig, accountId, normalizeEndpoint } from "./AriConfig.js"
+import { type AriConfig, accountId, normalizeEndpoint } from "./Config.js"
 
 export const SIGNATURE_HEADER = "x-agentline-ari-signature"
 

@@ -7,8 +7,8 @@
 import type { CallEvent, CallInstruction } from "@agentline/telephony-kit/TelephonyProvider"
 import { Effect, Either } from "effect"
 import * as Crypto from "node:crypto"
-import type { AriConfig } from "./AriConfig.js"
-import * as AriRest from "./AriRest.js"
+import type { AriConfig } from "./Config.js"
+import * as AriRest from "./Rest.js"
 
 /** Ended calls remembered for `get` and for late (replayed) events, at most. */
 const REMEMBERED = 5000

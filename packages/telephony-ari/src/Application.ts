@@ -8,12 +8,12 @@
 import type { ConnectContext, TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import { Clock, Deferred, Effect, Either, Exit, Scope } from "effect"
-import { causeText, outcomeOf, timestampMillis } from "./AriCalls.js"
-import { type Call, type Channels, durable, newCall, OUTBOUND_CHANNEL, TRACKED } from "./AriChannels.js"
-import { type AriConfig, normalizeEndpoint } from "./AriConfig.js"
-import * as AriEvents from "./AriEvents.js"
-import * as AriInbound from "./AriInbound.js"
-import * as AriRest from "./AriRest.js"
+import { causeText, outcomeOf, timestampMillis } from "./Calls.js"
+import { type Call, type Channels, durable, newCall, OUTBOUND_CHANNEL, TRACKED } from "./Channels.js"
+import { type AriConfig, normalizeEndpoint } from "./Config.js"
+import * as AriEvents from "./Events.js"
+import * as AriInbound from "./Inbound.js"
+import * as AriRest from "./Rest.js"
 
 type Webhooks = NonNullable<TelephonyProvider<AriConfig>["webhooks"]>
 
