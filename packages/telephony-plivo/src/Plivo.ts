@@ -5,7 +5,9 @@
  * parameters, numbers linked with `POST Number/{n}/ {app_id}`, L16 little-endian.
  */
 import { secretField, textField } from "@agentline/telephony-kit/ProviderConfig"
-import type { ProviderField, TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
+import type { ProviderField } from "@agentline/telephony-kit/TelephonyProvider"
+import type { HttpClient } from "@effect/platform"
+import type { Effect } from "effect"
 import { amdField, PlivoCompatibleConfig, type PlivoDialect } from "./Dialect.js"
 import * as PlivoCompatible from "./PlivoCompatible.js"
 import * as Signature from "./Signature.js"
@@ -42,8 +44,14 @@ export const dialect: PlivoDialect = {
   streamIdInPlayAudio: false,
 }
 
-/** The calling adapter; its API base URL is `options.apiUrl`, else `AGENTLINE_PLIVO_API_URL`, else https://api.plivo.com. */
-export const make = (options: PlivoCompatible.Options = {}): PlivoCompatible.PlivoCompatibleProvider => PlivoCompatible.make(dialect, options)
+export { accountId } from "./Dialect.js"
+export * as Callbacks from "./Callbacks.js"
+export * as Media from "./Media.js"
+export * as Signature from "./Signature.js"
 
-/** The provider the server registers. */
-export const provider: TelephonyProvider<PlivoConfig> = make()
+/**
+ * The adapter over the context's `HttpClient`; its API base URL is `options.apiUrl`, else
+ * `AGENTLINE_PLIVO_API_URL`, else https://api.plivo.com.
+ */
+export const make = (options: PlivoCompatible.Options = {}): Effect.Effect<PlivoCompatible.PlivoCompatibleProvider, never, HttpClient.HttpClient> =>
+  PlivoCompatible.make(dialect, options)

@@ -1,7 +1,7 @@
 /**
  * A calling adapter for a Plivo-compatible carrier, from its dialect: calls (`Calls.ts`), webhooks
  * (signatures `Signature.ts`, callbacks `Callbacks.ts`, answer XML `Answer.ts`), the stream codec
- * (`StreamCodec.ts`) and number setup (`InboundSetup.ts`).
+ * (`Media.ts`) and number setup (`Numbers.ts`).
  *
  * The API base URL comes from the dialect's environment variable (`AGENTLINE_PLIVO_API_URL`, ...),
  * default the public endpoint, or from `options.apiUrl` (tests point it at a fake) — never from an
@@ -16,15 +16,16 @@ import type {
 } from "@agentline/telephony-kit/TelephonyProvider"
 import { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import type { ProviderMedia } from "@agentline/telephony-kit/Media"
+import type { HttpClient } from "@effect/platform"
 import { Clock, Effect } from "effect"
 import { answer } from "./Answer.js"
 import { inboundOf, paramsOf, toEvents } from "./Callbacks.js"
 import * as Calls from "./Calls.js"
 import { accountId, PlivoCompatibleConfig, type PlivoDialect } from "./Dialect.js"
-import * as InboundSetup from "./InboundSetup.js"
+import * as Numbers from "./Numbers.js"
 import * as Rest from "./Rest.js"
 import * as Signature from "./Signature.js"
-import { media } from "./StreamCodec.js"
+import { media } from "./Media.js"
 
 export type PlivoCompatibleProvider = TelephonyProvider<PlivoCompatibleConfig> & {
   readonly calls: ProviderCalls<PlivoCompatibleConfig>
@@ -64,10 +65,9 @@ export const webhooks = (dialect: PlivoDialect): ProviderWebhooks<PlivoCompatibl
   answer: ({ instruction }) => answer(instruction)
 })
 
-/** The adapter of `dialect`; its methods need nothing (requests go out through `fetch`). */
-export const make = (dialect: PlivoDialect, options: Options = {}): PlivoCompatibleProvider => {
-  const rest = Rest.make(dialect, options.apiUrl)
-  return {
+/** The adapter of `dialect`, over the context's `HttpClient` (taken now: its methods need nothing). */
+export const make = (dialect: PlivoDialect, options: Options = {}): Effect.Effect<PlivoCompatibleProvider, never, HttpClient.HttpClient> =>
+  Effect.map(Rest.make(dialect, options.apiUrl), (rest) => ({
     name: dialect.name,
     displayName: dialect.displayName,
     configSchema: PlivoCompatibleConfig,
@@ -76,6 +76,5 @@ export const make = (dialect: PlivoDialect, options: Options = {}): PlivoCompati
     calls: Calls.make(rest),
     webhooks: webhooks(dialect),
     media: media(dialect),
-    inbound: InboundSetup.make(rest)
-  }
-}
+    inbound: Numbers.make(rest)
+  }))

@@ -4,7 +4,7 @@
  * refusals carry the carrier's own message (`{"api_id", "error"}`), never the credentials.
  */
 import { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
-import { FetchHttpClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { Config, Effect, Either, Schema } from "effect"
 import type { PlivoCompatibleConfig, PlivoDialect } from "./Dialect.js"
 
@@ -38,9 +38,10 @@ export const carrierMessage = (text: string): string | undefined => {
 
 /**
  * The API of `dialect` at `apiUrl`, or (read at each request) at the dialect's environment variable,
- * else the public endpoint. Requests go out through `fetch`.
+ * else the public endpoint. Requests go through the context's `HttpClient`, taken now.
  */
-export const make = (dialect: PlivoDialect, apiUrl?: string): Rest => {
+export const make = (dialect: PlivoDialect, apiUrl?: string): Effect.Effect<Rest, never, HttpClient.HttpClient> =>
+  Effect.map(HttpClient.HttpClient, (client): Rest => {
   const root = apiUrl !== undefined
     ? Effect.succeed(apiUrl)
     : Config.string(dialect.apiUrlVariable).pipe(Config.withDefault(dialect.defaultApiUrl), Effect.orDie)
@@ -57,14 +58,13 @@ export const make = (dialect: PlivoDialect, apiUrl?: string): Rest => {
           HttpClientRequest.acceptJson
         )
         if (body !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, body)
-        const client = yield* HttpClient.HttpClient
         // A carrier that has not answered in fifteen seconds is treated like a network fault.
         return yield* client.execute(request).pipe(
           Effect.timeout("15 seconds"),
           // The request error names the URL and the failure, never the credentials' headers.
           Effect.mapError((cause) => failure(`could not reach ${dialect.displayName} to ${what}`, true, cause))
         )
-      }).pipe(Effect.provide(FetchHttpClient.layer))
+      })
 
     const refused: Rest["refused"] = (what, response) =>
       Effect.flatMap(Effect.orElseSucceed(response.text, () => ""), (text) => {
@@ -82,4 +82,4 @@ export const make = (dialect: PlivoDialect, apiUrl?: string): Rest => {
       )
 
     return { dialect, send, failure, refused, body }
-}
+  })

@@ -28,6 +28,6 @@ describe("plivo configuration", () => {
   })
 
   it("routes inbound calls by the auth id", () => {
-    expect(Plivo.provider.accountId(Schema.decodeUnknownSync(Plivo.PlivoConfig)(complete))).toBe("MAXXXXXXXXXXXXXXXXXX")
+    expect(Plivo.accountId(Schema.decodeUnknownSync(Plivo.PlivoConfig)(complete))).toBe("MAXXXXXXXXXXXXXXXXXX")
   })
 })

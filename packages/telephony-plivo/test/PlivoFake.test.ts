@@ -3,6 +3,7 @@
  * out, callbacks are signed and verified, the answer XML opens the audio stream, the number setup
  * goes through applications, and carrier failures come back as the right errors.
  */
+import { FetchHttpClient } from "@effect/platform"
 import type { CallEvent } from "@agentline/telephony-kit/TelephonyProvider"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schedule } from "effect"
@@ -25,7 +26,7 @@ const setup = (options: { readonly amd?: boolean; readonly hangUpAfterFrames?: n
       callee: calleeOf,
       ...(options.timings !== undefined ? { timings: options.timings } : {})
     })
-    const plivo = Plivo.make({ apiUrl: fake.url })
+    const plivo = yield* Plivo.make({ apiUrl: fake.url }).pipe(Effect.provide(FetchHttpClient.layer))
     const cfg = { ...config, amd_enabled: options.amd ?? false }
     const server = yield* LoopbackServer.make({
       adapter: plivo,
@@ -178,7 +179,7 @@ describe("Plivo against its fake", () => {
   it.scopedLive("refuses callbacks signed with another token", () =>
     Effect.gen(function*() {
       const fake = yield* FakePlivo.make({ accounts: [{ ...account, authToken: "not-the-configured-token" }] })
-      const plivo = Plivo.make({ apiUrl: fake.url })
+      const plivo = yield* Plivo.make({ apiUrl: fake.url }).pipe(Effect.provide(FetchHttpClient.layer))
       const server = yield* LoopbackServer.make({ adapter: plivo, config })
       const { providerCallId } = yield* plivo.calls.place({
         config: { ...config, auth_token: "not-the-configured-token" },

@@ -5,7 +5,7 @@ import { answer, decodeParameters, encodeParameters } from "../src/Answer.js"
 import { inboundOf, statusOfRecord, toEvents } from "../src/Callbacks.js"
 import { dialect } from "../src/Plivo.js"
 import * as Signature from "../src/Signature.js"
-import { session, swapBytes } from "../src/StreamCodec.js"
+import { session, swapBytes } from "../src/Media.js"
 
 const form = (record: Record<string, string>) => Object.entries(record)
 

@@ -7,10 +7,12 @@
  * `request_uuid` is its uuid, L16 streamed to us big-endian.
  */
 import { secretField, textField } from "@agentline/telephony-kit/ProviderConfig"
-import type { ProviderField, TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
+import type { ProviderField } from "@agentline/telephony-kit/TelephonyProvider"
 import { amdField, PlivoCompatibleConfig, type PlivoDialect } from "@agentline/telephony-plivo/Dialect"
 import * as PlivoCompatible from "@agentline/telephony-plivo/PlivoCompatible"
 import * as Signature from "@agentline/telephony-plivo/Signature"
+import type { HttpClient } from "@effect/platform"
+import type { Effect } from "effect"
 
 export const VobizConfig = PlivoCompatibleConfig
 export type VobizConfig = PlivoCompatibleConfig
@@ -42,8 +44,11 @@ export const dialect: PlivoDialect = {
   streamIdInPlayAudio: true
 }
 
-/** The calling adapter; its API base URL is `options.apiUrl`, else `AGENTLINE_VOBIZ_API_URL`, else https://api.vobiz.ai. */
-export const make = (options: PlivoCompatible.Options = {}): PlivoCompatible.PlivoCompatibleProvider => PlivoCompatible.make(dialect, options)
+export { accountId } from "@agentline/telephony-plivo/Dialect"
 
-/** The provider the server registers. */
-export const provider: TelephonyProvider<VobizConfig> = make()
+/**
+ * The adapter over the context's `HttpClient`; its API base URL is `options.apiUrl`, else
+ * `AGENTLINE_VOBIZ_API_URL`, else https://api.vobiz.ai.
+ */
+export const make = (options: PlivoCompatible.Options = {}): Effect.Effect<PlivoCompatible.PlivoCompatibleProvider, never, HttpClient.HttpClient> =>
+  PlivoCompatible.make(dialect, options)

@@ -24,6 +24,6 @@ describe("vobiz configuration", () => {
   })
 
   it("routes inbound calls by the account id", () => {
-    expect(Vobiz.provider.accountId(Schema.decodeUnknownSync(Vobiz.VobizConfig)(complete))).toBe("MA_SYQRLN1K")
+    expect(Vobiz.accountId(Schema.decodeUnknownSync(Vobiz.VobizConfig)(complete))).toBe("MA_SYQRLN1K")
   })
 })

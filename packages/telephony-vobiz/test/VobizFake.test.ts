@@ -4,7 +4,9 @@
  * request uuid as the call's id, number links under `numbers/`, big-endian L16, the account in
  * inbound requests.
  */
+import { FetchHttpClient } from "@effect/platform"
 import type { MediaEvent } from "@agentline/telephony-kit/Media"
+import * as PlivoMedia from "@agentline/telephony-plivo/Media"
 import * as Signature from "@agentline/telephony-plivo/Signature"
 import * as LoopbackServer from "@agentline/telephony-plivo/testing/LoopbackServer"
 import { describe, expect, it } from "@effect/vitest"
@@ -28,7 +30,7 @@ const setup = Effect.gen(function*() {
     numbers: [{ number: OWNED, authId: account.authId }],
     callee: (to) => (to.endsWith("0001") ? "busy" : to.endsWith("0004") ? "machine" : "human")
   })
-  const vobiz = Vobiz.make({ apiUrl: fake.url })
+  const vobiz = yield* Vobiz.make({ apiUrl: fake.url }).pipe(Effect.provide(FetchHttpClient.layer))
   const server = yield* LoopbackServer.make({ adapter: vobiz, config })
   const place = (to: string, attempt: number, cfg = config) =>
     vobiz.calls.place({
@@ -112,7 +114,7 @@ describe("Vobiz against its fake", () => {
 
   it.effect("streams L16 to us big-endian and takes it back little-endian, the stream id in playAudio", () =>
     Effect.gen(function*() {
-      const codec = yield* Vobiz.provider.media!.open
+      const codec = yield* PlivoMedia.media(Vobiz.dialect).open
       const events: Array<MediaEvent> = [...(yield* codec.decode({
         _tag: "Text",
         text: JSON.stringify({ event: "start", start: { callId: "c", streamId: "s", mediaFormat: { encoding: "audio/x-l16", sampleRate: 16000 } } })

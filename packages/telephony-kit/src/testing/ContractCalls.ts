@@ -67,10 +67,10 @@ export const callTests = (it: ContractIt) => {
         const { call, ended } = yield* callAndWait(scenario)
         expect(ended.outcome).toBe(scenario)
         expect(call.events.filter((e) => e.type === "ended")).toHaveLength(1)
-        for (const event of [...call.events, ...call.late]) {
-          expect(event.providerCallId).toBe(call.providerCallId)
-          expect(Number.isFinite(event.at)).toBe(true)
-        }
+        // One call, one id in its events (Plivo's `place` may answer with the request's id when the call
+        // ended before it had its own: the application files events by attempt, not by that id).
+        expect(new Set([...call.events, ...call.late].map((e) => e.providerCallId)).size).toBe(1)
+        for (const event of [...call.events, ...call.late]) expect(Number.isFinite(event.at)).toBe(true)
         if (scenario === "completed") {
           expect(call.events.map((e) => e.type)).toEqual(expect.arrayContaining([...(carrier.answeredProgress ?? ["ringing", "answered", "ended"])]))
           expect(ended.durationSeconds).toBeGreaterThan(0)

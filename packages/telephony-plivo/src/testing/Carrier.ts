@@ -1,13 +1,16 @@
 /**
- * The contract wiring of the Plivo-compatible carriers (Plivo, Vobiz): their adapter against their
- * fake (`@agentline/telephony-plivo/testing/FakeCarrier` in the carrier's dialect).
+ * The Plivo-compatible carriers (Plivo, Vobiz) under test: their adapter against their fake
+ * (`FakeCarrier` in the carrier's dialect), for the contract suite (`test/Contract.test.ts` of each
+ * package, and the server's suite).
  */
-import * as Pcm from "@agentline/core/audio/Pcm"
+import type { CarrierUnderTest, FakeMediaLeg, Scenario } from "@agentline/telephony-kit/testing/Carrier"
 import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
-import { finalStatuses } from "@agentline/telephony-plivo/Callbacks"
-import type * as FakeCarrier from "@agentline/telephony-plivo/testing/FakeCarrier"
+import type { HttpClient } from "@effect/platform"
 import { Deferred, Effect, Exit, type Scope as ScopeType, Scope } from "effect"
-import type { CarrierUnderTest, FakeMediaLeg, Scenario } from "./Carrier.js"
+import { finalStatuses } from "../Callbacks.js"
+import * as Plivo from "../Plivo.js"
+import type * as FakeCarrier from "./FakeCarrier.js"
+import * as FakePlivo from "./FakePlivo.js"
 
 const callees: Record<Scenario, FakeCarrier.Callee> = {
   completed: "human",
@@ -21,16 +24,15 @@ const callees: Record<Scenario, FakeCarrier.Callee> = {
 
 /** Our answer asks Plivo for µ-law at 8 kHz. */
 const mulaw = { encoding: "mulaw", sampleRate: 8000 } as const
-const pcm = (chunks: ReadonlyArray<Uint8Array>) => Pcm.decode({ format: mulaw, data: new Uint8Array(Buffer.concat(chunks)) }).samples
+const joined = (chunks: ReadonlyArray<Uint8Array>) => new Uint8Array(Buffer.concat(chunks))
 
 export const plivoCompatible = (carrier: {
   readonly provider: string
   readonly account: FakeCarrier.Account
   readonly makeFake: (options: FakeCarrier.FakeOptions) => Effect.Effect<FakeCarrier.FakeCarrier, never, ScopeType.Scope>
-  readonly makeAdapter: (apiUrl: string) => TelephonyProvider
+  readonly makeAdapter: (apiUrl: string) => Effect.Effect<TelephonyProvider, never, HttpClient.HttpClient>
 }): CarrierUnderTest => ({
   provider: carrier.provider,
-  callMillis: 600,
   start: async () => {
     const { account } = carrier
     const scope = await Effect.runPromise(Scope.make())
@@ -78,12 +80,12 @@ export const plivoCompatible = (carrier: {
           const leg = await Effect.runPromise(Deferred.await(found(id).media))
           const record = () => leg.record.current
           return {
-            sampleRate: leg.sampleRate,
+            format: mulaw,
             url: leg.url,
-            speak: (samples) => leg.speak(Pcm.encode({ sampleRate: leg.sampleRate, samples }, mulaw).data),
+            speak: leg.speak,
             press: leg.press,
-            received: () => pcm(record().audioReceived),
-            heard: () => pcm(record().heard),
+            received: () => joined(record().audioReceived),
+            heard: () => joined(record().heard),
             marks: () => record().checkpointsPlayed,
             clears: () => record().clears,
             isOpen: () => record().closedBy === undefined
@@ -98,4 +100,11 @@ export const plivoCompatible = (carrier: {
       }
     }
   }
+})
+
+export const carrier: CarrierUnderTest = plivoCompatible({
+  provider: "plivo",
+  account: { authId: "MACONTRACTPLIVO00001", authToken: "contract-plivo-token" },
+  makeFake: FakePlivo.make,
+  makeAdapter: (apiUrl) => Plivo.make({ apiUrl })
 })

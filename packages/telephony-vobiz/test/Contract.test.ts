@@ -1,0 +1,5 @@
+/** The adapter contract of `@agentline/telephony-kit`, against the fake Vobiz. */
+import { runContract } from "@agentline/telephony-kit/testing/Contract"
+import { carrier } from "../src/testing/Carrier.js"
+
+runContract(carrier)
