@@ -7,7 +7,7 @@
  *
  * With callee lines (`callee_lines`, or a rule's `says`) and a voice for the callee (`CalleeVoice`), an
  * answered call that the server asked to connect to a media stream is a conversation instead: the
- * simulated person talks with the agent over that stream (`SimulatorCallee.ts`), in real time, until
+ * simulated person talks with the agent over that stream (`Callee.ts`), in real time, until
  * either hangs up; the call then ends `completed` with the seconds talked.
  *
  * The outcome of a call depends on the dialed number and on how many calls this simulator has placed
@@ -17,8 +17,8 @@
  * `failed`, drawn from `seed`, the number and the attempt, so the same campaign fails the same calls
  * whatever order its calls are placed in.
  *
- * It also speaks the rest of the port the way a carrier would (see `SimulatorWebhooks.ts` and
- * `SimulatorMedia.ts`): signed status callbacks and inbound calls, answer documents, a media stream.
+ * It also speaks the rest of the port the way a carrier would (see `Callbacks.ts` and
+ * `Media.ts`): signed status callbacks and inbound calls, answer documents, a media stream.
  *
  * Calls live in memory: after a restart `calls.get` answers Unknown for calls of the previous process,
  * and provider call ids carry a per-instance prefix so they are never mistaken for a new call's.
@@ -36,17 +36,17 @@ import type {
 } from "@agentline/telephony-kit/TelephonyProvider"
 import type { ProviderMedia } from "@agentline/telephony-kit/Media"
 import { Clock, Duration, Effect, Equal, Fiber, FiberSet, Random, type Scope } from "effect"
-import { converse, voiceOf } from "./SimulatorCallee.js"
-import { fields, SimulatorConfig } from "./SimulatorConfig.js"
-import { media } from "./SimulatorMedia.js"
-import { answers, causes, decideOutcome, linesFor } from "./SimulatorOutcomes.js"
-import { answer, error, inboundCall, statusEvent, verify } from "./SimulatorWebhooks.js"
+import { converse, voiceOf } from "./Callee.js"
+import { fields, SimulatorConfig } from "./Config.js"
+import { media } from "./Media.js"
+import { answers, causes, decideOutcome, linesFor } from "./Outcomes.js"
+import { answer, error, inboundCall, statusEvent, verify } from "./Callbacks.js"
 
-export * from "./SimulatorConfig.js"
-export * from "./SimulatorOutcomes.js"
-export * as Webhooks from "./SimulatorWebhooks.js"
-export * as Media from "./SimulatorMedia.js"
-export * as Callee from "./SimulatorCallee.js"
+export * from "./Config.js"
+export * from "./Outcomes.js"
+export * as Callbacks from "./Callbacks.js"
+export * as Media from "./Media.js"
+export * as Callee from "./Callee.js"
 
 /** The longest simulated conversation. */
 const LONGEST_CONVERSATION = Duration.minutes(10)
@@ -88,7 +88,7 @@ export const rememberBounded = <V>(map: Map<string, V>, key: string, value: V, b
  * (without further events) when that scope closes — the application's, when it shuts down — instead
  * of firing events into a stopped application.
  */
-export const make: Effect.Effect<SimulatorProvider, never, Scope.Scope> = Effect.gen(function*() {
+export const make = (): Effect.Effect<SimulatorProvider, never, Scope.Scope> => Effect.gen(function*() {
   const players = yield* FiberSet.make<void>()
   // The callee's voice, when the application gave one: without it, answered calls are silent.
   const calleeVoice = yield* voiceOf

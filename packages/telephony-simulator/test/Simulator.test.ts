@@ -5,7 +5,7 @@ import { Simulator } from "../src/index.js"
 
 const config = (input: Record<string, unknown>) => Schema.decodeUnknownSync(Simulator.SimulatorConfig)(input)
 
-const dial = (provider: Effect.Effect.Success<typeof Simulator.make>, settings: Record<string, unknown>, to: string) =>
+const dial = (provider: Effect.Effect.Success<ReturnType<typeof Simulator.make>>, settings: Record<string, unknown>, to: string) =>
   Effect.gen(function*() {
     const events: Array<CallEvent> = []
     const placed = yield* provider.calls.place({
@@ -26,7 +26,7 @@ const kinds = (events: ReadonlyArray<CallEvent>) => events.map((e) => (e.type ==
 describe("simulator", () => {
   it.scoped("answered calls ring, talk and end on the clock", () =>
     Effect.gen(function*() {
-      const sim = yield* Simulator.make
+      const sim = yield* Simulator.make()
       const { events, id } = yield* dial(sim, { ring_seconds: 2, talk_seconds: 5 }, "+14155550100")
       yield* TestClock.adjust(0)
       expect(kinds(events)).toEqual(["initiated", "ringing"])
@@ -41,7 +41,7 @@ describe("simulator", () => {
 
   it.scoped("rules give one outcome per attempt, exact before the longest prefix; unanswered calls last the ring", () =>
     Effect.gen(function*() {
-      const sim = yield* Simulator.make
+      const sim = yield* Simulator.make()
       const settings = {
         ring_seconds: 1,
         talk_seconds: 1,
@@ -69,7 +69,7 @@ describe("simulator", () => {
   it.scoped("a seeded failure rate is deterministic; zero durations work; hanging up an answered call completes it", () =>
     Effect.gen(function*() {
       const run = Effect.gen(function*() {
-        const sim = yield* Simulator.make
+        const sim = yield* Simulator.make()
         const outcomes: Array<string> = []
         for (let i = 0; i < 40; i++) {
           const call = yield* dial(sim, { ring_seconds: 0, talk_seconds: 0, failure_rate: 0.3, seed: 42 }, `+1415555${1000 + i}`)
@@ -85,7 +85,7 @@ describe("simulator", () => {
       expect(failed).toBeGreaterThan(4)
       expect(failed).toBeLessThan(20)
 
-      const sim = yield* Simulator.make
+      const sim = yield* Simulator.make()
       const long = yield* dial(sim, { ring_seconds: 1, talk_seconds: 60 }, "+14155550100")
       yield* TestClock.adjust(11_000)
       yield* sim.calls.hangUp({ config: config({}), providerCallId: long.id })

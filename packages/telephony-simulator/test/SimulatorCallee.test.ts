@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck } from "effect"
-import { agentAudio, decide, defaultTiming, endLine, parseLine, startLine, startTurns, type Turns } from "../src/SimulatorCallee.js"
+import { agentAudio, decide, defaultTiming, endLine, parseLine, startLine, startTurns, type Turns } from "../src/Callee.js"
 
 const timing = defaultTiming
 

@@ -161,7 +161,7 @@ describe("simulated calls on the clock", () => {
   for (const [outcome, expected] of timeline) {
     it.scoped(`${outcome}: ${expected.join(", ")}`, () =>
       Effect.gen(function*() {
-        const sim = yield* Simulator.make
+        const sim = yield* Simulator.make()
         const call = yield* dial(sim, { default_outcome: outcome, ring_seconds: 2, talk_seconds: 5, place_call_latency_ms: 300 }, "+14155550100")
         yield* TestClock.adjust(0)
         expect(trace(call.events)).toEqual(["initiated@0"])
@@ -188,7 +188,7 @@ describe("simulated calls on the clock", () => {
 
   it.scoped("zero ring, talk and latency: the whole call happens at once", () =>
     Effect.gen(function*() {
-      const sim = yield* Simulator.make
+      const sim = yield* Simulator.make()
       const answered = yield* dial(sim, { ring_seconds: 0, talk_seconds: 0 }, "+14155550100")
       const busy = yield* dial(sim, { ring_seconds: 0, talk_seconds: 0, default_outcome: "busy" }, "+14155550101")
       yield* TestClock.adjust(0)
@@ -199,7 +199,7 @@ describe("simulated calls on the clock", () => {
 
   it.scoped("fractional seconds are honoured", () =>
     Effect.gen(function*() {
-      const sim = yield* Simulator.make
+      const sim = yield* Simulator.make()
       const call = yield* dial(sim, { ring_seconds: 0.5, talk_seconds: 1.25 }, "+14155550100")
       yield* TestClock.adjust(1750)
       expect(trace(call.events)).toEqual(["initiated@0", "ringing@0", "answered@500", "ended:completed:1.25@1750"])
@@ -215,7 +215,7 @@ describe("simulated calls on the clock", () => {
           { match: "exact", pattern: "+14155550199", outcomes: ["voicemail", "failed"] }
         ]
       }
-      const sim = yield* Simulator.make
+      const sim = yield* Simulator.make()
       const outcomes: Record<string, Array<string>> = { "+14155550100": [], "+14155550199": [], "+14155550101": [] }
       for (let round = 0; round < 4; round++) {
         for (const to of Object.keys(outcomes)) {
@@ -229,7 +229,7 @@ describe("simulated calls on the clock", () => {
         "+14155550199": ["voicemail:1", "failed:0", "failed:0", "failed:0"],
         "+14155550101": ["no_answer:0", "busy:0", "completed:1", "completed:1"]
       })
-      const fresh = yield* Simulator.make
+      const fresh = yield* Simulator.make()
       const again = yield* dial(fresh, settings, "+14155550100")
       yield* TestClock.adjust(5000)
       expect(last(again.events)).toBe("no_answer:0")
@@ -241,7 +241,7 @@ describe("simulated calls on the clock", () => {
       const settings = { ring_seconds: 0, talk_seconds: 0, failure_rate: 0.3, seed: 42 }
       const run = (order: ReadonlyArray<string>) =>
         Effect.gen(function*() {
-          const sim = yield* Simulator.make
+          const sim = yield* Simulator.make()
           const result: Record<string, string> = {}
           for (const to of order) {
             const call = yield* dial(sim, settings, to)
@@ -258,7 +258,7 @@ describe("simulated calls on the clock", () => {
       expect(failed).toBeLessThan(30)
       expect(Object.values(forward).every((o) => o === "failed:0" || o === "completed:0")).toBe(true)
       const otherSeed = yield* Effect.gen(function*() {
-        const sim = yield* Simulator.make
+        const sim = yield* Simulator.make()
         const result: Array<string> = []
         for (const to of numbers) {
           const call = yield* dial(sim, { ...settings, seed: 43 }, to)
@@ -272,8 +272,8 @@ describe("simulated calls on the clock", () => {
 
   it.scoped("provider call ids are unique, also across instances", () =>
     Effect.gen(function*() {
-      const a = yield* Simulator.make
-      const b = yield* Simulator.make
+      const a = yield* Simulator.make()
+      const b = yield* Simulator.make()
       const ids = new Set<string>()
       for (const sim of [a, b, a, b]) ids.add((yield* dial(sim, {}, "+14155550100")).id)
       expect(ids.size).toBe(4)
@@ -283,7 +283,7 @@ describe("simulated calls on the clock", () => {
 
   it.scoped("a call outlives the request that placed it", () =>
     Effect.gen(function*() {
-      const sim = yield* Simulator.make
+      const sim = yield* Simulator.make()
       const request = yield* Effect.fork(Effect.scoped(dial(sim, { ring_seconds: 1, talk_seconds: 1 }, "+14155550100")))
       const call = yield* Fiber.join(request)
       yield* TestClock.adjust(5000)
@@ -293,7 +293,7 @@ describe("simulated calls on the clock", () => {
   it.effect("closing the simulator's scope stops its calls without further events", () =>
     Effect.gen(function*() {
       const scope = yield* Scope.make()
-      const sim = yield* Scope.extend(Simulator.make, scope)
+      const sim = yield* Scope.extend(Simulator.make(), scope)
       const call = yield* dial(sim, { ring_seconds: 1, talk_seconds: 10 }, "+14155550100")
       yield* TestClock.adjust(2000)
       expect(last(call.events)).toBe("answered")
@@ -304,7 +304,7 @@ describe("simulated calls on the clock", () => {
 
   it.scoped("a failing event handler does not stop the call", () =>
     Effect.gen(function*() {
-      const sim = yield* Simulator.make
+      const sim = yield* Simulator.make()
       const call = yield* dial(sim, { ring_seconds: 1, talk_seconds: 1 }, "+14155550100", () => Effect.die("handler bug"))
       yield* TestClock.adjust(5000)
       expect(trace(call.events)).toEqual(["initiated@0", "ringing@0", "answered@1000", "ended:completed:1@2000"])
@@ -314,7 +314,7 @@ describe("simulated calls on the clock", () => {
 describe("hangup", () => {
   it.scoped("while ringing: canceled with no duration, and nothing after", () =>
     Effect.gen(function*() {
-      const sim = yield* Simulator.make
+      const sim = yield* Simulator.make()
       const call = yield* dial(sim, { ring_seconds: 10 }, "+14155550100")
       yield* TestClock.adjust(3000)
       yield* sim.calls.hangUp({ config: config(), providerCallId: call.id })
@@ -326,7 +326,7 @@ describe("hangup", () => {
 
   it.scoped("while talking: completed with the seconds talked, as carriers report it; hanging up again is a no-op", () =>
     Effect.gen(function*() {
-      const sim = yield* Simulator.make
+      const sim = yield* Simulator.make()
       const call = yield* dial(sim, { ring_seconds: 1, talk_seconds: 60 }, "+14155550100")
       yield* TestClock.adjust(11_000)
       yield* sim.calls.hangUp({ config: config(), providerCallId: call.id })
@@ -337,7 +337,7 @@ describe("hangup", () => {
 
   it.scoped("after the call ended: a no-op that keeps the real outcome", () =>
     Effect.gen(function*() {
-      const sim = yield* Simulator.make
+      const sim = yield* Simulator.make()
       const call = yield* dial(sim, { ring_seconds: 0, talk_seconds: 3 }, "+14155550100")
       yield* TestClock.adjust(5000)
       yield* sim.calls.hangUp({ config: config(), providerCallId: call.id })
@@ -347,7 +347,7 @@ describe("hangup", () => {
 
   it.scoped("from inside the event handler, on answer", () =>
     Effect.gen(function*() {
-      const sim = yield* Simulator.make
+      const sim = yield* Simulator.make()
       let id = ""
       const call = yield* dial(
         sim,
@@ -363,7 +363,7 @@ describe("hangup", () => {
 
   it.scoped("of an unknown call fails, not retryable", () =>
     Effect.gen(function*() {
-      const sim = yield* Simulator.make
+      const sim = yield* Simulator.make()
       const error = yield* Effect.flip(sim.calls.hangUp({ config: config(), providerCallId: "sim-x-1" }))
       expect(error).toBeInstanceOf(TelephonyError)
       expect(error).toMatchObject({ provider: "simulator", retryable: false })
@@ -374,7 +374,7 @@ describe("hangup", () => {
 describe("callbacks and the rest of the port", () => {
   it.scoped("parses JSON callbacks into normalized events stamped with the clock", () =>
     Effect.gen(function*() {
-      const sim = yield* Simulator.make
+      const sim = yield* Simulator.make()
       yield* TestClock.adjust(1234)
       expect(yield* callback(sim, { call_id: "c1", event: "ringing" })).toEqual([{ type: "ringing", providerCallId: "c1", at: 1234 }])
       expect(yield* callback(sim, { call_id: "c1", event: "ended", outcome: "busy" })).toEqual([
@@ -392,7 +392,7 @@ describe("callbacks and the rest of the port", () => {
 
   it.scoped("an ended callback decides a live call: its own playback stops, so one ended in all", () =>
     Effect.gen(function*() {
-      const sim = yield* Simulator.make
+      const sim = yield* Simulator.make()
       const call = yield* dial(sim, { ring_seconds: 1, talk_seconds: 30 }, "+14155550100")
       yield* TestClock.adjust(5000)
       const events = yield* callback(sim, { call_id: call.id, event: "ended", outcome: "voicemail", duration: 4 })
@@ -404,7 +404,7 @@ describe("callbacks and the rest of the port", () => {
 
   it.scoped("without a webhook secret accepts any callback; reports inbound setup as simulated; routes by its account id", () =>
     Effect.gen(function*() {
-      const sim = yield* Simulator.make
+      const sim = yield* Simulator.make()
       const request = { method: "POST", url: "http://127.0.0.1/cb", headers: {}, rawBody: new Uint8Array() }
       expect(sim.name).toBe("simulator")
       expect(sim.accountId(config())).toBe("simulator")

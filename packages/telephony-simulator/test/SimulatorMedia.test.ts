@@ -11,7 +11,7 @@ const start = (encoding: string, sampleRate: number) =>
 describe("simulator media codec", () => {
   it.effect("decodes start, audio in the announced format, dtmf, marks and stop", () =>
     Effect.gen(function*() {
-      const codec = yield* Simulator.make.pipe(Effect.flatMap((sim) => sim.media.open), Effect.scoped)
+      const codec = yield* Simulator.make().pipe(Effect.flatMap((sim) => sim.media.open), Effect.scoped)
       expect(yield* codec.decode(start("l16le", 16000))).toEqual([{
         _tag: "Start",
         streamId: "st-1",

@@ -16,13 +16,13 @@ const request = (body: unknown, url = URL_WITH_QUERY, headers: Record<string, st
 
 const signed = (secret: string, body: unknown, url = URL_WITH_QUERY): WebhookRequest => {
   const unsigned = request(body, url)
-  return { ...unsigned, headers: { ...unsigned.headers, "X-Simulator-Signature": Simulator.Webhooks.sign(secret, url, unsigned.rawBody) } }
+  return { ...unsigned, headers: { ...unsigned.headers, "X-Simulator-Signature": Simulator.Callbacks.sign(secret, url, unsigned.rawBody) } }
 }
 
 describe("simulator webhooks", () => {
   it.scoped("with a webhook secret, a callback verifies only against the full public URL (query included) and its body", () =>
     Effect.gen(function*() {
-      const sim = yield* Simulator.make
+      const sim = yield* Simulator.make()
       const secured = config({ webhook_secret: "whsec" })
       const body = { call_id: "sim-1", event: "ringing" }
       const good = signed("whsec", body)
@@ -40,7 +40,7 @@ describe("simulator webhooks", () => {
 
   it.scoped("parses a status callback into its normalized event at the clock's time", () =>
     Effect.gen(function*() {
-      const sim = yield* Simulator.make
+      const sim = yield* Simulator.make()
       yield* TestClock.setTime(5000)
       const events = yield* sim.webhooks.parseStatus({ config: config(), request: request({ call_id: "sim-x", event: "answered" }) })
       expect(events).toEqual([{ type: "answered", providerCallId: "sim-x", at: 5000 }])
@@ -48,7 +48,7 @@ describe("simulator webhooks", () => {
 
   it.scoped("parses an inbound call into its routing key, and refuses what is not one", () =>
     Effect.gen(function*() {
-      const sim = yield* Simulator.make
+      const sim = yield* Simulator.make()
       const call = yield* sim.webhooks.parseInbound({
         request: request({ account_id: "lab-2", call_id: "in-1", from: "+14155550111", to: "+1 415 555 0100" })
       })
@@ -60,7 +60,7 @@ describe("simulator webhooks", () => {
 
   it.scoped("answers each instruction with its document", () =>
     Effect.gen(function*() {
-      const sim = yield* Simulator.make
+      const sim = yield* Simulator.make()
       const connect = sim.webhooks.answer({
         config: config(),
         instruction: { _tag: "ConnectMediaStream", url: "wss://calls.example.com/media/1", parameters: { attempt_id: "1" } }

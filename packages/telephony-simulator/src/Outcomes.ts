@@ -3,7 +3,7 @@
  * configuration's rules and a failure draw that depends on the seed, the number and the attempt only.
  */
 import type { CallOutcome } from "@agentline/telephony-kit/TelephonyProvider"
-import type { Rule, SimulatorConfig } from "./SimulatorConfig.js"
+import type { Rule, SimulatorConfig } from "./Config.js"
 
 /** The rule that decides calls to `to`: the exact one, else the longest matching prefix. */
 export const ruleFor = (rules: ReadonlyArray<Rule>, to: string): Rule | undefined => {

@@ -10,7 +10,7 @@
 import type { AudioFormat } from "@agentline/telephony-kit/AudioFormat"
 import type { MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/telephony-kit/Media"
 import { Effect, Either, ParseResult, Schema } from "effect"
-import { error } from "./SimulatorWebhooks.js"
+import { error } from "./Callbacks.js"
 
 const AudioEncoding = Schema.Literal("mulaw", "alaw", "l16le", "l16be")
 

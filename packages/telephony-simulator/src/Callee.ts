@@ -7,7 +7,7 @@
  * of its turn (a caller who cuts in: the agent's barge-in). Like a carrier, it sends
  * audio all the time (silence between lines) in 20 ms frames paced in real time, and echoes marks.
  *
- * The stream is the simulator's own protocol (`SimulatorMedia.ts`) over a real WebSocket to the URL
+ * The stream is the simulator's own protocol (`Media.ts`) over a real WebSocket to the URL
  * the server gave for the call, so a simulated conversation crosses the same path a carrier's does.
  */
 import type { AudioFormat } from "@agentline/telephony-kit/AudioFormat"
