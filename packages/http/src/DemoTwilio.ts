@@ -11,7 +11,7 @@ import * as Pcm from "@agentline/core/audio/Pcm"
 import { Twilio } from "@agentline/telephony-twilio"
 import * as FakeTwilio from "@agentline/telephony-twilio/testing/FakeTwilio"
 import type { SqlClient } from "@effect/sql"
-import { HttpApiBuilder } from "@effect/platform"
+import { FetchHttpClient, HttpApiBuilder } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Stream } from "effect"
 import { createServer } from "node:http"
@@ -79,7 +79,7 @@ export const run = (options: {
         port,
         host: "127.0.0.1",
         publicUrl,
-        telephonyProviders: [Twilio.make({ apiUrl: fake.url })],
+        telephonyProviders: [yield* Twilio.make({ apiUrl: fake.url }).pipe(Effect.provide(FetchHttpClient.layer))],
         callAudioHandler: greeter
       })),
       Layer.provideMerge(options.database)

@@ -40,7 +40,7 @@ const lossy = (simulator: TelephonyProvider): TelephonyProvider => ({
 })
 
 const WithLossyProvider = (dialect: (typeof dialects)[number]) =>
-  Layer.unwrapScoped(Effect.map(Simulator.make, (simulator) => TestApp(dialect, { telephonyProviders: [lossy(simulator)] })))
+  Layer.unwrapScoped(Effect.map(Simulator.make(), (simulator) => TestApp(dialect, { telephonyProviders: [lossy(simulator)] })))
 
 const startCampaign = (setup: Effect.Effect.Success<ReturnType<typeof setupDialing>>, phones: ReadonlyArray<string>, body: Record<string, unknown> = {}) =>
   Effect.gen(function*() {

@@ -5,13 +5,15 @@
  */
 import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
-import { OpenApi } from "@effect/platform"
+import { FetchHttpClient, OpenApi } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { AgentlineApi } from "@agentline/api/Api"
 import { withProviderConfigs } from "../src/telephony/OpenApiConfigs.js"
-import { firstPartyProviders } from "../src/telephony/Providers.js"
+import { firstPartyProviders as made } from "../src/telephony/Providers.js"
 import { call, TestApp } from "./Harness.js"
+
+const firstPartyProviders = Effect.runSync(made.pipe(Effect.provide(FetchHttpClient.layer)))
 
 const member = (spec: any, provider: string) => spec.components.schemas[`TelephonyProviderConfig.${provider}`]
 

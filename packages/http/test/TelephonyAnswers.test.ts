@@ -32,7 +32,7 @@ for (const dialect of dialects) {
         const path = `/api/v1/telephony/answer/simulator/${attempt.id}`
         const post = (url: string, body: unknown, secret = "whsec-test") => {
           const raw = JSON.stringify(body)
-          const signature = Simulator.Webhooks.sign(secret, `${PUBLIC_URL}${url}`, new TextEncoder().encode(raw))
+          const signature = Simulator.Callbacks.sign(secret, `${PUBLIC_URL}${url}`, new TextEncoder().encode(raw))
           return call("POST", url, { raw, headers: { "content-type": "application/json", "x-simulator-signature": signature } })
         }
         const answered = { call_id: attempt.providerCallId, event: "answered" }
@@ -55,7 +55,7 @@ for (const dialect of dialects) {
           raw: JSON.stringify({ call_id: attempt.providerCallId, event: "ended", outcome: "completed", duration: 3 }),
           headers: {
             "content-type": "application/json",
-            "x-simulator-signature": Simulator.Webhooks.sign(
+            "x-simulator-signature": Simulator.Callbacks.sign(
               "whsec-test",
               `${PUBLIC_URL}/api/v1/telephony/callbacks/simulator/${attempt.id}`,
               new TextEncoder().encode(JSON.stringify({ call_id: attempt.providerCallId, event: "ended", outcome: "completed", duration: 3 }))

@@ -36,11 +36,11 @@ for (const dialect of dialects) {
         const post = (signature: string) =>
           call("POST", path, { raw, headers: { "content-type": "application/json", "x-simulator-signature": signature } })
 
-        const overPath = yield* post(Simulator.Webhooks.sign("whsec-test", path, bytes))
+        const overPath = yield* post(Simulator.Callbacks.sign("whsec-test", path, bytes))
         expect(overPath.status).toBe(401)
-        const withoutQuery = yield* post(Simulator.Webhooks.sign("whsec-test", `${PUBLIC_URL}${path.split("?")[0]}`, bytes))
+        const withoutQuery = yield* post(Simulator.Callbacks.sign("whsec-test", `${PUBLIC_URL}${path.split("?")[0]}`, bytes))
         expect(withoutQuery.status).toBe(401)
-        const overFullUrl = yield* post(Simulator.Webhooks.sign("whsec-test", `${PUBLIC_URL}${path}`, bytes))
+        const overFullUrl = yield* post(Simulator.Callbacks.sign("whsec-test", `${PUBLIC_URL}${path}`, bytes))
         expect(overFullUrl).toEqual({ status: 200, body: { ok: true, events: 1 } })
 
         const run = yield* call("GET", `/api/v1/workflow/${setup.agent.id}/runs/${placed.body.workflow_run_id}`, { apiKey: setup.apiKey })

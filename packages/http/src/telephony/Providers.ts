@@ -18,20 +18,24 @@ import { Vonage } from "@agentline/telephony-vonage"
 import { CalleeVoice } from "@agentline/telephony-simulator/Callee"
 import { TextToSpeech } from "@agentline/core/voice/Speech"
 import * as LocalTextToSpeech from "@agentline/voice-local/LocalTextToSpeech"
+import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 
-/** The eight first-party providers, in name order. */
-export const firstPartyProviders: ReadonlyArray<TelephonyProvider> = [
-  Ari.provider,
-  Cloudonix.provider,
-  Exotel.provider,
-  Plivo.provider,
-  Telnyx.provider,
-  Twilio.provider,
-  Vobiz.provider,
-  Vonage.provider
-]
+/**
+ * The eight first-party providers, in name order, each made the adapters' one way (`make()`: its API
+ * at the provider's `AGENTLINE_<PROVIDER>_API_URL`, requests through the context's `HttpClient`).
+ */
+export const firstPartyProviders: Effect.Effect<ReadonlyArray<TelephonyProvider>, never, HttpClient.HttpClient> = Effect.all([
+  Ari.make(),
+  Cloudonix.make(),
+  Exotel.make(),
+  Plivo.make(),
+  Telnyx.make(),
+  Twilio.make(),
+  Vobiz.make(),
+  Vonage.make()
+])
 
 /**
  * The voice of the simulator's talking callee: the offline text-to-speech (espeak-ng), in a voice other
@@ -43,9 +47,9 @@ export const calleeVoiceLayer: Layer.Layer<CalleeVoice> = Layer.effect(CalleeVoi
 )
 
 /**
- * The registry: first-party providers, the simulator (its calls play in this layer's scope and stop
- * with the application; its callee speaks with `calleeVoice`), then `extra`, whose providers replace
- * built-in ones of the same name.
+ * The registry: first-party providers (their requests through `fetch`), the simulator (its calls play
+ * in this layer's scope and stop with the application; its callee speaks with `calleeVoice`), then
+ * `extra`, whose providers replace built-in ones of the same name.
  */
 export const registryLayer = (
   extra: ReadonlyArray<TelephonyProvider> = [],
@@ -53,5 +57,9 @@ export const registryLayer = (
 ): Layer.Layer<TelephonyRegistry> =>
   Layer.scoped(
     TelephonyRegistry,
-    Effect.map(Simulator.make, (simulator) => TelephonyRegistry.make([...firstPartyProviders, simulator, ...extra]))
-  ).pipe(Layer.provide(calleeVoice))
+    Effect.gen(function*() {
+      const firstParty = yield* firstPartyProviders
+      const simulator = yield* Simulator.make()
+      return TelephonyRegistry.make([...firstParty, simulator, ...extra])
+    })
+  ).pipe(Layer.provide(calleeVoice), Layer.provide(FetchHttpClient.layer))

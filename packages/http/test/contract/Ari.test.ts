@@ -1,5 +1,5 @@
-/** The contract suite for Asterisk ARI, against the fake Asterisk of `@agentline/telephony-ari/testing`. */
-import { ari } from "./AriCarrier.js"
-import { runContract } from "./Contract.js"
+/** The server's contract suite for Ari, with the carrier of `@agentline/telephony-ari` (its adapter against its fake). */
+import { carrier } from "@agentline/telephony-ari/testing/Carrier"
+import { runServerContract } from "./Contract.js"
 
-runContract(ari)
+runServerContract(carrier)

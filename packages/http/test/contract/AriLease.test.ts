@@ -11,6 +11,7 @@ import { DispatcherSettings } from "@agentline/core/dispatcher/DispatcherSetting
 import { Database, Testing } from "@agentline/sql"
 import { Ari } from "@agentline/telephony-ari"
 import * as FakeAri from "@agentline/telephony-ari/testing/FakeAri"
+import { FetchHttpClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { type Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
@@ -58,7 +59,7 @@ describe.runIf(Testing.dialects.includes("pg"))("ARI with two server processes [
           const scope = yield* Scope.make()
           const database = Database.layerPg({ url: Redacted.make(url), maxConnections: 4 }).pipe(Layer.orDie)
           const app = yield* Layer.buildWithScope(
-            liveApp("pg", port, [Ari.make({ apiUrl: fake.url })], loopback, undefined, { dispatcherLeaseSeconds: 3, dispatcherDrainSeconds: 1 }, database),
+            liveApp("pg", port, [yield* Ari.make({ apiUrl: fake.url }).pipe(Effect.provide(FetchHttpClient.layer))], loopback, undefined, { dispatcherLeaseSeconds: 3, dispatcherDrainSeconds: 1 }, database),
             scope
           )
           return { scope, app, port, node: (yield* Effect.provide(DispatcherSettings, app)).nodeId }

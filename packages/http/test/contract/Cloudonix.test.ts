@@ -1,13 +1,13 @@
-/** The contract suite for Cloudonix, against the fake Cloudonix of `@agentline/telephony-cloudonix/testing`. */
-import { CloudonixCallbacks } from "@agentline/telephony-cloudonix"
+/** The server's contract suite for Cloudonix, with the carrier of `@agentline/telephony-cloudonix`, and its session states through the callback route. */
+import { Cloudonix } from "@agentline/telephony-cloudonix"
+import { carrier as cloudonix, startCloudonix } from "@agentline/telephony-cloudonix/testing/Carrier"
 import type * as FakeCloudonix from "@agentline/telephony-cloudonix/testing/FakeCloudonix"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import type { CarrierUnderTest } from "./Carrier.js"
-import { cloudonix, startCloudonix } from "./CloudonixCarrier.js"
-import { attemptOf, completedRun, contractLayer, freshNumber, placeCall, runOf, runContract, setupCarrier, statuses } from "./Contract.js"
+import { attemptOf, completedRun, contractLayer, freshNumber, placeCall, runOf, runServerContract, setupCarrier, statuses } from "./Contract.js"
 
-runContract(cloudonix)
+runServerContract(cloudonix)
 
 // Cloudonix's own: its session notifications through the server's callback route. The route does not
 // depend on the database, so one dialect is enough.
@@ -42,7 +42,7 @@ layer(contractLayer(observed, "sqlite"), { timeout: "60 seconds", excludeTestSer
       }
       const ringing = yield* runOf(setup, runId)
       expect(statuses(ringing)).toEqual(["initiated", "ringing"])
-      const meanings = Object.entries(CloudonixCallbacks.SESSION_STATES)
+      const meanings = Object.entries(Cloudonix.Callbacks.SESSION_STATES)
       // States that tell nothing of the call (and one Cloudonix may add): acknowledged, nothing on the run.
       for (const [state] of meanings.filter(([, m]) => m._tag === "Nothing")) expect(yield* Effect.promise(() => call.report(state))).toBe(200)
       expect(yield* Effect.promise(() => call.report("transferring"))).toBe(200)

@@ -1,10 +1,16 @@
 /**
- * The contract every calling adapter keeps, run through the whole server against the provider's fake,
- * on SQLite and PostgreSQL: outcomes, signatures, duplicate and out-of-order callbacks, hang-up,
- * recovery through `get`, and the provider's transient and permanent API failures.
- * `runContract(carrier)` registers the suites; a provider's wiring file calls it (see `Carrier.ts`).
+ * The contract every calling adapter keeps through the whole server, against the provider's fake, on
+ * SQLite and PostgreSQL: what the server adds to the port's behaviour (which each adapter checks on its
+ * own with `runContract` of `@agentline/telephony-kit`): runs and their logs, the answer route's
+ * verdict on machines, refusals on the run, callbacks at the server's routes, recovery through
+ * `OutboundRouting`, retries, media through `CallAudio`, inbound routing, a campaign, credentials in logs.
+ * `runServerContract(carrier)` registers the suites; a provider's file calls it with the carrier object
+ * of its package (`@agentline/telephony-<provider>/testing/Carrier`). docs/telephony-adapters.md says
+ * which check runs where.
  */
 import { OutboundRouting, PROVIDER_RETRIES } from "@agentline/core/telephony/OutboundRouting"
+import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
+import { FetchHttpClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
@@ -16,10 +22,14 @@ import { mediaTests } from "./ContractMedia.js"
 import { freePort, liveApp, logLines } from "./LiveServer.js"
 import { loopback } from "./Loopback.js"
 
-export class Fake extends Context.Tag("contract/Fake")<
-  Fake,
-  Started & { readonly carrier: CarrierUnderTest; readonly publicUrl: string }
->() {}
+/** The carrier's fake and its adapter (made), as the server suite sees them. */
+export interface Served extends Omit<Started, "adapter"> {
+  readonly adapter: TelephonyProvider
+  readonly carrier: CarrierUnderTest
+  readonly publicUrl: string
+}
+
+export class Fake extends Context.Tag("contract/Fake")<Fake, Served>() {}
 
 const sleep = (millis: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, millis)))
 
@@ -120,14 +130,17 @@ export const statuses = (run: any): ReadonlyArray<string> => (run.logs?.telephon
 export const contractLayer = (carrier: CarrierUnderTest, dialect: "sqlite" | "pg") =>
   Layer.unwrapScoped(Effect.gen(function*() {
     const port = yield* freePort
-    const started = yield* Effect.acquireRelease(Effect.promise(() => carrier.start({ publicUrl: `http://127.0.0.1:${port}` })), (s) => Effect.promise(() => s.fake.close()))
-    return liveApp(dialect, port, [started.adapter], loopback).pipe(Layer.provideMerge(Layer.succeed(Fake, { ...started, carrier, publicUrl: `http://127.0.0.1:${port}` })))
+    const publicUrl = `http://127.0.0.1:${port}`
+    const started = yield* Effect.acquireRelease(Effect.promise(() => carrier.start({ publicUrl })), (s) => Effect.promise(() => s.fake.close()))
+    const adapter = yield* started.adapter.pipe(Effect.provide(FetchHttpClient.layer))
+    return liveApp(dialect, port, [adapter], loopback).pipe(Layer.provideMerge(Layer.succeed(Fake, { ...started, adapter, carrier, publicUrl })))
   }))
 
-export const runContract = (carrier: CarrierUnderTest) => {
+export const runServerContract = (carrier: CarrierUnderTest) => {
   for (const dialect of dialects) {
     layer(contractLayer(carrier, dialect), { timeout: "120 seconds", excludeTestServices: true })(`${carrier.provider} contract [${dialect}]`, (it) => {
-      const outcomes: ReadonlyArray<Scenario> = ["completed", "busy", "no_answer", "failed"]
+      // The port's outcomes are the adapter's own contract; here the run of an answered and an unanswered call.
+      const outcomes: ReadonlyArray<Scenario> = ["completed", "busy"]
       for (const scenario of outcomes) {
         it.effect(`a callee that ends ${scenario} ends the run ${scenario}, with every callback in its log`, () =>
           Effect.gen(function*() {
@@ -207,7 +220,7 @@ export const runContract = (carrier: CarrierUnderTest) => {
           expect(late.some((e: any) => e.status !== "ended")).toBe(true)
         }))
 
-      it.effect("hang-up ends a ringing call canceled; `get` tells a call in progress from one that ended, as recovery needs", () =>
+      it.effect("hang-up ends a ringing call canceled (or says it cannot); `get` tells a call in progress from one that ended, as recovery needs", () =>
         Effect.gen(function*() {
           const setup = yield* setupCarrier()
           const fake = yield* fakeOf
@@ -225,6 +238,15 @@ export const runContract = (carrier: CarrierUnderTest) => {
             first = yield* route.calls.get(attempt.providerCallId)
           }
           expect(first._tag).toBe("InProgress")
+          if (carrier.endsRingingCalls === false) {
+            // The provider cannot: the adapter says so, and the call rings on until the callee's end.
+            const cannot = yield* Effect.flip(route.calls.hangUp(attempt.providerCallId))
+            expect(cannot.retryable).toBe(false)
+            yield* Effect.promise(() => fake.ended(attempt.providerCallId))
+            expect((yield* completedRun(setup, placed.body.workflow_run_id)).gathered_context.outcome).toBe("no_answer")
+            yield* route.calls.hangUp(attempt.providerCallId)
+            return
+          }
           yield* route.calls.hangUp(attempt.providerCallId)
           expect(yield* Effect.promise(() => fake.ended(attempt.providerCallId))).toBe("canceled")
           const run = yield* completedRun(setup, placed.body.workflow_run_id)

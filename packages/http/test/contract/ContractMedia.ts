@@ -5,6 +5,7 @@
 import { expect, type Vitest } from "@effect/vitest"
 import { Effect } from "effect"
 import WebSocket from "ws"
+import { pcmLeg } from "./Carrier.js"
 import { attemptOf, completedRun, type Fake, freshNumber, placeCall, runOf, setupCarrier } from "./Contract.js"
 import { recordings, samplesOf, tone } from "./Loopback.js"
 
@@ -50,7 +51,7 @@ export const mediaTests = (it: ContractIt, fakeTag: typeof Fake) => {
       const placed = yield* placeCall(setup, to)
       expect(placed.status).toBe(200)
       const attempt = yield* attemptOf(placed.body.workflow_run_id)
-      const leg = yield* Effect.promise(() => fake.media(attempt.providerCallId))
+      const leg = pcmLeg(yield* Effect.promise(() => fake.media(attempt.providerCallId)))
       yield* eventually(() => recordings.has(attempt.providerCallId), "the runtime to get the call")
       const recording = recordings.get(attempt.providerCallId)!
       expect(recording.sampleRate).toBe(leg.sampleRate)

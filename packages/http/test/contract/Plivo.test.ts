@@ -1,12 +1,5 @@
-/** The contract suite for Plivo, against the fake Plivo of `@agentline/telephony-plivo/testing`. */
-import { Plivo } from "@agentline/telephony-plivo"
-import * as FakePlivo from "@agentline/telephony-plivo/testing/FakePlivo"
-import { runContract } from "./Contract.js"
-import { plivoCompatible } from "./PlivoCompatible.js"
+/** The server's contract suite for Plivo, with the carrier of `@agentline/telephony-plivo` (its adapter against its fake). */
+import { carrier } from "@agentline/telephony-plivo/testing/Carrier"
+import { runServerContract } from "./Contract.js"
 
-runContract(plivoCompatible({
-  provider: "plivo",
-  account: { authId: "MACONTRACTPLIVO00001", authToken: "contract-plivo-token" },
-  makeFake: FakePlivo.make,
-  makeAdapter: (apiUrl) => Plivo.make({ apiUrl })
-}))
+runServerContract(carrier)

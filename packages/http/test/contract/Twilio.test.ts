@@ -1,5 +1,5 @@
-/** The contract suite for Twilio, against the fake Twilio of `@agentline/telephony-twilio/testing`. */
-import { runContract } from "./Contract.js"
-import { twilio } from "./TwilioCarrier.js"
+/** The server's contract suite for Twilio, with the carrier of `@agentline/telephony-twilio` (its adapter against its fake). */
+import { carrier } from "@agentline/telephony-twilio/testing/Carrier"
+import { runServerContract } from "./Contract.js"
 
-runContract(twilio)
+runServerContract(carrier)

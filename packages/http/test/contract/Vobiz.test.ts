@@ -1,12 +1,5 @@
-/** The contract suite for Vobiz, against the fake Vobiz of `@agentline/telephony-vobiz/testing`. */
-import { Vobiz } from "@agentline/telephony-vobiz"
-import * as FakeVobiz from "@agentline/telephony-vobiz/testing/FakeVobiz"
-import { runContract } from "./Contract.js"
-import { plivoCompatible } from "./PlivoCompatible.js"
+/** The server's contract suite for Vobiz, with the carrier of `@agentline/telephony-vobiz` (its adapter against its fake). */
+import { carrier } from "@agentline/telephony-vobiz/testing/Carrier"
+import { runServerContract } from "./Contract.js"
 
-runContract(plivoCompatible({
-  provider: "vobiz",
-  account: { authId: "MA_CONTRACTVOBIZ", authToken: "contract-vobiz-token" },
-  makeFake: FakeVobiz.make,
-  makeAdapter: (apiUrl) => Vobiz.make({ apiUrl })
-}))
+runServerContract(carrier)

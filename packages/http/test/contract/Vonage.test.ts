@@ -1,5 +1,5 @@
-/** The contract suite for Vonage, against the fake Vonage of `@agentline/telephony-vonage/testing`. */
-import { runContract } from "./Contract.js"
-import { vonage } from "./VonageCarrier.js"
+/** The server's contract suite for Vonage, with the carrier of `@agentline/telephony-vonage` (its adapter against its fake). */
+import { carrier } from "@agentline/telephony-vonage/testing/Carrier"
+import { runServerContract } from "./Contract.js"
 
-runContract(vonage)
+runServerContract(carrier)

@@ -13,20 +13,21 @@ import * as ScriptedSpeechToText from "@agentline/voice/testing/ScriptedSpeechTo
 import { TextToSpeech } from "@agentline/core/voice/Speech"
 import * as Pcm from "@agentline/core/audio/Pcm"
 import { OpenAiClient } from "@effect/ai-openai"
+import { carrier as twilio } from "@agentline/telephony-twilio/testing/Carrier"
+import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import { FetchHttpClient } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { Chunk, Context, Effect, Layer, Option, Redacted, Stream } from "effect"
-import type { FakeMediaLeg, Started } from "../contract/Carrier.js"
+import { pcmLeg, type PcmLeg, type Started } from "../contract/Carrier.js"
 import { eventually } from "../contract/ContractMedia.js"
 import { attemptOf, freshNumber } from "../contract/Contract.js"
 import { call } from "../Harness.js"
 import { expect } from "@effect/vitest"
 import { freePort, liveApp } from "../contract/LiveServer.js"
-import { twilio } from "../contract/TwilioCarrier.js"
 import { respond } from "./ConversationScript.js"
 
 export class Fakes extends Context.Tag("voice-test/Fakes")<Fakes, {
-  readonly carrier: Started
+  readonly carrier: Omit<Started, "adapter"> & { readonly adapter: TelephonyProvider }
   readonly llmRequests: Array<Received>
 }>() {}
 
@@ -34,7 +35,11 @@ export class Fakes extends Context.Tag("voice-test/Fakes")<Fakes, {
 export const voiceLayer = (dialect: "sqlite" | "pg", callerLines: () => ReadonlyArray<string>, prices: PriceTable["Type"]) =>
   Layer.unwrapScoped(Effect.gen(function*() {
     const port = yield* freePort
-    const carrier = yield* Effect.acquireRelease(Effect.promise(() => twilio.start()), (s) => Effect.promise(() => s.fake.close()))
+    const started = yield* Effect.acquireRelease(
+      Effect.promise(() => twilio.start({ publicUrl: `http://127.0.0.1:${port}` })),
+      (s) => Effect.promise(() => s.fake.close())
+    )
+    const carrier = { ...started, adapter: yield* started.adapter.pipe(Effect.provide(FetchHttpClient.layer)) }
     const llm = yield* startFakeOpenAi([], respond)
     const languageModel = Layer.effect(
       AgentLanguageModel,
@@ -70,14 +75,14 @@ export const speech = (text: string, sampleRate: number) =>
 export const silence = (seconds: number, sampleRate: number) => new Int16Array(Math.round(seconds * sampleRate))
 
 /** The person says `text`, then the line is silent for 1.2 s. */
-export const say = (leg: FakeMediaLeg, text: string) =>
+export const say = (leg: PcmLeg, text: string) =>
   Effect.gen(function*() {
     leg.speak(yield* speech(text, leg.sampleRate))
     leg.speak(silence(1.2, leg.sampleRate))
   })
 
 /** Waits until the agent has said something new and stopped (its audio stopped growing). */
-export const agentFinishedSpeaking = (leg: FakeMediaLeg, since: number, what: string) =>
+export const agentFinishedSpeaking = (leg: PcmLeg, since: number, what: string) =>
   Effect.gen(function*() {
     yield* eventually(() => leg.received().length > since + leg.sampleRate / 2, what, 30_000)
     let last = -1
@@ -107,6 +112,6 @@ export const placeTalkingCall = (apiKey: string, workflowUuid: string, initialCo
     expect(placed.status).toBe(200)
     const runId = placed.body.workflow_run_id as number
     const attempt = yield* attemptOf(runId)
-    const leg = yield* Effect.promise(() => carrier.fake.media(attempt.providerCallId))
+    const leg = pcmLeg(yield* Effect.promise(() => carrier.fake.media(attempt.providerCallId)))
     return { runId, providerCallId: attempt.providerCallId, leg }
   })
