@@ -1,11 +1,10 @@
 /**
- * The example third-party adapter (`examples/third-party-telephony`): its pure protocol parts, the
- * demo against a fake Acme API, and an embedding application registering it under `twilio` — replacing
- * the built-in, configuration-only `twilio` — and calling through it end to end.
+ * The example third-party adapter (`examples/third-party-telephony`, a package of its own whose tests
+ * run the kit's contract: `third-party-package.test.ts`) in an embedding application, registered under
+ * `twilio` — replacing the built-in `twilio` — and called through end to end.
  */
 import { ApiKeys } from "@agentline/core/api-keys/ApiKeys"
 import { acting } from "@agentline/core/organizations/Principal"
-import type { CallEvent } from "@agentline/telephony-kit/TelephonyProvider"
 import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
 import { Users } from "@agentline/core/users/Users"
 import { Server, ServerConfig } from "@agentline/http"
@@ -13,81 +12,13 @@ import { Testing } from "@agentline/sql"
 import { FetchHttpClient, HttpApiBuilder, HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import { DateTime, Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
-import * as AcmeMedia from "../third-party-telephony/AcmeMedia.js"
-import * as Acme from "../third-party-telephony/AcmeTelephony.js"
-import { runDemo, startFakeAcme } from "../third-party-telephony/demo.js"
+import * as Acme from "../third-party-telephony/src/Acme.js"
+import * as FakeAcme from "../third-party-telephony/src/testing/FakeAcme.js"
 import { TelephonyLiveAcmeAsTwilio } from "../third-party-telephony/registry.js"
-
-describe("Acme protocol (pure)", () => {
-  it("maps statuses to normalized events, talk time only for answered calls", () => {
-    const at = "2026-01-01T00:00:00.000Z"
-    const events = (status: Acme.AcmeStatus, duration?: number): ReadonlyArray<CallEvent> =>
-      Acme.toEvents({ call_id: "CA1", status, timestamp: DateTime.unsafeMake(at), ...(duration !== undefined ? { duration } : {}) })
-    expect(events("queued")).toEqual([])
-    expect(events("ringing").map((e) => e.type)).toEqual(["ringing"])
-    expect(events("completed", 42)).toMatchObject([{ type: "ended", outcome: "completed", durationSeconds: 42 }])
-    expect(events("machine", 7)).toMatchObject([{ type: "ended", outcome: "voicemail", durationSeconds: 7 }])
-    expect(events("no-answer", 30)).toMatchObject([{ type: "ended", outcome: "no_answer", durationSeconds: 0 }])
-  })
-
-  it("signatures verify within the tolerance only, and only for the signed body", () => {
-    const body = new TextEncoder().encode("{}")
-    const now = 1_700_000_000_000
-    const header = Acme.sign("s", now / 1000, body)
-    expect(Acme.verify("s", header, body, now)).toBe(true)
-    expect(Acme.verify("s", header, body, now + (Acme.signatureToleranceSeconds + 1) * 1000)).toBe(false)
-    expect(Acme.verify("other", header, body, now)).toBe(false)
-    expect(Acme.verify("s", header, new TextEncoder().encode("{ }"), now)).toBe(false)
-    expect(Acme.verify("s", undefined, body, now)).toBe(false)
-  })
-
-  it("writes a call-flow document for each instruction", () => {
-    expect(JSON.parse(Acme.answer({ _tag: "ConnectMediaStream", url: "wss://x/m", parameters: { a: "1" } }).body))
-      .toEqual({ actions: [{ type: "stream", url: "wss://x/m", params: { a: "1" } }] })
-    expect(JSON.parse(Acme.answer({ _tag: "Reject", reason: "no" }).body)).toEqual({ actions: [{ type: "reject", reason: "no" }] })
-    expect(Acme.actions({ _tag: "KeepOpen" })[0]).toMatchObject({ type: "pause" })
-  })
-
-  it.effect("the media codec carries 16 kHz linear PCM both ways", () =>
-    Effect.gen(function*() {
-      const codec = AcmeMedia.session()
-      const [start] = yield* codec.decode({
-        _tag: "Text",
-        text: JSON.stringify({ event: "start", stream_id: "s1", call_id: "CA1", format: { encoding: "l16le", rate: 16000 } })
-      })
-      expect(start).toMatchObject({ _tag: "Start", format: { encoding: "l16le", sampleRate: 16000 } })
-      const pcm = new Uint8Array([1, 0, 2, 0])
-      const [frame] = yield* codec.encode({ _tag: "Audio", audio: { format: { encoding: "l16le", sampleRate: 16000 }, data: pcm } })
-      expect(frame).toEqual({ _tag: "Text", text: JSON.stringify({ event: "media", payload: "AQACAA==" }) })
-      const [audio] = yield* codec.decode(frame!)
-      expect(audio).toEqual({ _tag: "Audio", audio: { format: { encoding: "l16le", sampleRate: 16000 }, data: pcm } })
-      expect((yield* Effect.flip(codec.encode({ _tag: "Audio", audio: { format: { encoding: "mulaw", sampleRate: 8000 }, data: pcm } }))).message)
-        .toContain("l16le at 16000 Hz")
-    }))
-})
-
-describe("Acme demo against a fake Acme API", () => {
-  it("places, follows, hangs up and looks up a call; sets up a number; answers a webhook", async () => {
-    const result = await runDemo()
-    expect(result.providers).toContain("acme")
-    expect(result.events).toEqual(["ringing", "answered", "ended:completed:42"])
-    expect(result.forgedAccepted).toBe(false)
-    expect(result.statusBeforeHangup).toEqual({ _tag: "InProgress" })
-    expect(result.hangup._tag).toBe("Right")
-    expect(result.secondHangup._tag).toBe("Right")
-    expect(result.statusAfterHangup).toEqual({ _tag: "Ended", outcome: "canceled", durationSeconds: 0 })
-    expect(result.unknownCall._tag).toBe("Unknown")
-    expect(result.inbound.ok).toBe(true)
-    expect(result.inboundOther.ok).toBe(false)
-    expect(JSON.parse(result.answered.body)).toEqual({ actions: [{ type: "reject", reason: "no agent for this number" }] })
-    expect(result.callFlow).toMatchObject({ actions: [{ type: "stream", url: "wss://calls.example.com/media/17" }] })
-    expect(result.idempotencyKey).toBe("agentline-17")
-  })
-})
 
 describe("an application replacing the built-in twilio with its own adapter", () => {
   it.effect("the registry holds the application's adapter under the name", () =>
@@ -95,15 +26,18 @@ describe("an application replacing the built-in twilio with its own adapter", ()
       const registry = yield* TelephonyRegistry
       const twilio = Option.getOrThrow(registry.get("twilio"))
       expect(twilio.displayName).toBe("Twilio (through Acme)")
-      expect(twilio.fields.map((f) => f.name)).toEqual(["base_url", "account_id", "api_key", "webhook_secret"])
+      expect(twilio.fields.map((f) => f.name)).toEqual(["account_id", "api_key", "webhook_secret"])
       expect(twilio.calls).toBeDefined()
       expect(registry.all.filter((p) => p.name === "twilio")).toHaveLength(1)
     }).pipe(Effect.provide(Layer.fresh(TelephonyLiveAcmeAsTwilio))))
 
   it.live("twilio configurations then take Acme's fields and place their calls through Acme", () =>
     Effect.gen(function*() {
-      const fake = yield* Effect.acquireRelease(Effect.promise(() => startFakeAcme("acme-key")), (f) => Effect.promise(f.close))
-      const acme = yield* Acme.make({ name: "twilio", displayName: "Twilio (through Acme)" }).pipe(Effect.provide(FetchHttpClient.layer))
+      const account = { id: "AC-embed", apiKey: "acme-key", webhookSecret: "whsec" }
+      // Acme's seconds are real ones here: the callee lets it ring while the test plays the callbacks itself.
+      const fake = yield* Effect.acquireRelease(Effect.promise(() => FakeAcme.start({ account, secondMillis: 1000 })), (f) => Effect.promise(f.close))
+      fake.behave("+14155550100", { answer: "no-answer" })
+      const acme = yield* Acme.make({ apiUrl: fake.url, name: "twilio", displayName: "Twilio (through Acme)" }).pipe(Effect.provide(FetchHttpClient.layer))
       const app = HttpApiBuilder.serve().pipe(
         Layer.provideMerge(Server.HttpAppLive),
         Layer.provideMerge(NodeHttpServer.layerTest),
@@ -141,7 +75,7 @@ describe("an application replacing the built-in twilio with its own adapter", ()
 
         const metadata = yield* send("GET", "/api/v1/organizations/telephony-providers/metadata")
         const twilio = metadata.body.providers.find((p: any) => p.provider === "twilio")
-        expect(twilio.fields.map((f: any) => f.name)).toEqual(["base_url", "account_id", "api_key", "webhook_secret"])
+        expect(twilio.fields.map((f: any) => f.name)).toEqual(["account_id", "api_key", "webhook_secret"])
         // The built-in twilio's fields are refused now: the configuration is Acme's.
         expect((yield* send("POST", "/api/v1/organizations/telephony-configs", {
           name: "old",
@@ -150,7 +84,7 @@ describe("an application replacing the built-in twilio with its own adapter", ()
         const configuration = yield* send("POST", "/api/v1/organizations/telephony-configs", {
           name: "acme",
           is_default_outbound: true,
-          config: { provider: "twilio", base_url: fake.baseUrl, account_id: "AC-embed", api_key: "acme-key", webhook_secret: "whsec" }
+          config: { provider: "twilio", account_id: "AC-embed", api_key: "acme-key", webhook_secret: "whsec" }
         })
         expect(configuration.status).toBe(200)
         const agent = yield* send("POST", "/api/v1/workflow/create/definition", {
@@ -166,9 +100,9 @@ describe("an application replacing the built-in twilio with its own adapter", ()
         const placed = yield* send("POST", `/api/v1/public/agent/workflow/${agent.body.workflow_uuid}`, { phone_number: "+14155550100" })
         expect(placed.status).toBe(200)
 
-        const request = fake.requests.find((r) => r.method === "POST" && r.path === "/v1/accounts/AC-embed/calls")!
-        const sent = request.body as { status_callback: string; actions: ReadonlyArray<{ type: string }> }
-        expect(sent.status_callback).toMatch(/^http:\/\/127\.0\.0\.1:0\/api\/v1\/telephony\/callbacks\/twilio\/\d+$/)
+        const [dialed] = fake.calls()
+        const sent = dialed!.options
+        expect(sent.statusCallback).toMatch(/^http:\/\/127\.0\.0\.1:0\/api\/v1\/telephony\/callbacks\/twilio\/\d+$/)
         // Once answered, the call streams its audio to this server's media WebSocket (single-use token).
         expect(sent.actions).toEqual([{
           type: "stream",
@@ -176,10 +110,10 @@ describe("an application replacing the built-in twilio with its own adapter", ()
           params: { attempt_id: expect.stringMatching(/^\d+$/) }
         }])
 
-        const callbackPath = new URL(sent.status_callback).pathname
+        const callbackPath = new URL(sent.statusCallback!).pathname
         const now = Date.now()
-        const body = JSON.stringify({ call_id: "CA1", status: "completed", timestamp: new Date(now).toISOString(), duration: 12 })
-        const signature = Acme.sign("whsec", Math.floor(now / 1000), new TextEncoder().encode(body))
+        const body = JSON.stringify({ call_id: dialed!.id, status: "completed", timestamp: new Date(now).toISOString(), duration: 12 })
+        const signature = Acme.Callbacks.sign("whsec", Math.floor(now / 1000), new TextEncoder().encode(body))
         const callback = yield* send("POST", callbackPath, JSON.parse(body), { "content-type": "application/json", "acme-signature": signature })
         expect(callback).toEqual({ status: 200, body: { ok: true, events: 1 } })
         const run = yield* send("GET", `/api/v1/workflow/${agent.body.id}/runs/${placed.body.workflow_run_id}`)

@@ -8,7 +8,7 @@ import type { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegis
 import { Providers } from "@agentline/http"
 import { FetchHttpClient } from "@effect/platform"
 import { Effect, Layer } from "effect"
-import * as Acme from "./AcmeTelephony.js"
+import * as Acme from "./src/Acme.js"
 
 /**
  * The registry with Acme next to the built-in providers (as the server builds it: `Providers.registryLayer`).
@@ -20,7 +20,7 @@ export const TelephonyLive: Layer.Layer<TelephonyRegistry> = Layer.unwrapEffect(
 ).pipe(Layer.provide(FetchHttpClient.layer))
 
 /**
- * The same registry with Acme replacing the built-in (configuration-only) `twilio`: configurations
+ * The same registry with Acme replacing the built-in `twilio`: configurations
  * named `twilio` then use Acme's schema and place their calls through it. An application passes the
  * same list as `telephonyProviders` to `Embed.makeHandlers` or the server settings.
  */

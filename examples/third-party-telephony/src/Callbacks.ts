@@ -1,43 +1,22 @@
 /**
- * The Acme Voice wire protocol (pure parts, unit-test these): its configuration, status names,
- * callbacks and their signature, incoming-call webhooks, and its call-flow documents.
+ * Acme's `webhooks`: status callbacks and incoming calls, both signed; the pure parts (status names,
+ * events, the signature) are plain functions to unit-test.
  *
  * Status callbacks are JSON `{call_id, status, timestamp, duration?, cause?}`, incoming calls JSON
  * `{event: "call.incoming", account_id, call_id, from, to}`, both signed with
  * `Acme-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with webhook_secret>`.
  */
-import type {
-  CallEvent,
-  CallInstruction,
-  CallOutcome,
-  ProviderField,
-  WebhookRequest,
-  WebhookResponse
+import {
+  type CallEvent,
+  type CallOutcome,
+  type ProviderWebhooks,
+  TelephonyError,
+  type WebhookRequest
 } from "@agentline/telephony-kit/TelephonyProvider"
-import { Schema } from "effect"
+import { Clock, Effect, Either, Schema } from "effect"
 import * as Crypto from "node:crypto"
-
-// ---------------------------------------------------------------------------------------- the config
-
-const required = (name: string) => Schema.Trim.pipe(Schema.nonEmptyString({ message: () => `${name} must not be empty` }))
-
-export const AcmeConfig = Schema.Struct({
-  base_url: required("base_url").pipe(
-    Schema.pattern(/^https?:\/\/[^/\s]+(\/\S*)?$/, { message: () => "base_url must be an http:// or https:// URL" })
-  ),
-  account_id: required("account_id"),
-  api_key: required("api_key"),
-  webhook_secret: required("webhook_secret")
-  // Report every bad field at once; drop keys we do not know (from_numbers, provider, ...).
-}).annotations({ parseOptions: { errors: "all", onExcessProperty: "ignore" } })
-export type AcmeConfig = typeof AcmeConfig.Type
-
-export const fields: ReadonlyArray<ProviderField> = [
-  { name: "base_url", label: "API base URL", type: "text", required: true, sensitive: false, description: "e.g. https://api.acme-voice.example" },
-  { name: "account_id", label: "Account ID", type: "text", required: true, sensitive: false, description: "Identifies the account in inbound webhooks" },
-  { name: "api_key", label: "API key", type: "password", required: true, sensitive: true },
-  { name: "webhook_secret", label: "Webhook secret", type: "password", required: true, sensitive: true, description: "Signs status callbacks" }
-]
+import * as Answer from "./Answer.js"
+import type { AcmeConfig } from "./Config.js"
 
 // --------------------------------------------------------------------------- pure parts (unit-test these)
 
@@ -128,30 +107,31 @@ export const AcmeIncomingCall = Schema.Struct({
   to: Schema.String
 })
 
-/**
- * Acme's call-flow document, returned to an incoming-call webhook or sent inline with a new call:
- * a list of actions it runs in order.
- */
-export const actions = (instruction: CallInstruction): ReadonlyArray<Record<string, unknown>> => {
-  switch (instruction._tag) {
-    case "ConnectMediaStream":
-      return [{ type: "stream", url: instruction.url, params: instruction.parameters }]
-    case "KeepOpen":
-      // No voice runtime: hold the line until the callee hangs up (Acme caps a pause at four hours).
-      return [{ type: "pause", seconds: 14_400 }]
-    case "Reject":
-      return [{ type: "reject", reason: instruction.reason }]
-  }
-}
-
-export const answer = (instruction: CallInstruction): WebhookResponse => ({
-  status: 200,
-  contentType: "application/json",
-  body: JSON.stringify({ actions: actions(instruction) })
-})
-
 /** Header lookup that does not depend on how the server spelled the header name. */
 export const header = (request: WebhookRequest, wanted: string): string | undefined => {
   for (const [key, value] of Object.entries(request.headers)) if (key.toLowerCase() === wanted) return value
   return undefined
+}
+
+// ------------------------------------------------------------------------------------------ webhooks
+
+const failure = (message: string, cause?: unknown) =>
+  new TelephonyError({ provider: "acme", message, retryable: false, ...(cause !== undefined ? { cause } : {}) })
+
+const decodeJson = <A, I>(schema: Schema.Schema<A, I>, rawBody: Uint8Array, what: string) =>
+  Either.mapLeft(Schema.decodeUnknownEither(Schema.parseJson(schema))(new TextDecoder().decode(rawBody)), (cause) => failure(`not an Acme ${what}`, cause))
+
+export const webhooks: ProviderWebhooks<AcmeConfig> = {
+  // Acme signs the body and a timestamp (not the URL); both webhooks use the same scheme.
+  verify: ({ config, request }) =>
+    Effect.map(Clock.currentTimeMillis, (now) => verify(config.webhook_secret, header(request, "acme-signature"), request.rawBody, now)),
+  parseStatus: ({ request }) => Either.map(decodeJson(AcmeCallback, request.rawBody, "status callback"), toEvents),
+  parseInbound: ({ request }) =>
+    Either.map(decodeJson(AcmeIncomingCall, request.rawBody, "incoming call"), (call) => ({
+      accountId: call.account_id,
+      providerCallId: call.call_id,
+      from: call.from,
+      to: call.to
+    })),
+  answer: ({ instruction }) => Answer.answer(instruction)
 }
