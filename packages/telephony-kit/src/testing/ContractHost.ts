@@ -14,7 +14,7 @@
  * machine, or already over, is answered with a hang-up; an incoming call to a number not bound here, or
  * of another account, is refused in the provider's words.
  */
-import { Effect, Exit, Option, Runtime, Schema, Scope } from "effect"
+import { Effect, Option, Runtime, Schema, Scope } from "effect"
 import * as Crypto from "node:crypto"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -376,10 +376,3 @@ export const make: Effect.Effect<ContractHost, never, Scope.Scope> = Effect.gen(
 /** `config` decoded by the adapter's schema, as the application decodes a stored configuration. */
 export const decodeConfig = (adapter: TelephonyProvider, config: Record<string, unknown>): unknown =>
   Schema.decodeUnknownSync(adapter.configSchema)(config)
-
-/** Runs `effect` in a scope that lives until `release` (for test setups outside Effect). */
-export const scoped = async <A>(effect: Effect.Effect<A, never, Scope.Scope>) => {
-  const scope = Effect.runSync(Scope.make())
-  const value = await Effect.runPromise(Scope.extend(effect, scope))
-  return { value, release: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
-}
