@@ -6,7 +6,7 @@
  * See docs/telephony-adapters.md, "Testing an adapter".
  */
 import type { HttpClient } from "@effect/platform"
-import type { Effect } from "effect"
+import type { Effect, Scope } from "effect"
 import type { AudioFormat } from "../AudioFormat.js"
 import type { TelephonyProvider } from "../TelephonyProvider.js"
 
@@ -79,9 +79,10 @@ export interface Started {
   readonly fake: CarrierFake
   /**
    * The adapter, its API pointed at the fake, made the adapter's one way (`make`: it takes its
-   * `HttpClient` from the context). In the server's suite it replaces the built-in provider of the name.
+   * `HttpClient` from the context; a `Scope`, for one that plays calls in it, lasts as long as the
+   * suite). In the server's suite it replaces the built-in provider of the name.
    */
-  readonly adapter: Effect.Effect<TelephonyProvider, never, HttpClient.HttpClient>
+  readonly adapter: Effect.Effect<TelephonyProvider, never, HttpClient.HttpClient | Scope.Scope>
   /** A configuration body (without `provider`), with answering machine detection when asked. */
   readonly config: (options: { readonly machineDetection: boolean }) => Record<string, unknown>
 }
@@ -110,6 +111,16 @@ export interface CarrierUnderTest {
    * none: over the organization's limit an incoming call is refused like any other.
    */
   readonly busySignal?: boolean
+  /**
+   * Whether the provider refuses to dial a number it cannot reach (default true). The simulator dials
+   * anything: the `invalid` scenario is then not part of its contract.
+   */
+  readonly refusesNumbers?: boolean
+  /**
+   * Whether the provider has an API that can answer 429 or 5xx (default true). The simulator has none:
+   * `failNext` is then never asked.
+   */
+  readonly transientFailures?: boolean
   /**
    * Whether the provider's API can end a call that is still ringing (default true). One that cannot
    * says so (`hangUp` fails, not retryable) and the call rings on until answered or given up on.
