@@ -19,6 +19,7 @@ import { CallsApi, TelephonyCallbacksApi, TestCallsApi } from "./calls/Api.js"
 import { CampaignsApi } from "./campaigns/Api.js"
 import { WebhooksApi } from "./webhooks/Api.js"
 import { CredentialsApi } from "./credentials/Api.js"
+import { ToolsApi } from "./tools/Api.js"
 import { RecordingsApi } from "./recordings/Api.js"
 import { DoNotCallApi } from "./do-not-call/Api.js"
 import { PhoneNumbersApi } from "./phone-numbers/Api.js"
@@ -48,6 +49,7 @@ export class AgentlineApi extends HttpApi.make("agentline")
   .add(DoNotCallApi)
   .add(WebhooksApi)
   .add(CredentialsApi)
+  .add(ToolsApi)
   .add(RecordingsApi)
   .add(TelephonyCallbacksApi)
   .add(UploadsApi)

@@ -38,6 +38,7 @@ import type { CallNotPlaced, ConcurrencyLimitReached } from "@agentline/core/dis
 import type { DoNotCallEntryNotFound, InvalidDoNotCallNumbers, NumberOnDoNotCallList } from "@agentline/core/do-not-call/Errors"
 import type { OrganizationNotFound, PermissionDenied } from "@agentline/core/organizations/Errors"
 import type { CredentialNotFound, InvalidCredentialData } from "@agentline/core/credentials/Errors"
+import type { InvalidTool, NotAnMcpTool, ToolNotFound } from "@agentline/core/tools/Errors"
 import type { WebhookDeliveryNotFound, WebhookEndpointNotFound, WebhookTargetRefused } from "@agentline/core/webhooks/Errors"
 import type {
   InboundAgentArchived,
@@ -99,6 +100,9 @@ export type DomainError =
   | WebhookTargetRefused
   | CredentialNotFound
   | InvalidCredentialData
+  | ToolNotFound
+  | InvalidTool
+  | NotAnMcpTool
   | ApiKeyNotFound
   | ApiKeyOwnerMissing
   | InvalidApiKey
@@ -190,6 +194,10 @@ const MAPPING = {
       detail: e.issues.map((i) => ({ loc: ["body", "credential_data", i.field], msg: i.message, type: "value_error", input: null, ctx: {} }))
     }),
   WebhookTargetRefused: (e) => ValidationError.single(["body", "url"], e.message, e.url),
+  ToolNotFound: notFound,
+  InvalidTool: (e) =>
+    new ValidationError({ detail: e.issues.map((i) => ({ loc: ["body", ...i.loc], msg: i.message, type: "value_error", input: i.input, ctx: {} })) }),
+  NotAnMcpTool: badRequest,
   ApiKeyNotFound: notFound,
   ApiKeyOwnerMissing: unauthorized,
   InvalidApiKey: unauthorized,

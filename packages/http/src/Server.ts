@@ -39,6 +39,10 @@ import { DoNotCallLive } from "./do-not-call/Http.js"
 import { WebhooksLive } from "./webhooks/Http.js"
 import { CredentialsLive } from "./credentials/Http.js"
 import { Credentials } from "@agentline/core/credentials/Credentials"
+import { ToolCalls } from "@agentline/core/tools/ToolCalls"
+import { Tools } from "@agentline/core/tools/Tools"
+import { ToolsLive } from "./tools/Http.js"
+import * as NodeToolTransport from "./tools/NodeToolTransport.js"
 import { Recordings, RecordingSpeechToText } from "@agentline/core/recordings/Recordings"
 import { SpeechToText } from "@agentline/core/voice/Speech"
 import { RecordingsLive } from "./recordings/Http.js"
@@ -96,6 +100,7 @@ export const InfrastructureLive = Layer.unwrapEffect(Effect.map(ServerConfig, (c
     Providers.registryLayer(config.telephonyProviders),
     WebhookSettings.layer(config.webhooks),
     NodeWebhookTransport.layer,
+    NodeToolTransport.layer,
     DispatcherSettings.layer({
       ...(config.dispatcherLeaseSeconds !== undefined ? { leaseSeconds: config.dispatcherLeaseSeconds } : {}),
       ...(config.dispatcherAcquireIntervalMillis !== undefined ? { acquireIntervalMillis: config.dispatcherAcquireIntervalMillis } : {}),
@@ -160,11 +165,13 @@ export const ServicesLive = Layer.mergeAll(
     Uploads.Default,
     Webhooks.Default,
     Credentials.Default,
+    Tools.Default,
     CampaignTransitions.Default
   )),
   Layer.provideMerge(PostCall.Default),
   Layer.provideMerge(WebhookOutbox.Default),
   Layer.provideMerge(Layer.mergeAll(MediaTokens.Default, CallAudioLive, InProcessInbound.Default, CallEventSink.Default, RecordingSpeechToTextLive)),
+  Layer.provideMerge(ToolCalls.Default),
   Layer.provideMerge(Layer.mergeAll(Repositories.layer, InfrastructureLive))
 )
 
@@ -194,6 +201,7 @@ export const ApiLive = Layer.unwrapEffect(
     DoNotCallLive,
     WebhooksLive,
     CredentialsLive,
+    ToolsLive,
     RecordingsLive,
     OrganizationsLive,
     WorkflowsLive,

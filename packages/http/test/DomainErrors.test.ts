@@ -19,6 +19,7 @@ import {
 import { CallNotPlaced, ConcurrencyLimitReached } from "@agentline/core/dispatcher/Errors"
 import { DoNotCallEntryNotFound, InvalidDoNotCallNumbers, NumberOnDoNotCallList } from "@agentline/core/do-not-call/Errors"
 import { CredentialNotFound, InvalidCredentialData } from "@agentline/core/credentials/Errors"
+import { InvalidTool, NotAnMcpTool, ToolNotFound } from "@agentline/core/tools/Errors"
 import { WebhookDeliveryNotFound, WebhookEndpointNotFound, WebhookTargetRefused } from "@agentline/core/webhooks/Errors"
 import { OrganizationNotFound, PermissionDenied } from "@agentline/core/organizations/Errors"
 import {
@@ -121,6 +122,14 @@ const CASES = {
     422,
     [{ loc: ["body", "credential_data", "token"], msg: "token is required", type: "value_error", input: null, ctx: {} }]
   ],
+  ToolNotFound: [new ToolNotFound({ toolUuid: "t-1" }), 404, "Tool t-1 not found in this organization"],
+  InvalidTool: [
+    new InvalidTool({ issues: [{ loc: ["definition", "config", "url"], message: "url must be an http or https URL", input: "ftp://x" }] }),
+    422,
+    [{ loc: ["body", "definition", "config", "url"], msg: "url must be an http or https URL", type: "value_error", input: "ftp://x", ctx: {} }]
+  ],
+  NotAnMcpTool: [new NotAnMcpTool({ toolUuid: "t-1", category: "http_api" }), 400,
+    "Tool t-1 is an http_api tool; only mcp tools have a server whose tools can be refreshed"],
   WebhookEndpointNotFound: [new WebhookEndpointNotFound({ endpointId: 7 }), 404, "Webhook endpoint 7 not found in this organization"],
   WebhookDeliveryNotFound: [new WebhookDeliveryNotFound({ deliveryId: 9 }), 404, "Webhook delivery 9 not found for this endpoint"],
   WebhookTargetRefused: [

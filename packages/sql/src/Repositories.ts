@@ -19,6 +19,7 @@ import * as SqlUsersRepo from "./users/SqlUsersRepo.js"
 import * as SqlWebhooksRepo from "./webhooks/SqlWebhooksRepo.js"
 import * as SqlCredentialsRepo from "./credentials/SqlCredentialsRepo.js"
 import * as SqlRecordingsRepo from "./recordings/SqlRecordingsRepo.js"
+import * as SqlToolsRepo from "./tools/SqlToolsRepo.js"
 import * as SqlWorkflowsRepo from "./workflows/SqlWorkflowsRepo.js"
 
 export const layer = Layer.mergeAll(
@@ -38,5 +39,6 @@ export const layer = Layer.mergeAll(
   SqlWebhooksRepo.layer,
   SqlCredentialsRepo.layer,
   SqlRecordingsRepo.layer,
+  SqlToolsRepo.layer,
   Transactor.layer
 )
