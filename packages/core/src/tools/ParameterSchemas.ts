@@ -83,8 +83,15 @@ export const schemaProblems = (schema: JsonSchema): ReadonlyArray<{ readonly pat
     return [{ path: [], message: `parameters must be at most ${MAX_SCHEMA_CHARS} characters of JSON` }]
   }
   if (!meta.validateSchema(schema)) {
+    // The meta-schema reports one mistake several ways (the enum, then each `anyOf` branch): the first is the clearest.
+    const seen = new Set<string>()
     for (const error of meta.errors ?? []) {
-      problems.push({ path: error.instancePath.split("/").filter((s) => s !== ""), message: `parameters is not a JSON Schema: ${error.instancePath || "the schema"} ${error.message ?? ""}`.trim() })
+      if (seen.has(error.instancePath)) continue
+      seen.add(error.instancePath)
+      problems.push({
+        path: error.instancePath.split("/").filter((s) => s !== ""),
+        message: `parameters is not a JSON Schema: ${error.instancePath || "the schema"} ${error.message ?? ""}`.trim()
+      })
     }
     return problems
   }

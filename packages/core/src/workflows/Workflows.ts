@@ -8,6 +8,8 @@ import type { CreateWorkflowRequest, UpdateWorkflowRequest, WorkflowStatus } fro
 import { type DefinitionIssue, validateDefinition } from "./DefinitionValidation.js"
 import { mintTriggerPaths, recordingReferences, triggerPaths } from "./WorkflowDefinition.js"
 import { RecordingsRepo } from "../recordings/RecordingsRepo.js"
+import { listedToolUuids, nodeToolIssues } from "../tools/NodeTools.js"
+import { ToolsRepo } from "../tools/ToolsRepo.js"
 import { type StoredWorkflow, type TriggerConflict, type VersionContent, WorkflowsRepo } from "./WorkflowsRepo.js"
 
 import { iso } from "../Time.js"
@@ -29,33 +31,33 @@ const triggerConflict = (conflict: TriggerConflict) => new TriggerPathTaken({ tr
 const notFound = (workflowId: number) => new WorkflowNotFound({ workflowId })
 
 /**
- * Validates a definition and mints missing trigger paths; 422 listing every structural problem, and
- * every recording it plays that is not an active recording of the organization.
+ * Validates a definition and mints missing trigger paths; 422 listing every structural problem, or
+ * every recording it plays that is not an active recording of the organization and every tool its
+ * nodes list that is not an active tool of the organization (`tools/NodeTools.ts`).
  */
 const prepare = (
   recordings: RecordingsRepo["Type"],
+  tools: ToolsRepo["Type"],
   organizationId: number,
   input: Pick<VersionContent, "template_context_variables" | "workflow_configurations"> & { readonly workflow_definition: unknown }
 ): Effect.Effect<VersionContent, InvalidWorkflowDefinition> => Effect.gen(function*() {
   const { errors, definition } = validateDefinition(input.workflow_definition)
   if (errors.length > 0) return yield* new InvalidWorkflowDefinition({ issues: errors.map(toIssue) })
   const references = recordingReferences(definition)
+  const problems: Array<DefinitionIssue> = []
   if (references.length > 0) {
     const known = new Set((yield* recordings.findActive(organizationId, [...new Set(references.map((r) => r.recordingId))])).map((r) => r.recording_id))
     const missing = references.filter((r) => !known.has(r.recordingId))
-    if (missing.length > 0) {
-      return yield* new InvalidWorkflowDefinition({
-        issues: missing.map((r) =>
-          toIssue({
-            kind: r.kind,
-            id: r.id,
-            field: r.field,
-            message: `${r.kind} '${r.id}' ${r.field}: recording '${r.recordingId}' does not exist in this organization; upload it first or choose another`
-          })
-        )
-      })
-    }
+    problems.push(...missing.map((r): DefinitionIssue => ({
+      kind: r.kind,
+      id: r.id,
+      field: r.field,
+      message: `${r.kind} '${r.id}' ${r.field}: recording '${r.recordingId}' does not exist in this organization; upload it first or choose another`
+    })))
   }
+  const listed = listedToolUuids(definition)
+  if (listed.length > 0) problems.push(...nodeToolIssues(definition, yield* tools.findMany(organizationId, listed)))
+  if (problems.length > 0) return yield* new InvalidWorkflowDefinition({ issues: problems.map(toIssue) })
   const minted = mintTriggerPaths(definition, () => Crypto.randomUUID())
   return {
     workflow_definition: minted as unknown as Record<string, unknown>,
@@ -69,6 +71,7 @@ export class Workflows extends Effect.Service<Workflows>()("@agentline/core/Work
   effect: Effect.gen(function*() {
     const repo = yield* WorkflowsRepo
     const recordings = yield* RecordingsRepo
+    const tools = yield* ToolsRepo
 
     const find = (principal: Principal, id: number) =>
       Effect.flatMap(repo.find(principal.organizationId, id), Option.match({
@@ -77,7 +80,7 @@ export class Workflows extends Effect.Service<Workflows>()("@agentline/core/Work
       }))
 
     const create = Effect.fn("Workflows.create")(function*(principal: Principal, request: CreateWorkflowRequest) {
-      const content = yield* prepare(recordings, principal.organizationId, {
+      const content = yield* prepare(recordings, tools, principal.organizationId, {
         workflow_definition: request.workflow_definition,
         template_context_variables: request.template_context_variables ?? null,
         workflow_configurations: request.workflow_configurations ?? null
@@ -108,7 +111,7 @@ export class Workflows extends Effect.Service<Workflows>()("@agentline/core/Work
       const variables = request.template_context_variables ?? undefined
       const configurations = request.workflow_configurations ?? undefined
       const content = definition !== undefined || variables !== undefined || configurations !== undefined
-        ? yield* prepare(recordings, principal.organizationId, {
+        ? yield* prepare(recordings, tools, principal.organizationId, {
           workflow_definition: definition ?? current.workflow_definition,
           template_context_variables: variables ?? current.template_context_variables,
           workflow_configurations: configurations ?? current.workflow_configurations
