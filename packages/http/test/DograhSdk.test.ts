@@ -176,6 +176,7 @@ for (const dialect of dialects) {
               name: "Order status",
               description: "Looks up an order",
               definition: {
+                schema_version: 1,
                 type: "http_api",
                 config: {
                   method: "GET",
