@@ -175,6 +175,10 @@ for (const dialect of dialects) {
             body: {
               name: "Order status",
               description: "Looks up an order",
+              // The SDK's types ask for what the server defaults (category, icon, icon_color, schema_version, timeout_ms).
+              category: "http_api",
+              icon: "globe",
+              icon_color: "#3B82F6",
               definition: {
                 schema_version: 1,
                 type: "http_api",
