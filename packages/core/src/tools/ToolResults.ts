@@ -68,13 +68,17 @@ export const resultText = (envelope: Readonly<Record<string, unknown>>, limit = 
   const dataText = typeof data === "string" ? data : JSON.stringify(data) ?? ""
   const rest = Object.fromEntries(Object.entries(envelope).filter(([key]) => key !== "data"))
   const note = `the answer was ${dataText.length} characters; only the first ones are here`
-  let budget = Math.max(0, limit - JSON.stringify({ ...rest, truncated: note, data: "" }).length)
-  for (;;) {
-    const text = JSON.stringify({ ...rest, truncated: note, data: dataText.slice(0, budget) })
-    if (text.length <= limit || budget === 0) return { text: text.length <= limit ? text : JSON.stringify(rest).slice(0, limit), truncated: true }
-    // Escapes make the JSON longer than its text: cut by the overflow and try again.
-    budget = Math.max(0, budget - (text.length - limit))
+  const cut = (length: number) => JSON.stringify({ ...rest, truncated: note, data: dataText.slice(0, length) })
+  if (cut(0).length > limit) return { text: JSON.stringify({ truncated: "the answer was too long to show" }).slice(0, limit), truncated: true }
+  // The longest start of the text that fits once escaped (escapes make JSON longer than its text).
+  let fits = 0
+  let over = dataText.length
+  while (over - fits > 1) {
+    const middle = Math.floor((fits + over) / 2)
+    if (cut(middle).length <= limit) fits = middle
+    else over = middle
   }
+  return { text: cut(fits), truncated: true }
 }
 
 /** An answer's body as a value: JSON when it is JSON, else its text; none when empty. */
