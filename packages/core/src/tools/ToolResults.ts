@@ -25,8 +25,6 @@ export type ToolCallErrorKind =
   | "http_status"
   /** The MCP server answered the call with an error result, or the MCP exchange failed. */
   | "tool_error"
-  /** The model called a tool this node does not have. */
-  | "unknown_tool"
   /** A fault of this server; logged. */
   | "internal"
 
