@@ -9,7 +9,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Fiber, TestClock } from "effect"
 import { plainDefinition } from "./DispatchHarness.js"
 import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
-import { scoped, startMcpServer, startToolApi } from "./tools/ToolServers.js"
+import { scoped, startMcpServer, startToolApi } from "../src/testing/ToolServers.js"
 
 const orderStatus = (url: string) => ({
   name: "Order status",

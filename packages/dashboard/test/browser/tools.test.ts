@@ -6,7 +6,7 @@
  */
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { startToolApi, type ToolApi } from "../../../http/test/tools/ToolServers.js"
+import { startToolApi, type ToolApi } from "../../../http/src/testing/ToolServers.js"
 import { dashboardSuite } from "./Harness.js"
 
 const nav = (page: Page, section: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: section }).click()

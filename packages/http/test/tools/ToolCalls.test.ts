@@ -19,7 +19,7 @@ import { Repositories, Testing } from "@agentline/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Fiber, Layer, Option, Redacted, TestClock } from "effect"
 import * as NodeToolTransport from "../../src/tools/NodeToolTransport.js"
-import { scoped, startMcpServer, startToolApi } from "./ToolServers.js"
+import { scoped, startMcpServer, startToolApi } from "../../src/testing/ToolServers.js"
 
 const servicesWith = (allowPrivate: boolean) =>
   Layer.mergeAll(ToolCalls.Default, NodeToolTransport.layer).pipe(

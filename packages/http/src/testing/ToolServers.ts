@@ -1,7 +1,7 @@
 /**
- * Local servers for tool tests, on 127.0.0.1: an HTTP API a tool calls (it records every request and
- * answers by path), and an MCP server built with the official SDK (Streamable HTTP, one stateless
- * session per request, as the SDK's examples do).
+ * Local servers for tool tests and benchmarks, on 127.0.0.1: an HTTP API a tool calls (it records every
+ * request and answers by path), and an MCP server built with the official SDK (Streamable HTTP, one
+ * stateless session per request, as the SDK's examples do). Test fixtures, not for production.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
