@@ -54,6 +54,14 @@ const interleaved = async (n: number, warmup: number, runs: ReadonlyArray<() => 
   return samples.map(summary)
 }
 
+/** CPU time (user and system, this process: the local servers included) per call of `run`, in ms: load moves it less than wall time. */
+const cpuPerCall = async (n: number, run: () => Promise<unknown>) => {
+  const before = process.cpuUsage()
+  for (let i = 0; i < n; i++) await run()
+  const used = process.cpuUsage(before)
+  return (used.user + used.system) / 1000 / n
+}
+
 /** One MCP exchange with the SDK's client alone, as the transport makes it (connect, the request, close). */
 const bareMcp = async (url: string) => {
   const client = new Client({ name: "bench", version: "0" })
@@ -133,7 +141,13 @@ const main = async () => {
         run(calls.discover(1, mcpConfig))
       ])
     )
-    return { bare: bare!, viaService: viaService!, mcpBare: mcpBare!, mcpCall: mcpCall!, mcpList: mcpList! }
+    const cpu = {
+      bare: yield* Effect.promise(() => cpuPerCall(CALLS, async () => (await request(`${api.url}/orders/A17`)).body.text())),
+      viaService: yield* Effect.promise(() => cpuPerCall(CALLS, run(calls.callHttp(httpTool, httpConfig, { order_id: "A17" })))),
+      mcpBare: yield* Effect.promise(() => cpuPerCall(CALLS, () => bareMcp(mcp.url))),
+      mcpCall: yield* Effect.promise(() => cpuPerCall(CALLS, run(calls.callMcp(mcpTool, mcpConfig, "lookup_order", { order_id: "A17" }))))
+    }
+    return { bare: bare!, viaService: viaService!, mcpBare: mcpBare!, mcpCall: mcpCall!, mcpList: mcpList!, cpu }
   }).pipe(Effect.provide(services))))
   await api.close()
   await mcp.close()
@@ -144,17 +158,17 @@ const main = async () => {
     `Measured by \`npm run bench:tools\` on ${NodeOs.cpus().length} cores (${NodeOs.cpus()[0]?.model ?? "unknown CPU"}), ` +
     `${new Date().toISOString().slice(0, 10)}, Node ${process.version}. The machine was shared with other builds: indicative only.`,
     "",
-    "| what | median | p95 |",
-    "| --- | --- | --- |",
-    `| preparing one call in process (arguments checked, presets, request rendered) | ${prepareMicros.toFixed(1)} µs (mean) | |`,
-    `| HTTP request with undici alone (loopback) | ${ms(results.bare.median)} ms | ${ms(results.bare.p95)} ms |`,
-    `| the same as an HTTP tool through the service | ${ms(results.viaService.median)} ms | ${ms(results.viaService.p95)} ms |`,
-    `| MCP tool call with the SDK's client alone (connect, call, close) | ${ms(results.mcpBare.median)} ms | ${ms(results.mcpBare.p95)} ms |`,
-    `| MCP tool call through the service (a session per call) | ${ms(results.mcpCall.median)} ms | ${ms(results.mcpCall.p95)} ms |`,
-    `| MCP tools/list through the service (a session per call) | ${ms(results.mcpList.median)} ms | ${ms(results.mcpList.p95)} ms |`,
+    "| what | median | p95 | CPU per call |",
+    "| --- | --- | --- | --- |",
+    `| preparing one call in process (arguments checked, presets, request rendered) | | | ${(prepareMicros / 1000).toFixed(3)} ms |`,
+    `| HTTP request with undici alone (loopback) | ${ms(results.bare.median)} ms | ${ms(results.bare.p95)} ms | ${ms(results.cpu.bare)} ms |`,
+    `| the same as an HTTP tool through the service | ${ms(results.viaService.median)} ms | ${ms(results.viaService.p95)} ms | ${ms(results.cpu.viaService)} ms |`,
+    `| MCP tool call with the SDK's client alone (connect, call, close) | ${ms(results.mcpBare.median)} ms | ${ms(results.mcpBare.p95)} ms | ${ms(results.cpu.mcpBare)} ms |`,
+    `| MCP tool call through the service (a session per call) | ${ms(results.mcpCall.median)} ms | ${ms(results.mcpCall.p95)} ms | ${ms(results.cpu.mcpCall)} ms |`,
+    `| MCP tools/list through the service (a session per call) | ${ms(results.mcpList.median)} ms | ${ms(results.mcpList.p95)} ms | |`,
     "",
     `${CALLS} rounds after 20 warm-up rounds, the measured calls of a group taking turns (so load weighs on each alike);`,
-    "the local servers are `@agentline/http/testing/ToolServers`.",
+    "the local servers are `@agentline/http/testing/ToolServers`, in the same process (their CPU time is in the last column).",
     "An MCP call opens a session each time (initialize, the initialized notification, the call, close). The SDK's",
     "client alone takes about as long: that time is the SDK's, on both sides (the test server makes a server per",
     "request), not the service's. Keeping one session per conversation is left for when the runtime offers tools."
