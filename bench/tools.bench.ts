@@ -39,28 +39,30 @@ const summary = (samples: Array<number>) => {
 const ms = (x: number) => x.toFixed(2)
 
 /**
- * Runs the measured functions in turn, `n` rounds (after `warmup` more): interleaved, so a change in the
- * machine's load weighs on each the same.
+ * Runs the measured effects in turn, `n` rounds (after `warmup` more), in one fiber as a conversation
+ * runtime would: interleaved, so a change in the machine's load weighs on each the same.
  */
-const interleaved = async (n: number, warmup: number, runs: ReadonlyArray<() => Promise<unknown>>) => {
-  const samples = runs.map((): Array<number> => [])
-  for (let i = 0; i < warmup + n; i++) {
-    for (const [index, run] of runs.entries()) {
-      const start = performance.now()
-      await run()
-      if (i >= warmup) samples[index]!.push(performance.now() - start)
+const interleaved = (n: number, warmup: number, runs: ReadonlyArray<Effect.Effect<unknown>>) =>
+  Effect.gen(function*() {
+    const samples = runs.map((): Array<number> => [])
+    for (let i = 0; i < warmup + n; i++) {
+      for (const [index, run] of runs.entries()) {
+        const start = performance.now()
+        yield* run
+        if (i >= warmup) samples[index]!.push(performance.now() - start)
+      }
     }
-  }
-  return samples.map(summary)
-}
+    return samples.map(summary)
+  })
 
-/** CPU time (user and system, this process: the local servers included) per call of `run`, in ms: load moves it less than wall time. */
-const cpuPerCall = async (n: number, run: () => Promise<unknown>) => {
-  const before = process.cpuUsage()
-  for (let i = 0; i < n; i++) await run()
-  const used = process.cpuUsage(before)
-  return (used.user + used.system) / 1000 / n
-}
+/** CPU time (user and system, this process: the local servers included) per run of `run`, in ms: load moves it less than wall time. */
+const cpuPerCall = (n: number, run: Effect.Effect<unknown>) =>
+  Effect.gen(function*() {
+    const before = process.cpuUsage()
+    for (let i = 0; i < n; i++) yield* run
+    const used = process.cpuUsage(before)
+    return (used.user + used.system) / 1000 / n
+  })
 
 /** One MCP exchange with the SDK's client alone, as the transport makes it (connect, the request, close). */
 const bareMcp = async (url: string) => {
@@ -125,29 +127,21 @@ const main = async () => {
     Layer.provide(Repositories.layer),
     Layer.provide(Testing.layerDatabase("sqlite"))
   )
+  const bareHttp = Effect.promise(async () => (await request(`${api.url}/orders/A17`)).body.text())
+  const bareMcpCall = Effect.promise(() => bareMcp(mcp.url))
   const results = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
     const calls = yield* ToolCalls
-    const run = <A>(effect: Effect.Effect<A>) => () => Effect.runPromise(effect)
-    const [bare, viaService] = yield* Effect.promise(() =>
-      interleaved(CALLS, 20, [
-        async () => (await request(`${api.url}/orders/A17`)).body.text(),
-        run(calls.callHttp(httpTool, httpConfig, { order_id: "A17" }))
-      ])
-    )
-    const [mcpBare, mcpCall, mcpList] = yield* Effect.promise(() =>
-      interleaved(CALLS, 20, [
-        () => bareMcp(mcp.url),
-        run(calls.callMcp(mcpTool, mcpConfig, "lookup_order", { order_id: "A17" })),
-        run(calls.discover(1, mcpConfig))
-      ])
-    )
+    const viaService = calls.callHttp(httpTool, httpConfig, { order_id: "A17" })
+    const mcpCall = calls.callMcp(mcpTool, mcpConfig, "lookup_order", { order_id: "A17" })
+    const [http, service] = yield* interleaved(CALLS, 20, [bareHttp, viaService])
+    const [mcpBare, mcpService, mcpList] = yield* interleaved(CALLS, 20, [bareMcpCall, mcpCall, calls.discover(1, mcpConfig)])
     const cpu = {
-      bare: yield* Effect.promise(() => cpuPerCall(CALLS, async () => (await request(`${api.url}/orders/A17`)).body.text())),
-      viaService: yield* Effect.promise(() => cpuPerCall(CALLS, run(calls.callHttp(httpTool, httpConfig, { order_id: "A17" })))),
-      mcpBare: yield* Effect.promise(() => cpuPerCall(CALLS, () => bareMcp(mcp.url))),
-      mcpCall: yield* Effect.promise(() => cpuPerCall(CALLS, run(calls.callMcp(mcpTool, mcpConfig, "lookup_order", { order_id: "A17" }))))
+      bare: yield* cpuPerCall(CALLS, bareHttp),
+      viaService: yield* cpuPerCall(CALLS, viaService),
+      mcpBare: yield* cpuPerCall(CALLS, bareMcpCall),
+      mcpCall: yield* cpuPerCall(CALLS, mcpCall)
     }
-    return { bare: bare!, viaService: viaService!, mcpBare: mcpBare!, mcpCall: mcpCall!, mcpList: mcpList!, cpu }
+    return { bare: http!, viaService: service!, mcpBare: mcpBare!, mcpCall: mcpService!, mcpList: mcpList!, cpu }
   }).pipe(Effect.provide(services))))
   await api.close()
   await mcp.close()
