@@ -13,6 +13,7 @@
 import {
   BadRequest,
   Conflict,
+  DefinitionRejected,
   Forbidden,
   NotFound,
   PayloadTooLarge,
@@ -79,7 +80,15 @@ import type {
   UserNoLongerExists,
   WrongCurrentPassword
 } from "@agentline/core/users/Errors"
-import type { AgentArchived, InvalidWorkflowDefinition, TriggerPathTaken, WorkflowNotFound } from "@agentline/core/workflows/Errors"
+import type {
+  AgentArchived,
+  DefinitionNotPublishable,
+  DraftReplaced,
+  InvalidWorkflowDefinition,
+  NoDraftToPublish,
+  TriggerPathTaken,
+  WorkflowNotFound
+} from "@agentline/core/workflows/Errors"
 import type {
   InvalidRecordings,
   RecordingIdTaken,
@@ -157,6 +166,9 @@ export type DomainError =
   | InvalidWorkflowDefinition
   | TriggerPathTaken
   | WorkflowNotFound
+  | NoDraftToPublish
+  | DefinitionNotPublishable
+  | DraftReplaced
   | InvalidRecordings
   | RecordingIdTaken
   | RecordingNotFound
@@ -271,6 +283,13 @@ const MAPPING = {
   InvalidWorkflowDefinition: (e) => new ValidationError({ detail: e.issues }),
   TriggerPathTaken: conflict,
   WorkflowNotFound: notFound,
+  NoDraftToPublish: (e) =>
+    new BadRequest({
+      detail: `No draft to publish: the latest version of agent ${e.workflowId} is already the published one; ` +
+        `save a change with PUT /api/v1/workflow/${e.workflowId} or POST /api/v1/workflow/${e.workflowId}/create-draft first`
+    }),
+  DefinitionNotPublishable: (e) => new DefinitionRejected({ detail: { is_valid: false, errors: e.problems } }),
+  DraftReplaced: conflict,
   InvalidRecordings: (e) =>
     new ValidationError({ detail: e.issues.map((i) => ({ loc: i.loc, msg: i.message, type: "value_error", input: i.input, ctx: {} })) }),
   RecordingIdTaken: conflict,

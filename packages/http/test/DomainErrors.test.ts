@@ -61,7 +61,15 @@ import {
   UserNoLongerExists,
   WrongCurrentPassword
 } from "@agentline/core/users/Errors"
-import { AgentArchived, InvalidWorkflowDefinition, TriggerPathTaken, WorkflowNotFound } from "@agentline/core/workflows/Errors"
+import {
+  AgentArchived,
+  DefinitionNotPublishable,
+  DraftReplaced,
+  InvalidWorkflowDefinition,
+  NoDraftToPublish,
+  TriggerPathTaken,
+  WorkflowNotFound
+} from "@agentline/core/workflows/Errors"
 import {
   InvalidRecordings,
   RecordingIdTaken,
@@ -205,6 +213,15 @@ const CASES = {
   TriggerPathTaken: [new TriggerPathTaken({ triggerPath: "abc" }), 409,
     "trigger_path 'abc' is already used by another agent; trigger paths are unique across all agents"],
   WorkflowNotFound: [new WorkflowNotFound({ workflowId: 8 }), 404, "Workflow with id 8 not found"],
+  NoDraftToPublish: [new NoDraftToPublish({ workflowId: 8 }), 400,
+    "No draft to publish: the latest version of agent 8 is already the published one; save a change with PUT /api/v1/workflow/8 or POST /api/v1/workflow/8/create-draft first"],
+  DefinitionNotPublishable: [
+    new DefinitionNotPublishable({ workflowId: 8, problems: [{ kind: "node", id: "start", field: "prompt", message: "prompt is required" }] }),
+    422,
+    { is_valid: false, errors: [{ kind: "node", id: "start", field: "prompt", message: "prompt is required" }] }
+  ],
+  DraftReplaced: [new DraftReplaced({ workflowId: 8 }), 409,
+    "A newer save replaced the draft of agent 8 while it was being published; nothing was published. Publish again to publish the newest draft"],
   InvalidRecordings: [
     new InvalidRecordings({ issues: [{ loc: ["body", "recordings", 0, "storage_key"], message: "recordings[0].storage_key: not WAV", input: "k" }] }),
     422,

@@ -23,16 +23,21 @@ for (const dialect of Testing.dialects) {
         yield* sql`INSERT INTO workflow_definitions (workflow_id, version_number, status, workflow_definition, created_at)
                    VALUES (1, 1, 'archived', '{"nodes":[],"edges":[]}', ${at}), (1, 2, 'published', '{"nodes":[],"edges":[]}', ${at})`
         yield* sql`UPDATE workflows SET current_definition_id = 2 WHERE id = 1`
+        yield* sql`INSERT INTO agent_triggers (trigger_path, workflow_id, organization_id, state)
+                   VALUES ('path-b', 1, 1, 'active'), ('path-a', 1, 1, 'active'), ('path-old', 1, 1, 'archived')`
         yield* sql`INSERT INTO workflow_runs (organization_id, workflow_id, definition_id, name, mode, call_type, created_at, updated_at)
                    VALUES (1, 1, 1, 'WR-1', 'simulator', 'outbound', ${at}, ${at})`
 
         const applied = yield* Migrations.run
         expect(applied.map(([id]) => id)).toContain(14)
 
-        const versions = yield* sql<{ id: number; version_number: number; status: string; published_at: unknown }>`
-          SELECT id, version_number, status, published_at FROM workflow_definitions ORDER BY id`
+        const versions = yield* sql<{ id: number; version_number: number; status: string; published_at: unknown; trigger_paths: unknown }>`
+          SELECT id, version_number, status, published_at, trigger_paths FROM workflow_definitions ORDER BY id`
         expect(versions.map((v) => [Number(v.id), Number(v.version_number), v.status])).toEqual([[1, 1, "archived"], [2, 2, "published"]])
         expect(versions.every((v) => v.published_at !== null)).toBe(true)
+        // The published version claims the agent's active trigger paths.
+        const claimed = versions.map((v) => typeof v.trigger_paths === "string" ? JSON.parse(v.trigger_paths) : v.trigger_paths)
+        expect(claimed).toEqual([null, ["path-a", "path-b"]])
         const runs = yield* sql<{ definition_id: number }>`SELECT definition_id FROM workflow_runs`
         expect(runs.map((r) => Number(r.definition_id))).toEqual([1])
 
