@@ -21,6 +21,7 @@ import { WebhooksApi } from "./webhooks/Api.js"
 import { CredentialsApi } from "./credentials/Api.js"
 import { RecordingsApi } from "./recordings/Api.js"
 import { DoNotCallApi } from "./do-not-call/Api.js"
+import { EmbedTokensApi, PublicEmbedApi } from "./embed/Api.js"
 import { PhoneNumbersApi } from "./phone-numbers/Api.js"
 import { TelephonyConfigsApi } from "./telephony/Api.js"
 import { AuthApi } from "./auth/Api.js"
@@ -48,6 +49,8 @@ export class AgentlineApi extends HttpApi.make("agentline")
   .add(WebhooksApi)
   .add(CredentialsApi)
   .add(RecordingsApi)
+  .add(EmbedTokensApi)
+  .add(PublicEmbedApi)
   .add(TelephonyCallbacksApi)
   .add(UploadsApi)
   .add(UploadTargetApi)

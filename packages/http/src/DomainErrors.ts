@@ -38,6 +38,18 @@ import type {
 import type { CallNotPlaced, ConcurrencyLimitReached } from "@agentline/core/dispatcher/Errors"
 import type { DoNotCallEntryNotFound, InvalidDoNotCallNumbers, NumberOnDoNotCallList } from "@agentline/core/do-not-call/Errors"
 import type { OrganizationNotFound, PermissionDenied } from "@agentline/core/organizations/Errors"
+import type {
+  EmbedAgentUnavailable,
+  EmbedOriginRefused,
+  EmbedTokenChangedMeanwhile,
+  EmbedTokenExpired,
+  EmbedTokenInactive,
+  EmbedTokenNotFound,
+  EmbedUsageLimitReached,
+  EmbedVisitorThrottled,
+  InvalidEmbedRequest,
+  NoActiveEmbedToken
+} from "@agentline/core/embed/Errors"
 import type { CredentialNotFound, InvalidCredentialData } from "@agentline/core/credentials/Errors"
 import type { WebhookDeliveryNotFound, WebhookEndpointNotFound, WebhookTargetRefused } from "@agentline/core/webhooks/Errors"
 import type {
@@ -169,6 +181,16 @@ export type DomainError =
   | NoDraftToPublish
   | DefinitionNotPublishable
   | DraftReplaced
+  | EmbedAgentUnavailable
+  | EmbedOriginRefused
+  | EmbedTokenChangedMeanwhile
+  | EmbedTokenExpired
+  | EmbedTokenInactive
+  | EmbedTokenNotFound
+  | EmbedUsageLimitReached
+  | EmbedVisitorThrottled
+  | InvalidEmbedRequest
+  | NoActiveEmbedToken
   | InvalidRecordings
   | RecordingIdTaken
   | RecordingNotFound
@@ -290,6 +312,17 @@ const MAPPING = {
     }),
   DefinitionNotPublishable: (e) => new DefinitionRejected({ detail: { is_valid: false, errors: e.problems } }),
   DraftReplaced: conflict,
+  EmbedAgentUnavailable: forbidden,
+  EmbedOriginRefused: forbidden,
+  EmbedTokenChangedMeanwhile: conflict,
+  EmbedTokenExpired: forbidden,
+  EmbedTokenInactive: forbidden,
+  EmbedTokenNotFound: notFound,
+  EmbedUsageLimitReached: forbidden,
+  EmbedVisitorThrottled: tooManyRequests,
+  InvalidEmbedRequest: (e) =>
+    new ValidationError({ detail: e.issues.map((i) => ({ loc: i.loc, msg: i.message, type: "value_error", input: i.input, ctx: {} })) }),
+  NoActiveEmbedToken: notFound,
   InvalidRecordings: (e) =>
     new ValidationError({ detail: e.issues.map((i) => ({ loc: i.loc, msg: i.message, type: "value_error", input: i.input, ctx: {} })) }),
   RecordingIdTaken: conflict,

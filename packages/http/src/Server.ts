@@ -50,7 +50,11 @@ import { PostCall } from "@agentline/core/webhooks/PostCall"
 import { Webhooks } from "@agentline/core/webhooks/Webhooks"
 import { WebhookSettings } from "@agentline/core/webhooks/WebhookSettings"
 import { DoNotCall } from "@agentline/core/do-not-call/DoNotCall"
+import { Embeds } from "@agentline/core/embed/Embeds"
+import * as RateLimiterMemory from "@agentline/core/RateLimiterMemory"
 import { AuthLive } from "./auth/Http.js"
+import * as EmbedCors from "./embed/EmbedCors.js"
+import { EmbedTokensLive, PublicEmbedLive } from "./embed/Http.js"
 import * as Authentication from "./Authentication.js"
 import * as ErrorHandling from "./ErrorHandling.js"
 import * as RequestGuard from "./RequestGuard.js"
@@ -96,6 +100,7 @@ export const InfrastructureLive = Layer.unwrapEffect(Effect.map(ServerConfig, (c
     Providers.registryLayer(config.telephonyProviders),
     WebhookSettings.layer(config.webhooks),
     NodeWebhookTransport.layer,
+    RateLimiterMemory.layer,
     DispatcherSettings.layer({
       ...(config.dispatcherLeaseSeconds !== undefined ? { leaseSeconds: config.dispatcherLeaseSeconds } : {}),
       ...(config.dispatcherAcquireIntervalMillis !== undefined ? { acquireIntervalMillis: config.dispatcherAcquireIntervalMillis } : {}),
@@ -145,7 +150,8 @@ export const ServicesLive = Layer.mergeAll(
   MediaStreams.Default,
   WebhookDelivery.Default,
   TelephonyConfigs.connectionsLive,
-  Recordings.Default
+  Recordings.Default,
+  Embeds.Default
 ).pipe(
   Layer.provideMerge(Dispatcher.campaignDialer),
   Layer.provideMerge(Dispatcher.Default),
@@ -195,6 +201,8 @@ export const ApiLive = Layer.unwrapEffect(
     WebhooksLive,
     CredentialsLive,
     RecordingsLive,
+    EmbedTokensLive,
+    PublicEmbedLive,
     OrganizationsLive,
     WorkflowsLive,
     PublicDownloadsLive,
@@ -239,7 +247,8 @@ export const HttpAppLive = Layer.mergeAll(
   TelephonyWebhooks.layer,
   HttpApiScalar.layer({ path: "/docs" }),
   DashboardLive,
-  HttpApiBuilder.middlewareCors(),
+  // The embed's CORS answers before the server-wide one (it is added after it), for its own paths only.
+  EmbedCors.layer.pipe(Layer.provide(HttpApiBuilder.middlewareCors())),
   RequestLog.untracedCredentials
 ).pipe(Layer.provideMerge(ApiLive), Layer.provideMerge(ServicesLive), Layer.provide(MigrationsLive))
 

@@ -26,6 +26,7 @@ import m0010 from "./migrations/0010_credentials.js"
 import m0011 from "./migrations/0011_connection_leases.js"
 import m0012 from "./migrations/0012_workflow_recordings.js"
 import m0014 from "./migrations/0014_workflow_drafts.js"
+import m0015 from "./migrations/0015_embed.js"
 
 /** Keys are `<id>_<name>`; ids only ever grow (the migrator never fills gaps). */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -41,7 +42,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0010_credentials": m0010,
   "0011_connection_leases": m0011,
   "0012_workflow_recordings": m0012,
-  "0014_workflow_drafts": m0014
+  "0014_workflow_drafts": m0014,
+  "0015_embed": m0015
 }
 
 const ADVISORY_LOCK_ID = 0x61676c6e // "agln"
