@@ -70,9 +70,16 @@ const LoadedAgent = ({ id }: { readonly id: WorkflowId }) => {
           <>
             <Copyable label="Agent UUID" value={agent.workflow_uuid} />
             <Copyable label="Call URL" value={apiUrl(`/public/agent/workflow/${agent.workflow_uuid}`)} />
+            <Copyable label="Test call URL (runs the draft)" value={apiUrl(`/public/agent/test/workflow/${agent.workflow_uuid}`)} />
           </>
         )}
         {triggers.map((t) => <Copyable key={t.path} label={`Trigger URL (${t.name})`} value={apiUrl(`/public/agent/${t.path}`)} />)}
+        {agent.version_status === "draft" && triggers.length > 0 && (
+          <p className="hint">
+            Trigger URLs answer with the published version: a trigger only in this draft works at{" "}
+            <code>/public/agent/test/…</code> until the draft is published.
+          </p>
+        )}
         <div className="actions">
           <button type="button" className={agent.status === "active" ? "danger" : undefined} onClick={toggle} disabled={setStatus.pending}>
             {agent.status === "active" ? "Archive agent" : "Restore agent"}
