@@ -30,7 +30,7 @@ import { OrganizationsApi } from "./organizations/Api.js"
 import { PublicDownloadsApi } from "./runs/Api.js"
 import { UploadsApi, UploadTargetApi } from "./uploads/Api.js"
 import { UsersApi } from "./users/Api.js"
-import { WorkflowsApi } from "./workflows/Api.js"
+import { NodeTypesApi, WorkflowsApi } from "./workflows/Api.js"
 
 export class AgentlineApi extends HttpApi.make("agentline")
   .add(HealthApi)
@@ -39,6 +39,7 @@ export class AgentlineApi extends HttpApi.make("agentline")
   .add(ApiKeysApi)
   .add(OrganizationsApi)
   .add(WorkflowsApi)
+  .add(NodeTypesApi)
   .add(PublicDownloadsApi)
   .add(TelephonyConfigsApi)
   .add(PhoneNumbersApi)

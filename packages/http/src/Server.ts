@@ -11,16 +11,18 @@ import { LoginPolicy, Users } from "@agentline/core/users/Users"
 import * as LoginThrottle from "@agentline/core/users/LoginThrottle"
 import { Workflows } from "@agentline/core/workflows/Workflows"
 import { Calls } from "@agentline/core/calls/Calls"
-import { CallAudioHandler } from "@agentline/core/media/CallAudio"
+import { CallAudioHandler } from "@agentline/core/audio/CallAudio"
 import { MediaStreams } from "@agentline/core/media/MediaStreams"
 import { MediaTokens } from "@agentline/core/media/MediaTokens"
 import { Campaigns } from "@agentline/core/campaigns/Campaigns"
 import { Dispatcher, DispatcherSettings } from "@agentline/core/dispatcher/Dispatcher"
 import { PhoneNumbers } from "@agentline/core/phone-numbers/PhoneNumbers"
-import { SecretBox } from "@agentline/core/telephony/Secrets"
+import { SecretBox } from "@agentline/core/crypto/SecretBox"
 import { CallEventSink } from "@agentline/core/telephony/CallEventSink"
 import { InProcessInbound } from "@agentline/core/telephony/InProcessInbound"
 import { TelephonyConfigs } from "@agentline/core/telephony/TelephonyConfigs"
+import * as OutboundRoutes from "@agentline/core/calls/OutboundRoutes"
+import { ProviderConnections } from "@agentline/core/calls/ProviderConnections"
 import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
 import { Uploads, UploadSettings } from "@agentline/core/uploads/Uploads"
 import { FsBlobStore } from "@agentline/blob-fs"
@@ -44,9 +46,9 @@ import { SpeechToText } from "@agentline/core/voice/Speech"
 import { RecordingsLive } from "./recordings/Http.js"
 import * as NodeWebhookTransport from "./webhooks/NodeWebhookTransport.js"
 import { CampaignTransitions } from "@agentline/core/campaigns/CampaignTransitions"
-import { WebhookDelivery } from "@agentline/core/webhooks/WebhookDelivery"
+import { WebhookDelivery } from "@agentline/core/webhook-delivery/WebhookDelivery"
 import { WebhookOutbox } from "@agentline/core/webhooks/WebhookOutbox"
-import { PostCall } from "@agentline/core/webhooks/PostCall"
+import { PostCall } from "@agentline/core/runs/PostCall"
 import { Webhooks } from "@agentline/core/webhooks/Webhooks"
 import { WebhookSettings } from "@agentline/core/webhooks/WebhookSettings"
 import { DoNotCall } from "@agentline/core/do-not-call/DoNotCall"
@@ -74,7 +76,7 @@ import * as TelephonyWebhooks from "./telephony-webhooks/Routes.js"
 import * as Providers from "./telephony/Providers.js"
 import { UploadsLive, UploadTargetLive } from "./uploads/Http.js"
 import { UsersLive } from "./users/Http.js"
-import { WorkflowsLive } from "./workflows/Http.js"
+import { NodeTypesLive, WorkflowsLive } from "./workflows/Http.js"
 
 /**
  * Adapters and settings derived from the server configuration: blobs under the data directory, link
@@ -149,13 +151,13 @@ export const ServicesLive = Layer.mergeAll(
   Calls.Default,
   MediaStreams.Default,
   WebhookDelivery.Default,
-  TelephonyConfigs.connectionsLive,
+  ProviderConnections.live,
   Recordings.Default,
   Embeds.Default
 ).pipe(
   Layer.provideMerge(Dispatcher.campaignDialer),
   Layer.provideMerge(Dispatcher.Default),
-  Layer.provideMerge(Layer.mergeAll(PhoneNumbers.Default, TelephonyConfigs.routing, DoNotCall.Default)),
+  Layer.provideMerge(Layer.mergeAll(PhoneNumbers.Default, OutboundRoutes.layer, DoNotCall.Default)),
   Layer.provideMerge(Layer.mergeAll(
     Users.Default,
     ApiKeys.Default,
@@ -168,6 +170,8 @@ export const ServicesLive = Layer.mergeAll(
     Credentials.Default,
     CampaignTransitions.Default
   )),
+  Layer.provideMerge(Layer.mergeAll(ProviderConnections.changes, Recordings.playable)),
+  Layer.provideMerge(ProviderConnections.Default),
   Layer.provideMerge(PostCall.Default),
   Layer.provideMerge(WebhookOutbox.Default),
   Layer.provideMerge(Layer.mergeAll(MediaTokens.Default, CallAudioLive, InProcessInbound.Default, CallEventSink.Default, RecordingSpeechToTextLive)),
@@ -205,6 +209,7 @@ export const ApiLive = Layer.unwrapEffect(
     PublicEmbedLive,
     OrganizationsLive,
     WorkflowsLive,
+    NodeTypesLive,
     PublicDownloadsLive,
     TelephonyConfigsLive,
     PhoneNumbersLive,

@@ -4,7 +4,7 @@
  * endpoint), `SpeechStarted`, `UtteranceEnd` and `Metadata` read back as `SpeechEvent`s. The address is
  * `AGENTLINE_DEEPGRAM_URL` (default `wss://api.deepgram.com`), the key `DEEPGRAM_API_KEY`.
  */
-import type { AudioFormat, AudioFrame } from "@agentline/core/telephony/Media"
+import type { AudioFormat, AudioFrame } from "@agentline/core/audio/AudioFormat"
 import { SpeechError, SpeechToText } from "@agentline/core/voice/Speech"
 import type { SpeechEvent, TranscribeOptions } from "@agentline/core/voice/Speech"
 import { Chunk, Clock, Config, Effect, Layer, Redacted, Schedule, Schema, Stream } from "effect"

@@ -1,4 +1,4 @@
-import type { AudioFormat, AudioFrame } from "@agentline/core/telephony/Media"
+import type { AudioFormat, AudioFrame } from "@agentline/core/audio/AudioFormat"
 import { describe, expect, it } from "@effect/vitest"
 import { SpeechError, SpeechToText } from "@agentline/core/voice/Speech"
 import { Chunk, Effect, Fiber, Redacted, Stream, TestClock } from "effect"

@@ -8,13 +8,13 @@
  * expected to say, a JSGF grammar of those phrases recognizes them well. The runtime passes the
  * phrases it knows (the simulator's scripted lines, a node's expected answers).
  */
-import type { AudioFormat, AudioFrame } from "@agentline/core/telephony/Media"
+import type { AudioFormat, AudioFrame } from "@agentline/core/audio/AudioFormat"
 import { SpeechError, SpeechToText } from "@agentline/core/voice/Speech"
 import type { SpeechEvent } from "@agentline/core/voice/Speech"
 import { Command, CommandExecutor, FileSystem } from "@effect/platform"
 import { isPlatformError } from "@effect/platform/Error"
 import { Context, Effect, Fiber, Layer, Stream } from "effect"
-import { makeConverter } from "./Audio.js"
+import { makeConverter } from "@agentline/core/audio/Pcm"
 import { processError } from "./LocalTextToSpeech.js"
 import { LocalVoiceError } from "./LocalVoiceError.js"
 

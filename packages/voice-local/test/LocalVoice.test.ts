@@ -1,9 +1,9 @@
 import { NodeContext } from "@effect/platform-node"
-import type { AudioFormat, AudioFrame } from "@agentline/core/telephony/Media"
+import type { AudioFormat, AudioFrame } from "@agentline/core/audio/AudioFormat"
 import { describe, expect, layer } from "@effect/vitest"
 import { SpeechToText, TextToSpeech } from "@agentline/core/voice/Speech"
 import { Chunk, Effect, Layer, Stream } from "effect"
-import { durationMs } from "../src/Audio.js"
+import { durationMs } from "@agentline/core/audio/AudioFormat"
 import * as LocalSpeechToText from "../src/LocalSpeechToText.js"
 import * as LocalTextToSpeech from "../src/LocalTextToSpeech.js"
 

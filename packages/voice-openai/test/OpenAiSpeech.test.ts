@@ -1,5 +1,5 @@
-import type { AudioFormat, AudioFrame } from "@agentline/core/telephony/Media"
-import { decodeToPcm16, encodePcm16 } from "@agentline/voice-local/Audio"
+import type { AudioFormat, AudioFrame } from "@agentline/core/audio/AudioFormat"
+import { decodeToPcm16, encodePcm16 } from "@agentline/core/audio/Pcm"
 import { OpenAiClient } from "@effect/ai-openai"
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"

@@ -11,11 +11,12 @@ import {
   WorkflowVersion
 } from "./Workflow.js"
 import { DefinitionRejectedResponse } from "../Errors.js"
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "../Authentication.js"
 import { RunId, WorkflowId } from "../Ids.js"
 import { idFromString, PageParams } from "../Params.js"
+import { NodeSpec, NodeTypesResponse } from "./NodeSpec.js"
 
 const WorkflowPath = Schema.Struct({ workflow_id: idFromString(WorkflowId) })
 
@@ -43,6 +44,26 @@ export class WorkflowsApi extends HttpApiGroup.make("workflows")
     HttpApiEndpoint.get("run", "/workflow/:workflow_id/runs/:run_id")
       .setPath(Schema.Struct({ workflow_id: idFromString(WorkflowId), run_id: idFromString(RunId) }))
       .addSuccess(Run)
+  )
+  .middleware(Authentication)
+{}
+
+/**
+ * The node-type catalog (the reference's routes and shapes): every node type an agent definition may
+ * hold, with the fields of its `data`. What it says is what a save accepts (`NodeTypes.ts`).
+ */
+export class NodeTypesApi extends HttpApiGroup.make("nodeTypes")
+  .add(
+    HttpApiEndpoint.get("list", "/node-types").addSuccess(NodeTypesResponse).annotate(
+      OpenApi.Description,
+      "Every node type with its spec; `spec_version` is the catalog's contract version."
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/node-types/:name").setPath(Schema.Struct({ name: Schema.String })).addSuccess(NodeSpec).annotate(
+      OpenApi.Description,
+      "One node type's spec; an unknown name is a 404 that lists the known ones."
+    )
   )
   .middleware(Authentication)
 {}

@@ -7,7 +7,7 @@ import { type CampaignId, type OrganizationId, RunId, WorkflowId } from "@agentl
 import { Effect, Option } from "effect"
 import { RunsRepo } from "../runs/RunsRepo.js"
 import { iso } from "../Time.js"
-import { PostCall } from "../webhooks/PostCall.js"
+import { PostCall } from "../runs/PostCall.js"
 import { runStartedData } from "../webhooks/WebhookEvents.js"
 import { WebhookOutbox } from "../webhooks/WebhookOutbox.js"
 import { WorkflowsRepo } from "../workflows/WorkflowsRepo.js"

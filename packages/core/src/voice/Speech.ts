@@ -5,7 +5,7 @@
  */
 import { Context, Schema } from "effect"
 import type { Stream } from "effect"
-import type { AudioFormat, AudioFrame } from "../telephony/Media.js"
+import type { AudioFormat, AudioFrame } from "../audio/AudioFormat.js"
 
 /** What a speech-to-text stream tells about the caller's audio. */
 export type SpeechEvent =

@@ -15,7 +15,7 @@ import {
 import type { CreateWorkflowRequest, UpdateWorkflowRequest, WorkflowStatus } from "@agentline/api/workflows/Workflow"
 import { type DefinitionIssue, validateDefinition } from "./DefinitionValidation.js"
 import { mintTriggerPaths, recordingReferences, triggerPaths } from "./WorkflowDefinition.js"
-import { RecordingsRepo } from "../recordings/RecordingsRepo.js"
+import { PlayableRecordings } from "./PlayableRecordings.js"
 import { type StoredWorkflow, type TriggerConflict, type VersionChoice, type VersionContent, WorkflowsRepo } from "./WorkflowsRepo.js"
 
 import { iso } from "../Time.js"
@@ -41,7 +41,7 @@ const notFound = (workflowId: number) => new WorkflowNotFound({ workflowId })
  * every recording it plays that is not an active recording of the organization.
  */
 const prepare = (
-  recordings: RecordingsRepo["Type"],
+  recordings: PlayableRecordings["Type"],
   organizationId: number,
   input: Pick<VersionContent, "template_context_variables" | "workflow_configurations"> & { readonly workflow_definition: unknown }
 ): Effect.Effect<VersionContent, InvalidWorkflowDefinition> => Effect.gen(function*() {
@@ -49,7 +49,7 @@ const prepare = (
   if (errors.length > 0) return yield* new InvalidWorkflowDefinition({ issues: errors.map(toIssue) })
   const references = recordingReferences(definition)
   if (references.length > 0) {
-    const known = new Set((yield* recordings.findActive(organizationId, [...new Set(references.map((r) => r.recordingId))])).map((r) => r.recording_id))
+    const known = yield* recordings.active(organizationId, [...new Set(references.map((r) => r.recordingId))])
     const missing = references.filter((r) => !known.has(r.recordingId))
     if (missing.length > 0) {
       return yield* new InvalidWorkflowDefinition({
@@ -90,7 +90,7 @@ const problemOf = (issue: ValidationIssue): DefinitionNotPublishable["problems"]
 export class Workflows extends Effect.Service<Workflows>()("@agentline/core/Workflows", {
   effect: Effect.gen(function*() {
     const repo = yield* WorkflowsRepo
-    const recordings = yield* RecordingsRepo
+    const recordings = yield* PlayableRecordings
 
     const find = (principal: Principal, id: number, version: VersionChoice = "published") =>
       Effect.flatMap(repo.find(principal.organizationId, id, version), Option.match({

@@ -6,7 +6,7 @@
  * Each call (each `transcribe`) starts its script from the first line; `script` is read when the call
  * starts, so a test can set the lines of the call it is about to place.
  */
-import * as Pcm from "@agentline/core/media/Pcm"
+import * as Pcm from "@agentline/core/audio/Pcm"
 import type { SpeechEvent, SpeechToTextService } from "@agentline/core/voice/Speech"
 import { SpeechToText } from "@agentline/core/voice/Speech"
 import { Layer, Stream } from "effect"

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
+import { Either, FastCheck } from "effect"
 import wavefile from "wavefile"
-import { decodeWav } from "../../src/recordings/WavAudio.js"
+import { decodeToPcm16, encodePcm16 } from "../../src/audio/Pcm.js"
+import { decodeWav, toWav } from "../../src/audio/WavAudio.js"
 
 const wav = (channels: number, sampleRate: number, bitDepth: string, samples: ReadonlyArray<number> | ReadonlyArray<ReadonlyArray<number>>) => {
   const file = new wavefile.WaveFile()
@@ -57,5 +58,33 @@ describe("decodeWav", () => {
     const adpcm = wav(1, 8000, "16", new Array(2000).fill(0))
     adpcm.toIMAADPCM()
     expect(refusal(adpcm.toBuffer())).toBe("its samples are IMA ADPCM at 4 bits, which is not supported")
+  })
+})
+
+describe("toWav", () => {
+  it("a WAV file has the RIFF sizes, format code, rate and the audio", () => {
+    const wav = toWav({ encoding: "mulaw", sampleRate: 8000 }, new Uint8Array(160).fill(0xff))
+    const view = new DataView(wav.buffer)
+    expect(new TextDecoder().decode(wav.slice(0, 4))).toBe("RIFF")
+    expect(view.getUint32(4, true)).toBe(36 + 160)
+    expect(view.getUint16(20, true)).toBe(7)
+    expect(view.getUint32(24, true)).toBe(8000)
+    expect(view.getUint16(34, true)).toBe(8)
+    expect(view.getUint32(40, true)).toBe(160)
+    expect(wav.length).toBe(204)
+    const be = toWav({ encoding: "l16be", sampleRate: 16000 }, Uint8Array.from([0x01, 0x02]))
+    expect([...be.slice(44)]).toEqual([0x02, 0x01])
+    expect(new DataView(be.buffer).getUint16(20, true)).toBe(1)
+  })
+
+  it.prop("what it writes reads back as the same audio (L16 in either order, G.711)", [
+    FastCheck.array(FastCheck.integer({ min: -32768, max: 32767 }), { minLength: 1, maxLength: 400 }),
+    FastCheck.constantFrom("l16le" as const, "l16be" as const, "mulaw" as const, "alaw" as const)
+  ], ([samples, encoding]) => {
+    const format = { encoding, sampleRate: 8000 }
+    const data = encodePcm16(encoding, Int16Array.from(samples))
+    const read = Either.getOrThrow(decodeWav(toWav(format, data)))
+    expect(read.sampleRate).toBe(8000)
+    expect([...read.samples]).toEqual([...decodeToPcm16(encoding, data)])
   })
 })

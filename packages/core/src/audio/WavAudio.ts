@@ -1,11 +1,13 @@
 /**
- * Reading an uploaded recording: a WAV file (RIFF, RIFX or RF64, parsed by `wavefile`) with samples the
- * voice runtime can play: linear PCM of 8, 16, 24 or 32 bits, 32- or 64-bit float, or G.711 µ-law /
- * A-law, mono or stereo, at any sample rate. Decoded to mono 16-bit PCM at the file's own rate (the
- * call resamples it to its line). Pure.
+ * WAV files. Reading an uploaded recording: a WAV file (RIFF, RIFX or RF64, parsed by `wavefile`) with
+ * samples the voice runtime can play: linear PCM of 8, 16, 24 or 32 bits, 32- or 64-bit float, or
+ * G.711 µ-law / A-law, mono or stereo, at any sample rate. Decoded to mono 16-bit PCM at the file's own
+ * rate (the call resamples it to its line). Writing a call's audio as it was streamed (`toWav`). Pure.
  */
 import { Either } from "effect"
 import wavefile from "wavefile"
+import { type AudioFormat, bytesPerSample } from "./AudioFormat.js"
+import { decodeToPcm16, encodePcm16 } from "./Pcm.js"
 
 /** What the 422 of an unplayable file tells the client to send instead. */
 export const ACCEPTED_FORMATS =
@@ -110,4 +112,39 @@ export const decodeWav = (bytes: Uint8Array): Either.Either<DecodedWav, string> 
     durationSeconds: Math.round((length / fmt.sampleRate) * 1000) / 1000,
     samples
   })
+}
+
+/** A 44-byte RIFF/WAVE header for 16-bit PCM mono (format 1) or G.711 (µ-law 7, A-law 6). */
+const wavHeader = (format: AudioFormat, dataLength: number): Uint8Array => {
+  const width = bytesPerSample(format.encoding)
+  const formatCode = format.encoding === "mulaw" ? 7 : format.encoding === "alaw" ? 6 : 1
+  const header = new Uint8Array(44)
+  const view = new DataView(header.buffer)
+  const ascii = (offset: number, text: string) => {
+    for (let i = 0; i < text.length; i++) header[offset + i] = text.charCodeAt(i)
+  }
+  ascii(0, "RIFF")
+  view.setUint32(4, 36 + dataLength, true)
+  ascii(8, "WAVE")
+  ascii(12, "fmt ")
+  view.setUint32(16, 16, true)
+  view.setUint16(20, formatCode, true)
+  view.setUint16(22, 1, true)
+  view.setUint32(24, format.sampleRate, true)
+  view.setUint32(28, format.sampleRate * width, true)
+  view.setUint16(32, width, true)
+  view.setUint16(34, width * 8, true)
+  ascii(36, "data")
+  view.setUint32(40, dataLength, true)
+  return header
+}
+
+/** A whole WAV file of this audio (L16 big-endian is stored little-endian, as WAV requires). */
+export const toWav = (format: AudioFormat, data: Uint8Array): Uint8Array => {
+  const body = format.encoding === "l16be" ? encodePcm16("l16le", decodeToPcm16("l16be", data)) : data
+  const stored: AudioFormat = format.encoding === "l16be" ? { ...format, encoding: "l16le" } : format
+  const out = new Uint8Array(44 + body.length)
+  out.set(wavHeader(stored, body.length))
+  out.set(body, 44)
+  return out
 }

@@ -1,13 +1,7 @@
 /**
  * Cutting a byte stream into fixed-size audio frames. Child processes write whatever their buffers
- * hold; telephony wants 20 ms frames of whole samples.
+ * hold; telephony wants 20 ms frames of whole samples (`frameBytes` says how many bytes that is).
  */
-import type { AudioFormat } from "@agentline/core/telephony/Media"
-import { bytesPerSample } from "./Audio.js"
-
-/** Bytes in `ms` milliseconds of this format (whole samples). */
-export const frameBytes = (format: AudioFormat, ms: number): number =>
-  Math.max(1, Math.round((format.sampleRate * ms) / 1000)) * bytesPerSample(format.encoding)
 
 export interface Framer {
   /** The whole frames these bytes complete; the rest waits for more. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck } from "effect"
-import { decodeToPcm16, durationMs, encodePcm16, makeConverter, makeResampler, toWav } from "../src/Audio.js"
-import { frameBytes, makeFramer } from "../src/Frames.js"
+import * as Pcm from "../../src/audio/Pcm.js"
+import { decodeToPcm16, encodePcm16, makeConverter, makeResampler } from "../../src/audio/Pcm.js"
 
 const int16 = FastCheck.integer({ min: -32768, max: 32767 })
 
@@ -21,20 +21,31 @@ describe("G.711 and L16", () => {
     expect([...encodePcm16("mulaw", Int16Array.from([0, 32767, -32768]))]).toEqual([0xff, 0x80, 0x00])
   })
 
-  it.prop("L16 in either byte order round-trips any samples", [FastCheck.array(int16)], ([samples]) => {
+  it.prop("L16 in either byte order round-trips any samples, as frames too", [FastCheck.array(int16), FastCheck.constantFrom(8000, 16000, 24000)], ([samples, sampleRate]) => {
     const pcm = Int16Array.from(samples)
     for (const encoding of ["l16le", "l16be"] as const) {
       expect([...decodeToPcm16(encoding, encodePcm16(encoding, pcm))]).toEqual(samples)
+      const frame = Pcm.encode({ sampleRate, samples: pcm }, { encoding, sampleRate })
+      expect(frame.data.length).toBe(pcm.length * 2)
+      expect(Pcm.decode(frame)).toEqual({ sampleRate, samples: pcm })
     }
     const le = encodePcm16("l16le", pcm)
     const be = encodePcm16("l16be", pcm)
     for (let i = 0; i + 1 < le.length; i += 2) expect([le[i], le[i + 1]]).toEqual([be[i + 1], be[i]])
   })
 
-  it("durations follow the sample width and rate", () => {
-    expect(durationMs({ encoding: "mulaw", sampleRate: 8000 }, 160)).toBe(20)
-    expect(durationMs({ encoding: "l16le", sampleRate: 16000 }, 640)).toBe(20)
-    expect(durationMs({ encoding: "l16be", sampleRate: 24000 }, 960)).toBe(20)
+  it("L16 byte order is the provider's: little- or big-endian", () => {
+    expect([...Pcm.encode({ sampleRate: 16000, samples: Int16Array.of(0x0102) }, { encoding: "l16be", sampleRate: 16000 }).data]).toEqual([0x01, 0x02])
+    expect([...Pcm.encode({ sampleRate: 16000, samples: Int16Array.of(0x0102) }, { encoding: "l16le", sampleRate: 16000 }).data]).toEqual([0x02, 0x01])
+  })
+
+  it.prop("G.711 quantizes once: decoding and encoding again changes nothing, within a few percent of full scale", [FastCheck.array(int16, { maxLength: 400 }), FastCheck.constantFrom("mulaw" as const, "alaw" as const)], ([samples, encoding]) => {
+    const pcm = Int16Array.from(samples)
+    const format = { encoding, sampleRate: 8000 }
+    const once = Pcm.decode(Pcm.encode({ sampleRate: 8000, samples: pcm }, format)).samples
+    expect(once.length).toBe(pcm.length)
+    expect(Pcm.decode(Pcm.encode({ sampleRate: 8000, samples: once }, format)).samples).toEqual(once)
+    for (let i = 0; i < pcm.length; i++) expect(Math.abs(once[i]! - pcm[i]!)).toBeLessThanOrEqual(1100)
   })
 })
 
@@ -74,9 +85,30 @@ describe("Resampler", () => {
     const rms = Math.sqrt(out.slice(10).reduce((sum, x) => sum + x * x, 0) / (out.length - 10))
     expect(rms).toBeLessThan(10000 / Math.SQRT2 / 2)
   })
+
+  it.prop(
+    "in one piece: as many samples as the duration asks, the streaming resampler's as far as they go",
+    [rates, rates, FastCheck.array(int16, { minLength: 1, maxLength: 600 })],
+    ([from, to, samples]) => {
+      const pcm = Int16Array.from(samples)
+      const once = Pcm.resample(pcm, from, to)
+      expect(once.length).toBe(Math.max(1, Math.round((pcm.length * to) / from)))
+      const streamed = makeResampler(from, to).push(pcm)
+      expect([...once.subarray(0, streamed.length)]).toEqual([...streamed.subarray(0, once.length)])
+      for (const sample of once.subarray(streamed.length)) expect(sample).toBe(streamed[streamed.length - 1])
+    }
+  )
+
+  it("in one piece: a steady signal keeps its level, nothing stays nothing, frames are encoded at the stream's rate", () => {
+    const steady = new Int16Array(160).fill(1000)
+    expect([...Pcm.resample(steady, 8000, 16000)]).toEqual(new Array(320).fill(1000))
+    expect([...Pcm.resample(steady, 8000, 6000)]).toEqual(new Array(120).fill(1000))
+    expect(Pcm.resample(new Int16Array(0), 8000, 16000).length).toBe(0)
+    expect(Pcm.encode({ sampleRate: 16000, samples: new Int16Array(320) }, { encoding: "mulaw", sampleRate: 8000 }).data.length).toBe(160)
+  })
 })
 
-describe("Converter and WAV", () => {
+describe("Converter", () => {
   it.prop(
     "L16 split at odd byte offsets converts like the whole buffer",
     [FastCheck.array(int16, { minLength: 1, maxLength: 300 }), FastCheck.array(FastCheck.integer({ min: 0, max: 600 }), { maxLength: 5 })],
@@ -94,40 +126,6 @@ describe("Converter and WAV", () => {
         start = point
       }
       expect(parts).toEqual([...whole])
-    }
-  )
-
-  it("a WAV file has the RIFF sizes, format code, rate and the audio", () => {
-    const wav = toWav({ encoding: "mulaw", sampleRate: 8000 }, new Uint8Array(160).fill(0xff))
-    const view = new DataView(wav.buffer)
-    expect(new TextDecoder().decode(wav.slice(0, 4))).toBe("RIFF")
-    expect(view.getUint32(4, true)).toBe(36 + 160)
-    expect(view.getUint16(20, true)).toBe(7)
-    expect(view.getUint32(24, true)).toBe(8000)
-    expect(view.getUint16(34, true)).toBe(8)
-    expect(view.getUint32(40, true)).toBe(160)
-    expect(wav.length).toBe(204)
-    const be = toWav({ encoding: "l16be", sampleRate: 16000 }, Uint8Array.from([0x01, 0x02]))
-    expect([...be.slice(44)]).toEqual([0x02, 0x01])
-    expect(new DataView(be.buffer).getUint16(20, true)).toBe(1)
-  })
-})
-
-describe("Framer", () => {
-  it.prop(
-    "cuts any byte stream into whole frames and a last partial of whole samples",
-    [FastCheck.array(FastCheck.uint8Array({ maxLength: 700 }), { maxLength: 6 })],
-    ([chunks]) => {
-      const size = frameBytes({ encoding: "l16le", sampleRate: 16000 }, 20)
-      expect(size).toBe(640)
-      const framer = makeFramer(size, 2)
-      const frames = chunks.flatMap((chunk) => [...framer.push(chunk)])
-      const rest = framer.flush()
-      const total = chunks.reduce((n, c) => n + c.length, 0)
-      expect(frames.every((f) => f.length === size)).toBe(true)
-      expect(frames.length).toBe(Math.floor(total / size))
-      expect(rest?.length ?? 0).toBe((total % size) - ((total % size) % 2))
-      expect([...frames.flatMap((f) => [...f]), ...(rest ?? [])]).toEqual(chunks.flatMap((c) => [...c]).slice(0, frames.length * size + (rest?.length ?? 0)))
     }
   )
 })

@@ -1,25 +1,22 @@
 /**
- * Audio format conversion for the voice runtime: providers stream G.711 (µ-law, A-law) or 16-bit
- * linear PCM at 8, 16 or 24 kHz, speech engines want their own rate (pocketsphinx 16 kHz, OpenAI's
- * `pcm` 24 kHz). Everything here is pure; the resampler keeps the state a stream needs so 20 ms
- * frames join without clicks at their edges.
+ * Audio as the voice runtime sees it: 16-bit linear PCM samples with their sample rate, whatever the
+ * provider streams (G.711 µ-law or A-law, little- or big-endian L16, 8 to 48 kHz) or a speech service
+ * wants (pocketsphinx 16 kHz, OpenAI's `pcm` 24 kHz). The one set of conversions of the system, all
+ * pure: G.711 through `alawmulaw`; resampling by linear interpolation, after a moving average as long
+ * as the ratio when lowering the rate (a crude low-pass that keeps telephone speech, which tops out at
+ * 3.4 kHz, intelligible and stops the worst aliasing).
  */
-import type { AudioEncoding, AudioFormat } from "@agentline/core/telephony/Media"
 import alawmulaw from "alawmulaw"
+import { type AudioEncoding, type AudioFormat, type AudioFrame, bytesPerSample } from "./AudioFormat.js"
 
-/** 16-bit signed samples, native order, one channel. */
-export type Pcm16 = Int16Array
-
-/** Bytes per sample of an encoding. */
-export const bytesPerSample = (encoding: AudioEncoding): number =>
-  encoding === "mulaw" || encoding === "alaw" ? 1 : 2
-
-/** How many milliseconds `byteLength` bytes of this format last. */
-export const durationMs = (format: AudioFormat, byteLength: number): number =>
-  (byteLength / bytesPerSample(format.encoding) / format.sampleRate) * 1000
+/** Mono 16-bit PCM at `sampleRate`. */
+export interface PcmFrame {
+  readonly sampleRate: number
+  readonly samples: Int16Array
+}
 
 /** Encoded bytes as 16-bit samples (an odd trailing byte of L16 is dropped: callers frame whole samples). */
-export const decodeToPcm16 = (encoding: AudioEncoding, data: Uint8Array): Pcm16 => {
+export const decodeToPcm16 = (encoding: AudioEncoding, data: Uint8Array): Int16Array => {
   switch (encoding) {
     case "mulaw":
       return alawmulaw.mulaw.decode(data)
@@ -37,7 +34,7 @@ export const decodeToPcm16 = (encoding: AudioEncoding, data: Uint8Array): Pcm16 
 }
 
 /** 16-bit samples as bytes of the encoding. */
-export const encodePcm16 = (encoding: AudioEncoding, samples: Pcm16): Uint8Array => {
+export const encodePcm16 = (encoding: AudioEncoding, samples: Int16Array): Uint8Array => {
   switch (encoding) {
     case "mulaw":
       return alawmulaw.mulaw.encode(samples)
@@ -55,22 +52,23 @@ export const encodePcm16 = (encoding: AudioEncoding, samples: Pcm16): Uint8Array
 }
 
 /**
- * A streaming resampler from one rate to another. Linear interpolation between neighbouring input
- * samples; when lowering the rate the input first goes through a moving average as long as the
- * ratio, a crude low-pass that keeps speech intelligible (telephone audio tops out at 3.4 kHz) and
- * stops the worst aliasing. State between calls: the last input sample and the output count (exact
- * integer positions),
- * so feeding frames one by one gives the same samples as feeding them joined.
+ * A streaming resampler from one rate to another. State between calls: the moving average's window,
+ * the last filtered sample and the output count (exact integer positions), so feeding frames one by
+ * one gives the same samples as feeding them joined.
  */
 export interface Resampler {
-  readonly push: (input: Pcm16) => Pcm16
+  readonly push: (input: Int16Array) => Int16Array
 }
 
 export const makeResampler = (fromRate: number, toRate: number): Resampler => {
   if (!(fromRate > 0 && toRate > 0)) throw new RangeError(`invalid sample rates ${fromRate} → ${toRate}`)
   if (fromRate === toRate) return { push: (input) => input }
   const window = fromRate > toRate ? Math.ceil(fromRate / toRate) : 1
-  const history: Array<number> = [] // the last `window` raw samples, for the moving average
+  // The last `window` raw samples (a ring) and their sum, for the moving average.
+  const history = new Float64Array(window)
+  let filled = 0
+  let head = 0
+  let sum = 0
   // Output sample n lies at input position n·from/to; integer arithmetic keeps it exact, so chunking
   // never changes a sample.
   let outputIndex = 0
@@ -78,13 +76,14 @@ export const makeResampler = (fromRate: number, toRate: number): Resampler => {
   let last = 0 // the filtered input sample at index received - 1
   return {
     push: (input) => {
-      const filtered: Array<number> = []
-      for (const sample of input) {
-        history.push(sample)
-        if (history.length > window) history.shift()
-        let sum = 0
-        for (const value of history) sum += value
-        filtered.push(sum / history.length)
+      const filtered = new Float64Array(input.length)
+      for (let i = 0; i < input.length; i++) {
+        if (filled === window) sum -= history[head]!
+        else filled++
+        history[head] = input[i]!
+        sum += input[i]!
+        head = (head + 1) % window
+        filtered[i] = sum / filled
       }
       const base = received
       const previous = last
@@ -105,6 +104,34 @@ export const makeResampler = (fromRate: number, toRate: number): Resampler => {
     }
   }
 }
+
+/**
+ * `samples` from `from` Hz to `to` Hz in one piece (a recording, one frame on its own): the streaming
+ * resampler's samples, as many as the duration asks (the last repeated where the interpolation stops
+ * short of the end).
+ */
+export const resample = (samples: Int16Array, from: number, to: number): Int16Array => {
+  if (from === to || samples.length === 0) return samples
+  const length = Math.max(1, Math.round((samples.length * to) / from))
+  const out = makeResampler(from, to).push(samples)
+  if (out.length === length) return out
+  const fitted = new Int16Array(length)
+  fitted.set(out.subarray(0, length))
+  if (out.length < length) fitted.fill(out[out.length - 1]!, out.length)
+  return fitted
+}
+
+/** A provider's audio frame as PCM at its own rate. */
+export const decode = (frame: AudioFrame): PcmFrame => ({
+  sampleRate: frame.format.sampleRate,
+  samples: decodeToPcm16(frame.format.encoding, frame.data)
+})
+
+/** PCM at any rate as a frame of the provider's `format` (resampled, then encoded). */
+export const encode = (frame: PcmFrame, format: AudioFormat): AudioFrame => ({
+  format,
+  data: encodePcm16(format.encoding, resample(frame.samples, frame.sampleRate, format.sampleRate))
+})
 
 /**
  * A streaming converter between two formats: decode, resample, encode. Keeps a trailing odd byte of
@@ -132,39 +159,4 @@ export const makeConverter = (from: AudioFormat, to: AudioFormat): FormatConvert
       return encodePcm16(to.encoding, resampler.push(samples))
     }
   }
-}
-
-/** A 44-byte RIFF/WAVE header for 16-bit PCM mono (format 1) or G.711 (µ-law 7, A-law 6). */
-export const wavHeader = (format: AudioFormat, dataLength: number): Uint8Array => {
-  const width = bytesPerSample(format.encoding)
-  const formatCode = format.encoding === "mulaw" ? 7 : format.encoding === "alaw" ? 6 : 1
-  const header = new Uint8Array(44)
-  const view = new DataView(header.buffer)
-  const ascii = (offset: number, text: string) => {
-    for (let i = 0; i < text.length; i++) header[offset + i] = text.charCodeAt(i)
-  }
-  ascii(0, "RIFF")
-  view.setUint32(4, 36 + dataLength, true)
-  ascii(8, "WAVE")
-  ascii(12, "fmt ")
-  view.setUint32(16, 16, true)
-  view.setUint16(20, formatCode, true)
-  view.setUint16(22, 1, true)
-  view.setUint32(24, format.sampleRate, true)
-  view.setUint32(28, format.sampleRate * width, true)
-  view.setUint16(32, width, true)
-  view.setUint16(34, width * 8, true)
-  ascii(36, "data")
-  view.setUint32(40, dataLength, true)
-  return header
-}
-
-/** A whole WAV file of this audio (L16 big-endian is stored little-endian, as WAV requires). */
-export const toWav = (format: AudioFormat, data: Uint8Array): Uint8Array => {
-  const body = format.encoding === "l16be" ? encodePcm16("l16le", decodeToPcm16("l16be", data)) : data
-  const stored: AudioFormat = format.encoding === "l16be" ? { ...format, encoding: "l16le" } : format
-  const out = new Uint8Array(44 + body.length)
-  out.set(wavHeader(stored, body.length))
-  out.set(body, 44)
-  return out
 }
