@@ -126,6 +126,7 @@ for (const dialect of dialects) {
         expect(ok.headers["access-control-allow-credentials"]).toBeUndefined()
         expect((yield* preflight(path, "https://elsewhere.example.net", "GET")).status).toBe(403)
         expect((yield* preflight(path, SITE, "DELETE")).status).toBe(405)
+        expect((yield* preflight("/api/v1/public/embed/config/%E0%A4%A", SITE, "GET")).status).toBe(403)
         const init = yield* preflight("/api/v1/public/embed/init", "https://elsewhere.example.net", "POST")
         expect(init.status).toBe(204)
         expect(init.headers["access-control-allow-origin"]).toBe("https://elsewhere.example.net")

@@ -29,6 +29,15 @@ const preflight = (origin: string, methods: string) =>
     }
   })
 
+/** A path segment decoded; `undefined` when its escapes are malformed (no token has such a value). */
+const decodedSegment = (segment: string): string | undefined => {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return undefined
+  }
+}
+
 export const layer = HttpApiBuilder.middleware(
   Effect.map(Embeds, (embeds) => (app) =>
     Effect.gen(function*() {
@@ -42,8 +51,10 @@ export const layer = HttpApiBuilder.middleware(
         if (rest === "init") return requested === "POST" ? preflight(origin, "POST, OPTIONS") : HttpServerResponse.empty({ status: 405 })
         if (rest.startsWith("config/") && !rest.slice("config/".length).includes("/")) {
           if (requested !== "GET") return HttpServerResponse.empty({ status: 405 })
-          const token = decodeURIComponent(rest.slice("config/".length))
-          return (yield* embeds.allows(token, origin)) ? preflight(origin, "GET, OPTIONS") : HttpServerResponse.empty({ status: 403 })
+          const token = decodedSegment(rest.slice("config/".length))
+          return token !== undefined && (yield* embeds.allows(token, origin))
+            ? preflight(origin, "GET, OPTIONS")
+            : HttpServerResponse.empty({ status: 403 })
         }
         return HttpServerResponse.empty({ status: 404 })
       }
