@@ -16,6 +16,7 @@ import * as OpenApiDocument from "./OpenApiDocument.js"
 import { HttpApi, OpenApi } from "@effect/platform"
 import { ApiKeysApi } from "./api-keys/Api.js"
 import { CallsApi, TelephonyCallbacksApi, TestCallsApi } from "./calls/Api.js"
+import { ConfigurationsApi } from "./configurations/Api.js"
 import { CampaignsApi } from "./campaigns/Api.js"
 import { WebhooksApi } from "./webhooks/Api.js"
 import { CredentialsApi } from "./credentials/Api.js"
@@ -37,6 +38,7 @@ export class AgentlineApi extends HttpApi.make("agentline")
   .add(AuthApi)
   .add(UsersApi)
   .add(ApiKeysApi)
+  .add(ConfigurationsApi)
   .add(OrganizationsApi)
   .add(WorkflowsApi)
   .add(NodeTypesApi)

@@ -27,6 +27,7 @@ import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
 import { Uploads, UploadSettings } from "@agentline/core/uploads/Uploads"
 import { FsBlobStore } from "@agentline/blob-fs"
 import { VoiceAgent } from "@agentline/voice/session/VoiceAgent"
+import * as VoiceReadiness from "./voice/VoiceReadiness.js"
 import * as VoiceServices from "./voice/VoiceServices.js"
 import { Migrations, Repositories } from "@agentline/sql"
 import type { SqlClient } from "@effect/sql"
@@ -37,6 +38,7 @@ import * as NodePath from "node:path"
 import { createServer } from "node:http"
 import { AgentlineApi } from "@agentline/api/Api"
 import { ApiKeysLive } from "./api-keys/Http.js"
+import { ConfigurationsLive } from "./configurations/Http.js"
 import { DoNotCallLive } from "./do-not-call/Http.js"
 import { WebhooksLive } from "./webhooks/Http.js"
 import { CredentialsLive } from "./credentials/Http.js"
@@ -117,13 +119,18 @@ export const InfrastructureLive = Layer.unwrapEffect(Effect.map(ServerConfig, (c
 
 /**
  * What answers calls' audio: the voice runtime (`VoiceAgent`) over the configured speech and language
- * services, unless the embedding application gave its own handler.
+ * services, unless the embedding application gave its own handler. With the runtime, its readiness
+ * (which services, what is missing) is logged as it starts and kept for the dashboard.
  */
 export const CallAudioLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config) =>
   config.callAudioHandler !== undefined
     ? CallAudioHandler.layer(config.callAudioHandler)
-    : Layer.effect(CallAudioHandler, Effect.map(VoiceAgent, (agent) => CallAudioHandler.of({ handle: agent.handle }))).pipe(
-      Layer.provide(VoiceAgent.Default),
+    : Layer.mergeAll(
+      Layer.effect(CallAudioHandler, Effect.map(VoiceAgent, (agent) => CallAudioHandler.of({ handle: agent.handle }))).pipe(
+        Layer.provide(VoiceAgent.Default)
+      ),
+      VoiceReadiness.layer({ fromEnvironment: config.voiceServices === undefined })
+    ).pipe(
       Layer.provide(Layer.mergeAll(
         config.voiceServices ?? VoiceServices.layerConfig,
         VoiceServices.overridesLayer,
@@ -201,6 +208,7 @@ export const ApiLive = Layer.unwrapEffect(
     AuthLive,
     UsersLive,
     ApiKeysLive,
+    ConfigurationsLive,
     DoNotCallLive,
     WebhooksLive,
     CredentialsLive,

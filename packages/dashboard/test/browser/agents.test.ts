@@ -6,7 +6,7 @@
  */
 import type { Page } from "playwright-core"
 import { expect, it } from "vitest"
-import { dashboardSuite, LAPTOP, PHONE } from "./Harness.js"
+import { dashboardSuite, LAPTOP, logIn, PHONE } from "./Harness.js"
 
 const nav = (page: Page, section: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: section }).click()
 
@@ -39,7 +39,14 @@ const playFirstRecording = (page: Page) =>
     }
     audio.muted = true
     await audio.play()
-    return { readyState: audio.readyState, duration: audio.duration, src: audio.currentSrc }
+    // Seeking needs byte ranges: without them the browser can only play from the start.
+    const seekable = audio.seekable.length > 0 ? audio.seekable.end(0) : 0
+    await new Promise<void>((resolve, reject) => {
+      audio.addEventListener("seeked", () => resolve(), { once: true })
+      audio.addEventListener("error", () => reject(new Error(`audio error ${audio.error?.code} while seeking`)), { once: true })
+      audio.currentTime = audio.duration / 2
+    })
+    return { readyState: audio.readyState, duration: audio.duration, src: audio.currentSrc, seekable, at: audio.currentTime }
   })
 
 dashboardSuite("Agents and telephony", (dashboard) => {
@@ -204,6 +211,18 @@ dashboardSuite("Agents and telephony", (dashboard) => {
     expect(played.readyState).toBeGreaterThanOrEqual(1)
     expect(played.duration).toBeGreaterThan(0)
     expect(new URL(played.src).pathname).toMatch(/^\/api\/v1\/public\/download\/workflow\/[^/]+\/recording$/)
+    expect(played.seekable).toBeCloseTo(played.duration, 1)
+    expect(played.at).toBeCloseTo(played.duration / 2, 1)
+    // The same page opened at another address of the server than the one its links are signed with
+    // (AGENTLINE_PUBLIC_URL is the 127.0.0.1 one): the players play from the page's own origin.
+    const localhost = dashboard.url.replace("127.0.0.1", "localhost")
+    const elsewhere = await dashboard.newPage()
+    await elsewhere.goto(`${localhost}${new URL(page.url()).pathname}`)
+    await logIn(elsewhere, user)
+    await elsewhere.getByRole("heading", { name: /^Run / }).waitFor()
+    const there = await playFirstRecording(elsewhere)
+    expect(there.duration).toBeCloseTo(played.duration, 2)
+    expect(new URL(there.src).origin).toBe(localhost)
     await page.getByRole("heading", { name: "Timeline" }).waitFor()
     expect(await page.locator(".timeline li").count()).toBeGreaterThan(0)
 
