@@ -11,7 +11,7 @@
  *   BENCH_TOOLS_CALLS (default 200)    calls per network measurement
  */
 import type { HttpApiConfig, McpToolConfig } from "@agentline/api/tools/Tools"
-import { SecretBox } from "@agentline/core/telephony/Secrets"
+import { SecretBox } from "@agentline/core/crypto/SecretBox"
 import { checkArguments, parametersSchema } from "@agentline/core/tools/ParameterSchemas"
 import { ToolCalls } from "@agentline/core/tools/ToolCalls"
 import { presetValues, renderRequest } from "@agentline/core/tools/ToolRequests"

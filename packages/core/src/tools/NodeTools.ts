@@ -5,10 +5,12 @@
  * two functions the model is offered at a node may have the same name (nor one of the node's
  * transitions, nor a built-in tool).
  */
+import { Effect, Layer } from "effect"
 import type { DefinitionIssue } from "../workflows/DefinitionValidation.js"
+import { ListedTools } from "../workflows/ListedTools.js"
 import { transitionToolName, type WorkflowDefinition } from "../workflows/WorkflowDefinition.js"
 import { allowedMcpTools, functionName, mcpFunctionName } from "./ToolCalls.js"
-import type { StoredTool } from "./ToolsRepo.js"
+import { type StoredTool, ToolsRepo } from "./ToolsRepo.js"
 
 /**
  * The conversation runtime's own tools at every node (`@agentline/voice`'s `graph/Tools.ts`): a tool
@@ -94,3 +96,17 @@ export const nodeToolIssues = (definition: WorkflowDefinition, found: ReadonlyAr
   }
   return issues
 }
+
+/** The agents' `ListedTools`: a definition's node tools checked against the organization's tools. */
+export const layer = Layer.effect(
+  ListedTools,
+  Effect.map(ToolsRepo, (repo) =>
+    ListedTools.of({
+      problems: (organizationId, definition) => {
+        const listed = listedToolUuids(definition)
+        return listed.length === 0
+          ? Effect.succeed([])
+          : Effect.map(repo.findMany(organizationId, listed), (found) => nodeToolIssues(definition, found))
+      }
+    }))
+)

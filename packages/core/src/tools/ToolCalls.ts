@@ -15,7 +15,7 @@ import { DEFAULT_MCP_TIMEOUT_SECS, DEFAULT_TOOL_TIMEOUT_MS, TOOL_RESPONSE_MAX_BY
 import { Clock, Duration, Effect, Either, Option } from "effect"
 import { CredentialsRepo } from "../credentials/CredentialsRepo.js"
 import { resolveHeaders } from "../credentials/Credentials.js"
-import { SecretBox } from "../telephony/Secrets.js"
+import { SecretBox } from "../crypto/SecretBox.js"
 import { iso } from "../Time.js"
 import { refusedTarget } from "../webhooks/WebhookEvents.js"
 import { WebhookSettings } from "../webhooks/WebhookSettings.js"

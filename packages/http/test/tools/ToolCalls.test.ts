@@ -9,7 +9,7 @@ import type { HttpApiConfig, McpToolConfig, ToolDefinition } from "@agentline/ap
 import { TOOL_RESULT_MAX_CHARS } from "@agentline/api/tools/Tools"
 import { CredentialsRepo } from "@agentline/core/credentials/CredentialsRepo"
 import { OrganizationsRepo } from "@agentline/core/organizations/OrganizationsRepo"
-import { SecretBox } from "@agentline/core/telephony/Secrets"
+import { SecretBox } from "@agentline/core/crypto/SecretBox"
 import { ToolCalls } from "@agentline/core/tools/ToolCalls"
 import { ToolsRepo, type StoredTool } from "@agentline/core/tools/ToolsRepo"
 import { ToolTransport } from "@agentline/core/tools/ToolTransport"
