@@ -298,6 +298,10 @@ for (const dialect of dialects) {
         expect(startNode.data.tool_uuids).toEqual([status.tool_uuid, shop.tool_uuid])
 
         yield* call("DELETE", `/api/v1/tools/${status.tool_uuid}`, { apiKey: org.apiKey })
+        // A saved agent whose tool was archived since cannot be published again until it is changed.
+        const revalidated = yield* call("POST", `/api/v1/workflow/${saved.body.id}/validate`, { apiKey: org.apiKey })
+        expect(revalidated.status).toBe(422)
+        expect(JSON.stringify(revalidated.body)).toContain(`tool 'Order status' (${status.tool_uuid}) is archived`)
         const refused = yield* save({
           tool_uuids: [status.tool_uuid, "00000000-0000-0000-0000-000000000000", shop.tool_uuid],
           mcp_tool_filters: { [shop.tool_uuid]: ["book_slot", "nope"], [twin.tool_uuid]: ["x"] }

@@ -2,7 +2,7 @@
  * Tools in the real dashboard (browser test on the real server, SQLite and PostgreSQL): an HTTP tool
  * created in the Tools page against a local API (the server allows private addresses for it), tested
  * with sample arguments (the result the model would get shown), chosen on an agent step's form and
- * saved, then archived.
+ * saved as a draft, then archived.
  */
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, expect, it } from "vitest"
@@ -57,8 +57,8 @@ dashboardSuite("Tools", (dashboard) => {
     await page.locator(".react-flow__node").filter({ hasText: "Start" }).click()
     const panel = page.getByRole("complementary", { name: "Selected item" })
     await panel.getByLabel("Order status (HTTP)").check()
-    await page.getByRole("button", { name: "Save as new version" }).click()
-    await page.getByText("Saved as version 2.").waitFor()
+    await page.getByRole("button", { name: "Save draft" }).click()
+    await page.getByText(/^Saved as draft version 2/).waitFor()
     const tools = await dashboard.api("GET", "/api/v1/tools")
     const saved = await dashboard.api("GET", `/api/v1/workflow/fetch/${agent.id}`)
     expect(saved.workflow_definition.nodes[0].data.tool_uuids).toEqual([tools[0].tool_uuid])
