@@ -18,18 +18,8 @@ export interface StoredTool {
   readonly updated_at: string | null
 }
 
-export interface NewTool {
-  readonly tool_uuid: string
-  readonly organization_id: number
-  readonly name: string
-  readonly description: string | null
-  readonly category: ToolCategory
-  readonly icon: string | null
-  readonly icon_color: string | null
-  readonly definition: ToolDefinition
-  readonly created_by: number
-  readonly created_at: string
-}
+/** A tool to store: active, by the user who created it. */
+export type NewTool = Omit<StoredTool, "id" | "status" | "created_by" | "updated_at"> & { readonly created_by: number }
 
 export type ToolPatch = Partial<Pick<StoredTool, "name" | "description" | "icon" | "icon_color" | "status" | "definition">>
 
