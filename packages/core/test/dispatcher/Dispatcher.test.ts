@@ -44,9 +44,9 @@ for (const dialect of dialects) {
         const campaign = yield* createAndStart(setup, csvOf(phones), { max_concurrency: 2 })
         expect(campaign.state).toBe("running")
         let peak = 0
-        // Small steps: the completion's lag below is measured in them.
+        // Quarter-second steps: the completion's lag below is measured in them.
         const done = yield* advanceUntil(setup.principal, campaign.id, ["completed"], {
-          stepMillis: 100,
+          stepMillis: 250,
           onStep: Effect.map(activeCalls({ campaignId: campaign.id }), (n) => void (peak = Math.max(peak, n)))
         })
         expect(peak).toBe(2)
