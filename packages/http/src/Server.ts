@@ -27,6 +27,7 @@ import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
 import { Uploads, UploadSettings } from "@agentline/core/uploads/Uploads"
 import { FsBlobStore } from "@agentline/blob-fs"
 import { VoiceAgent } from "@agentline/voice/session/VoiceAgent"
+import * as VoiceReadiness from "./voice/VoiceReadiness.js"
 import * as VoiceServices from "./voice/VoiceServices.js"
 import { Migrations, Repositories } from "@agentline/sql"
 import type { SqlClient } from "@effect/sql"
@@ -37,6 +38,7 @@ import * as NodePath from "node:path"
 import { createServer } from "node:http"
 import { AgentlineApi } from "@agentline/api/Api"
 import { ApiKeysLive } from "./api-keys/Http.js"
+import { ConfigurationsLive } from "./configurations/Http.js"
 import { DoNotCallLive } from "./do-not-call/Http.js"
 import { WebhooksLive } from "./webhooks/Http.js"
 import { CredentialsLive } from "./credentials/Http.js"
@@ -52,7 +54,11 @@ import { PostCall } from "@agentline/core/runs/PostCall"
 import { Webhooks } from "@agentline/core/webhooks/Webhooks"
 import { WebhookSettings } from "@agentline/core/webhooks/WebhookSettings"
 import { DoNotCall } from "@agentline/core/do-not-call/DoNotCall"
+import { Embeds } from "@agentline/core/embed/Embeds"
+import * as RateLimiterMemory from "@agentline/core/RateLimiterMemory"
 import { AuthLive } from "./auth/Http.js"
+import * as EmbedCors from "./embed/EmbedCors.js"
+import { EmbedTokensLive, PublicEmbedLive } from "./embed/Http.js"
 import * as Authentication from "./Authentication.js"
 import * as ErrorHandling from "./ErrorHandling.js"
 import * as RequestGuard from "./RequestGuard.js"
@@ -72,7 +78,7 @@ import * as TelephonyWebhooks from "./telephony-webhooks/Routes.js"
 import * as Providers from "./telephony/Providers.js"
 import { UploadsLive, UploadTargetLive } from "./uploads/Http.js"
 import { UsersLive } from "./users/Http.js"
-import { WorkflowsLive } from "./workflows/Http.js"
+import { NodeTypesLive, WorkflowsLive } from "./workflows/Http.js"
 
 /**
  * Adapters and settings derived from the server configuration: blobs under the data directory, link
@@ -98,6 +104,7 @@ export const InfrastructureLive = Layer.unwrapEffect(Effect.map(ServerConfig, (c
     Providers.registryLayer(config.telephonyProviders),
     WebhookSettings.layer(config.webhooks),
     NodeWebhookTransport.layer,
+    RateLimiterMemory.layer,
     DispatcherSettings.layer({
       ...(config.dispatcherLeaseSeconds !== undefined ? { leaseSeconds: config.dispatcherLeaseSeconds } : {}),
       ...(config.dispatcherAcquireIntervalMillis !== undefined ? { acquireIntervalMillis: config.dispatcherAcquireIntervalMillis } : {}),
@@ -112,13 +119,18 @@ export const InfrastructureLive = Layer.unwrapEffect(Effect.map(ServerConfig, (c
 
 /**
  * What answers calls' audio: the voice runtime (`VoiceAgent`) over the configured speech and language
- * services, unless the embedding application gave its own handler.
+ * services, unless the embedding application gave its own handler. With the runtime, its readiness
+ * (which services, what is missing) is logged as it starts and kept for the dashboard.
  */
 export const CallAudioLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config) =>
   config.callAudioHandler !== undefined
     ? CallAudioHandler.layer(config.callAudioHandler)
-    : Layer.effect(CallAudioHandler, Effect.map(VoiceAgent, (agent) => CallAudioHandler.of({ handle: agent.handle }))).pipe(
-      Layer.provide(VoiceAgent.Default),
+    : Layer.mergeAll(
+      Layer.effect(CallAudioHandler, Effect.map(VoiceAgent, (agent) => CallAudioHandler.of({ handle: agent.handle }))).pipe(
+        Layer.provide(VoiceAgent.Default)
+      ),
+      VoiceReadiness.layer({ fromEnvironment: config.voiceServices === undefined })
+    ).pipe(
       Layer.provide(Layer.mergeAll(
         config.voiceServices ?? VoiceServices.layerConfig,
         VoiceServices.overridesLayer,
@@ -147,7 +159,8 @@ export const ServicesLive = Layer.mergeAll(
   MediaStreams.Default,
   WebhookDelivery.Default,
   ProviderConnections.live,
-  Recordings.Default
+  Recordings.Default,
+  Embeds.Default
 ).pipe(
   Layer.provideMerge(Dispatcher.campaignDialer),
   Layer.provideMerge(Dispatcher.Default),
@@ -195,12 +208,16 @@ export const ApiLive = Layer.unwrapEffect(
     AuthLive,
     UsersLive,
     ApiKeysLive,
+    ConfigurationsLive,
     DoNotCallLive,
     WebhooksLive,
     CredentialsLive,
     RecordingsLive,
+    EmbedTokensLive,
+    PublicEmbedLive,
     OrganizationsLive,
     WorkflowsLive,
+    NodeTypesLive,
     PublicDownloadsLive,
     TelephonyConfigsLive,
     PhoneNumbersLive,
@@ -243,7 +260,8 @@ export const HttpAppLive = Layer.mergeAll(
   TelephonyWebhooks.layer,
   HttpApiScalar.layer({ path: "/docs" }),
   DashboardLive,
-  HttpApiBuilder.middlewareCors(),
+  // The embed's CORS answers before the server-wide one (it is added after it), for its own paths only.
+  EmbedCors.layer.pipe(Layer.provide(HttpApiBuilder.middlewareCors())),
   RequestLog.untracedCredentials
 ).pipe(Layer.provideMerge(ApiLive), Layer.provideMerge(ServicesLive), Layer.provide(MigrationsLive))
 

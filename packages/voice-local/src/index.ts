@@ -1,3 +1,4 @@
+export * as Installed from "./Installed.js"
 export * as LocalSpeechToText from "./LocalSpeechToText.js"
 export * as LocalTextToSpeech from "./LocalTextToSpeech.js"
 export * from "./LocalVoiceError.js"
