@@ -40,6 +40,7 @@ const LAYERS: Readonly<Record<string, number>> = {
   "api-keys": 4,
   "runs": 4,
   "campaigns": 5,
+  "embed": 5,
   "do-not-call": 6,
   // processes
   "dispatcher": 7,
