@@ -28,6 +28,7 @@ import { Dispatcher } from "../src/dispatcher/Dispatcher.js"
 import { type DispatcherOptions, DispatcherSettings } from "../src/dispatcher/DispatcherSettings.js"
 import { DoNotCall } from "../src/do-not-call/DoNotCall.js"
 import { MediaStreams } from "../src/media/MediaStreams.js"
+import * as NodeTools from "../src/tools/NodeTools.js"
 import { MediaTokens } from "../src/media/MediaTokens.js"
 import { Organizations } from "../src/organizations/Organizations.js"
 import { acting } from "../src/organizations/Principal.js"
@@ -127,7 +128,7 @@ export const TestServices = (dialect: Database.Dialect, options: TestOptions = {
       Credentials.Default,
       CampaignTransitions.Default
     )),
-    Layer.provideMerge(Layer.mergeAll(ProviderConnections.changes, Recordings.playable)),
+    Layer.provideMerge(Layer.mergeAll(ProviderConnections.changes, Recordings.playable, NodeTools.layer)),
     Layer.provideMerge(ProviderConnections.Default),
     Layer.provideMerge(PostCall.Default),
     Layer.provideMerge(WebhookOutbox.Default),
