@@ -11,7 +11,10 @@ import { Data, Effect, Layer, Option, Schema } from "effect"
 import * as Demo from "./Demo.js"
 import * as DemoTwilio from "./DemoTwilio.js"
 import * as Server from "./Server.js"
-import { ServerConfig, settingsConfig } from "./ServerConfig.js"
+import { ServerConfig, settingsConfig, VERSION } from "./ServerConfig.js"
+import * as Logging from "./observability/Logging.js"
+import * as Metrics from "./observability/Metrics.js"
+import * as Tracing from "./observability/Tracing.js"
 
 export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
 
@@ -34,15 +37,26 @@ const AdminLive = Server.AdminServicesLive.pipe(
   Layer.provideMerge(DatabaseLive)
 )
 
+/**
+ * Traces (OTLP, when `OTEL_EXPORTER_OTLP_ENDPOINT` says where) and the log format
+ * (`AGENTLINE_LOG_FORMAT`): provided first, so everything after logs and traces through them.
+ */
+export const ObservabilityLive = Logging.layerConfig.pipe(Layer.provideMerge(Tracing.layerConfig(VERSION)))
+
 export const serveLayer = Layer.unwrapEffect(
   Effect.gen(function*() {
     const settings = yield* settingsConfig
-    return Server.serve({ port: settings.port, host: settings.host }).pipe(
+    const metrics = yield* Metrics.settingsConfig
+    return Layer.mergeAll(
+      Server.serve({ port: settings.port, host: settings.host, metrics }),
+      Metrics.listenerLayer(metrics)
+    ).pipe(
+      Layer.provide(Metrics.PrometheusMetrics.Default),
       Layer.provide(ServerConfig.layer(settings)),
       Layer.provide(DatabaseLive)
     )
   })
-)
+).pipe(Layer.provide(ObservabilityLive))
 
 export const migrate = Effect.gen(function*() {
   const applied = yield* Migrations.run

@@ -55,6 +55,8 @@ import * as Authentication from "./Authentication.js"
 import * as ErrorHandling from "./ErrorHandling.js"
 import * as RequestGuard from "./RequestGuard.js"
 import * as RequestLog from "./RequestLog.js"
+import * as Metrics from "./observability/Metrics.js"
+import * as Readiness from "./observability/Readiness.js"
 import { HealthLive } from "./health/Http.js"
 import { OrganizationsLive } from "./organizations/Http.js"
 import * as PublicUrlsLive from "./PublicUrlsLive.js"
@@ -241,14 +243,27 @@ export const HttpAppLive = Layer.mergeAll(
   HttpApiScalar.layer({ path: "/docs" }),
   DashboardLive,
   HttpApiBuilder.middlewareCors(),
-  RequestLog.untracedCredentials
-).pipe(Layer.provideMerge(ApiLive), Layer.provideMerge(ServicesLive), Layer.provide(MigrationsLive))
+  RequestLog.untracedCredentials,
+  Readiness.routeLayer
+).pipe(
+  Layer.provideMerge(ApiLive),
+  Layer.provideMerge(ServicesLive),
+  Layer.provideMerge(Readiness.Readiness.Default),
+  Layer.provide(MigrationsLive)
+)
 
 export type AppRequirements = SqlClient.SqlClient | ServerConfig
 
-/** The standalone server on `port`/`host`. */
-export const serve = (options: { readonly port: number; readonly host: string }) =>
-  HttpApiBuilder.serve(RequestLog.middleware).pipe(
+/**
+ * The standalone server on `port`/`host`, with the request log and metrics, `/metrics` on this port too
+ * when a token protects it (`observability/Metrics.ts`; needs `PrometheusMetrics`), and the graceful stop
+ * of `observability/Readiness.ts`: built after the server serves, so at SIGTERM it runs (readiness 503,
+ * the calls drain) while requests are still answered, and the listener closes last.
+ */
+export const serve = (options: { readonly port: number; readonly host: string; readonly metrics?: Metrics.MetricsSettings }) =>
+  Readiness.drainLayer.pipe(
+    Layer.provide(HttpApiBuilder.serve((app) => Metrics.httpMiddleware(RequestLog.middleware(app)))),
+    Layer.provide(options.metrics === undefined ? Layer.empty : Metrics.routeLayer(options.metrics)),
     Layer.provide(HttpAppLive),
     HttpServer.withLogAddress,
     Layer.provide(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))

@@ -8,7 +8,9 @@
  * never the calls, the outbox's writers, or the other endpoints. Failed attempts are retried on the
  * Standard Webhooks schedule; an endpoint failing for `disableAfterMillis` is disabled, with a log line.
  */
-import { Clock, Effect, FiberSet, Option, Schedule } from "effect"
+import { Clock, Effect, FiberSet, Metric, Option, Schedule } from "effect"
+import { CallTraces } from "../CallTraces.js"
+import { SpanNames, webhookDeliveryFailures, webhookDeliveryLag } from "../Telemetry.js"
 import { resolveHeaders } from "../credentials/Credentials.js"
 import { CredentialsRepo } from "../credentials/CredentialsRepo.js"
 import { Webhook } from "standardwebhooks"
@@ -37,6 +39,7 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
     const runs = yield* RunsRepo
     const credentials = yield* CredentialsRepo
     const postCall = yield* PostCall
+    const traces = yield* Effect.serviceOption(CallTraces)
     const inFlight = new Map<string, number>()
     let total = 0
     const fibers = yield* FiberSet.make()
@@ -99,7 +102,7 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
         : resolveHeaders(credentials, box, delivery.organization_id, delivery.target.credential_uuid)
 
     /** One attempt of one claimed delivery, and what follows from its answer. */
-    const attempt = Effect.fn("WebhookDelivery.attempt")(function*(delivery: ClaimedDelivery) {
+    const attempt = Effect.fnUntraced(function*(delivery: ClaimedDelivery) {
       const startedAt = yield* Clock.currentTimeMillis
       const credential = yield* credentialOf(delivery)
       if (Option.isNone(credential)) {
@@ -127,10 +130,12 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
         yield* repo.recordAttempt(delivery.id, record, outcome)
         yield* reportToRun(delivery, record, outcome, at)
         if (delivery.endpoint_id !== null) yield* repo.markHealthy(delivery.endpoint_id)
+        yield* Metric.update(webhookDeliveryLag, Math.max(0, at - Date.parse(delivery.created_at)) / 1000)
         return
       }
       const next = nextAttemptAt(settings.retryDelaysMillis, delivery.attempt_count + 1, at)
       const outcome: AttemptOutcome = next === undefined ? { status: "failed" } : { status: "pending", next_attempt_at: iso(next) }
+      yield* Metric.increment(Metric.tagged(webhookDeliveryFailures, "will_retry", String(next !== undefined)))
       yield* repo.recordAttempt(delivery.id, record, outcome)
       yield* reportToRun(delivery, record, outcome, at)
       if (next === undefined) {
@@ -148,6 +153,26 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
         )
       }
     })
+
+    /**
+     * An attempt's span: in its call's trace while this process remembers the call (the run's events and
+     * webhook nodes), else a trace of its own. The poll around it is not traced (an idle query a second).
+     */
+    const traced = (delivery: ClaimedDelivery) => <A, E, R>(self: Effect.Effect<A, E, R>) =>
+      Effect.withSpan(self, SpanNames.webhook, {
+        root: true,
+        ...Option.match(Option.flatMap(traces, (t) => t.ofRun(delivery.run_id)), { onNone: () => ({}), onSome: (parent) => ({ parent }) }),
+        attributes: {
+          "agentline.delivery_id": delivery.id,
+          "agentline.event_type": delivery.event_type,
+          "agentline.attempt_count": delivery.attempt_count + 1,
+          ...(delivery.run_id !== null ? { "agentline.run_id": delivery.run_id } : {}),
+          ...(delivery.endpoint_id !== null ? { "agentline.endpoint_id": delivery.endpoint_id } : {})
+        }
+      }).pipe(
+        Effect.annotateLogs({ organization_id: delivery.organization_id, ...(delivery.run_id !== null ? { run_id: delivery.run_id } : {}) }),
+        Effect.withTracerEnabled(true)
+      )
 
     /** Where in-flight attempts are counted: per endpoint, and per host for workflow nodes' requests. */
     const slotOf = (delivery: ClaimedDelivery): string => {
@@ -184,6 +209,7 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
         yield* FiberSet.run(
           fibers,
           attempt(delivery).pipe(
+            traced(delivery),
             Effect.catchAllCause((cause) => Effect.logError("webhook attempt crashed; the delivery is tried again when its claim expires", cause)),
             Effect.ensuring(release(slot))
           )
@@ -204,12 +230,14 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
 
     yield* sweep.pipe(
       Effect.catchAllCause((cause) => Effect.logError("post-call sweep failed; trying again", cause)),
+      Effect.withTracerEnabled(false),
       Effect.repeat(Schedule.spaced(`${settings.sweepMillis} millis`)),
       Effect.forkScoped
     )
 
     yield* tick.pipe(
       Effect.catchAllCause((cause) => Effect.logError("webhook outbox poll failed; trying again", cause)),
+      Effect.withTracerEnabled(false),
       Effect.repeat(Schedule.spaced(`${settings.pollMillis} millis`)),
       Effect.forkScoped
     )
