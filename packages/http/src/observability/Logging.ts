@@ -10,7 +10,7 @@
  * credential are logged redacted (`RequestLog.ts`), and adapters word their errors without credentials;
  * `Observability.test.ts` greps a whole server run's output for the test's secrets.
  */
-import { Config, Context, Effect, FiberRef, FiberRefs, HashMap, Layer, Logger, Option, Tracer } from "effect"
+import { Config, Context, Effect, FiberRef, FiberRefs, HashMap, HashSet, Layer, Logger, Option, Tracer } from "effect"
 import { TracingExported } from "./Tracing.js"
 
 export type LogFormat = "text" | "json"
@@ -51,21 +51,31 @@ export const jsonLogger = (withTraceIds: boolean) =>
     }))
   })
 
-/** Effect's default lines, with `trace_id` and `span_id` annotations inside a span. */
-const textWithTraceIds = Logger.mapInputOptions(Logger.defaultLogger, (options) =>
-  Option.match(traceOf(options.context), {
-    onNone: () => options,
-    onSome: (ids) => ({
-      ...options,
-      annotations: HashMap.set(HashMap.set(options.annotations, "trace_id", ids.trace_id), "span_id", ids.span_id)
-    })
-  }))
+/** `logger` with `trace_id` and `span_id` annotations on the lines written inside a span. */
+const withTraceIds = <M, O>(logger: Logger.Logger<M, O>): Logger.Logger<M, O> =>
+  Logger.mapInputOptions(logger, (options) =>
+    Option.match(traceOf(options.context), {
+      onNone: () => options,
+      onSome: (ids) => ({
+        ...options,
+        annotations: HashMap.set(HashMap.set(options.annotations, "trace_id", ids.trace_id), "span_id", ids.span_id)
+      })
+    }))
 
-/** The logger for `format`; provide it after the tracing layer (it asks whether traces are exported). */
+/**
+ * The loggers for `format`, instead of whatever was there (`NodeRuntime.runMain` adds its pretty logger):
+ * JSON alone, or the text loggers as they were with trace ids. Provide it after the tracing layer (it asks
+ * whether traces are exported).
+ */
 export const layer = (format: LogFormat): Layer.Layer<never> =>
-  Layer.unwrapEffect(Effect.map(TracingExported, (exported) => {
-    if (format === "json") return Logger.replace(Logger.defaultLogger, jsonLogger(exported))
-    return exported ? Logger.replace(Logger.defaultLogger, textWithTraceIds) : Layer.empty
+  Layer.scopedDiscard(Effect.gen(function*() {
+    const exported = yield* TracingExported
+    const loggers = yield* FiberRef.get(FiberRef.currentLoggers)
+    if (format === "text" && !exported) return
+    yield* Effect.locallyScoped(
+      FiberRef.currentLoggers,
+      format === "json" ? HashSet.make(jsonLogger(exported)) : HashSet.map(loggers, withTraceIds)
+    )
   }))
 
 /** From `AGENTLINE_LOG_FORMAT`. */
