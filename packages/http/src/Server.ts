@@ -15,6 +15,7 @@ import { CallAudioHandler } from "@agentline/core/media/CallAudio"
 import { MediaStreams } from "@agentline/core/media/MediaStreams"
 import { MediaTokens } from "@agentline/core/media/MediaTokens"
 import { Campaigns } from "@agentline/core/campaigns/Campaigns"
+import { CallTraces } from "@agentline/core/CallTraces"
 import { Dispatcher, DispatcherSettings } from "@agentline/core/dispatcher/Dispatcher"
 import { PhoneNumbers } from "@agentline/core/phone-numbers/PhoneNumbers"
 import { SecretBox } from "@agentline/core/telephony/Secrets"
@@ -167,6 +168,8 @@ export const ServicesLive = Layer.mergeAll(
   Layer.provideMerge(PostCall.Default),
   Layer.provideMerge(WebhookOutbox.Default),
   Layer.provideMerge(Layer.mergeAll(MediaTokens.Default, CallAudioLive, InProcessInbound.Default, CallEventSink.Default, RecordingSpeechToTextLive)),
+  // One for the dispatcher (which starts the calls' traces), media streams and webhook deliveries (which join them).
+  Layer.provideMerge(CallTraces.Default),
   Layer.provideMerge(Layer.mergeAll(Repositories.layer, InfrastructureLive))
 )
 

@@ -126,6 +126,7 @@ export class Attempts extends Effect.Service<Attempts>()("@agentline/core/dispat
           }
           : { "agentline.already_ended": true })
         if (!finished) return
+        yield* Effect.logDebug(`call ended: ${end.outcome} after ${end.durationSeconds} s`).pipe(Effect.annotateLogs(logIds(attempt)))
         yield* Metric.increment(Metric.tagged(Metric.tagged(callAttempts, "outcome", end.outcome), "provider", attempt.provider))
         yield* recorder.learnDisposition(attempt.workflowId, end.outcome)
         yield* breaker.record(attempt, end.outcome, end.error !== undefined ? "call_initiation_failed" : end.outcome)
@@ -141,7 +142,11 @@ export class Attempts extends Effect.Service<Attempts>()("@agentline/core/dispat
     const handleEvent = (attemptId: AttemptId, event: CallEvent, options: { readonly durable?: boolean } = {}) =>
       applyEvent(attemptId, event, options).pipe(
         Effect.annotateLogs({ attempt_id: attemptId }),
-        traces.within(attemptId, SpanNames.event, { "agentline.event": event.type, "agentline.durable": options.durable === true })
+        traces.within(attemptId, SpanNames.event, {
+          "agentline.event": event.type,
+          "agentline.provider_call_id": event.providerCallId,
+          "agentline.durable": options.durable === true
+        })
       )
 
     const applyEvent = Effect.fnUntraced(function*(

@@ -24,6 +24,13 @@ import { RunsRepo } from "../runs/RunsRepo.js"
 import { PostCall } from "./PostCall.js"
 import { type AttemptOutcome, type ClaimedDelivery, WebhooksRepo } from "./WebhooksRepo.js"
 
+/** The run a `run.*` event is about (its envelope's `data.run_id`); event deliveries have no `run_id` of their own. */
+const runOfEvent = (payload: unknown): number | null => {
+  const data = typeof payload === "object" && payload !== null && "data" in payload ? payload.data : undefined
+  const runId = typeof data === "object" && data !== null && "run_id" in data ? data.run_id : undefined
+  return typeof runId === "number" ? runId : null
+}
+
 const withoutNulls = (record: object): Record<string, unknown> =>
   Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null))
 
@@ -158,21 +165,23 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
      * An attempt's span: in its call's trace while this process remembers the call (the run's events and
      * webhook nodes), else a trace of its own. The poll around it is not traced (an idle query a second).
      */
-    const traced = (delivery: ClaimedDelivery) => <A, E, R>(self: Effect.Effect<A, E, R>) =>
-      Effect.withSpan(self, SpanNames.webhook, {
+    const traced = (delivery: ClaimedDelivery) => <A, E, R>(self: Effect.Effect<A, E, R>) => {
+      const runId = delivery.run_id ?? runOfEvent(delivery.payload)
+      return Effect.withSpan(self, SpanNames.webhook, {
         root: true,
-        ...Option.match(Option.flatMap(traces, (t) => t.ofRun(delivery.run_id)), { onNone: () => ({}), onSome: (parent) => ({ parent }) }),
+        ...Option.match(Option.flatMap(traces, (t) => t.ofRun(runId)), { onNone: () => ({}), onSome: (parent) => ({ parent }) }),
         attributes: {
           "agentline.delivery_id": delivery.id,
           "agentline.event_type": delivery.event_type,
           "agentline.attempt_count": delivery.attempt_count + 1,
-          ...(delivery.run_id !== null ? { "agentline.run_id": delivery.run_id } : {}),
+          ...(runId !== null ? { "agentline.run_id": runId } : {}),
           ...(delivery.endpoint_id !== null ? { "agentline.endpoint_id": delivery.endpoint_id } : {})
         }
       }).pipe(
-        Effect.annotateLogs({ organization_id: delivery.organization_id, ...(delivery.run_id !== null ? { run_id: delivery.run_id } : {}) }),
+        Effect.annotateLogs({ organization_id: delivery.organization_id, ...(runId !== null ? { run_id: runId } : {}) }),
         Effect.withTracerEnabled(true)
       )
+    }
 
     /** Where in-flight attempts are counted: per endpoint, and per host for workflow nodes' requests. */
     const slotOf = (delivery: ClaimedDelivery): string => {

@@ -10,7 +10,7 @@
  * credential are logged redacted (`RequestLog.ts`), and adapters word their errors without credentials;
  * `Observability.test.ts` greps a whole server run's output for the test's secrets.
  */
-import { Config, Context, Effect, FiberRef, FiberRefs, HashMap, HashSet, Layer, Logger, Option, Tracer } from "effect"
+import { Config, Context, Effect, FiberRef, FiberRefs, HashMap, HashSet, Layer, Logger, LogLevel, Option, Tracer } from "effect"
 import { TracingExported } from "./Tracing.js"
 
 export type LogFormat = "text" | "json"
@@ -69,14 +69,25 @@ const withTraceIds = <M, O>(logger: Logger.Logger<M, O>): Logger.Logger<M, O> =>
  */
 export const layer = (format: LogFormat): Layer.Layer<never> =>
   Layer.scopedDiscard(Effect.gen(function*() {
-    const exported = yield* TracingExported
+    const exportedTo = yield* TracingExported
+    const exported = Option.isSome(exportedTo)
     const loggers = yield* FiberRef.get(FiberRef.currentLoggers)
-    if (format === "text" && !exported) return
-    yield* Effect.locallyScoped(
-      FiberRef.currentLoggers,
-      format === "json" ? HashSet.make(jsonLogger(exported)) : HashSet.map(loggers, withTraceIds)
-    )
+    if (format === "json" || exported) {
+      yield* Effect.locallyScoped(
+        FiberRef.currentLoggers,
+        format === "json" ? HashSet.make(jsonLogger(exported)) : HashSet.map(loggers, withTraceIds)
+      )
+    }
+    if (exported) yield* Effect.logInfo(`Traces are exported over OTLP to ${exportedTo.value}`)
   }))
 
-/** From `AGENTLINE_LOG_FORMAT`. */
-export const layerConfig: Layer.Layer<never> = Layer.unwrapEffect(Effect.map(formatConfig, layer)).pipe(Layer.orDie)
+/**
+ * From `AGENTLINE_LOG_FORMAT`, and `AGENTLINE_LOG_LEVEL` (default `Info`; `Debug` adds a line per call's
+ * end, with the call's ids).
+ */
+export const layerConfig: Layer.Layer<never> = Layer.unwrapEffect(
+  Effect.map(
+    Config.all({ format: formatConfig, level: Config.logLevel("AGENTLINE_LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)) }),
+    ({ format, level }) => Layer.merge(layer(format), Logger.minimumLogLevel(level))
+  )
+).pipe(Layer.orDie)

@@ -20,9 +20,12 @@ export interface TracingSettings {
   readonly serviceName: string
 }
 
-/** Whether spans are exported, for the logs (trace ids are written only when they lead somewhere). */
+/**
+ * Where spans are exported (credentials removed), if they are: the logs write trace ids only when they
+ * lead somewhere, and say where once the log format is in place.
+ */
 export class TracingExported extends Context.Reference<TracingExported>()("@agentline/http/TracingExported", {
-  defaultValue: () => false
+  defaultValue: (): Option.Option<string> => Option.none()
 }) {}
 
 export const settingsConfig: Config.Config<TracingSettings> = Config.all({
@@ -53,8 +56,7 @@ export const layer = (settings: TracingSettings, serviceVersion: string) =>
           spanProcessor: new BatchSpanProcessor(new OTLPTraceExporter({ url: endpoint })),
           resource: { serviceName: settings.serviceName, serviceVersion }
         })),
-        Layer.succeed(TracingExported, true),
-        Layer.effectDiscard(Effect.logInfo(`Traces are exported over OTLP to ${withoutCredentials(endpoint)}`))
+        Layer.succeed(TracingExported, Option.some(withoutCredentials(endpoint)))
       )
   })
 
