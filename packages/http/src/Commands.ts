@@ -8,10 +8,8 @@ import { Role } from "@agentline/api/users/User"
 import { Users } from "@agentline/core/users/Users"
 import { Database, Migrations } from "@agentline/sql"
 import { Config, Data, Effect, Layer, Option, Schema } from "effect"
-import { MediaTokens } from "@agentline/core/media/MediaTokens"
-import { TelephonyConfigs } from "@agentline/core/telephony/TelephonyConfigs"
+import { SecretBox } from "@agentline/core/crypto/SecretBox"
 import { TelephonyConfigsRepo } from "@agentline/core/telephony/TelephonyConfigsRepo"
-import { OutboundRouting } from "@agentline/core/telephony/OutboundRouting"
 import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
 import { Repositories } from "@agentline/sql"
 import * as Doctor from "./doctor/Doctor.js"
@@ -193,19 +191,16 @@ export const doctor = (args: { readonly offline: boolean }) =>
         return yield* report([{ name: "telephony", status: "skip", message: "not checked: the database is not ready" }])
       }
       const telephony = yield* Effect.gen(function*() {
-        return yield* Doctor.telephony(yield* TelephonyRegistry, yield* TelephonyConfigsRepo, yield* OutboundRouting, args.offline)
+        return yield* Doctor.telephony(yield* TelephonyRegistry, yield* TelephonyConfigsRepo, yield* SecretBox, args.offline)
       }).pipe(
-        Effect.provide(TelephonyConfigs.routing.pipe(
-          Layer.provideMerge(TelephonyConfigs.Default),
-          Layer.provideMerge(MediaTokens.Default),
-          Layer.provideMerge(Layer.mergeAll(Repositories.layer, Server.InfrastructureLive)),
+        Effect.provide(Layer.mergeAll(Repositories.layer, Server.InfrastructureLive).pipe(
           Layer.provide(ServerConfig.layer(settings)),
           Layer.provide(Layer.succeedContext(built.right))
         ))
       )
       yield* report(telephony)
     }))
-    yield* report(Doctor.speech(voice))
+    yield* report(yield* Doctor.speech(voice))
     yield* report(yield* Doctor.voiceServices(voice))
     yield* report([yield* Doctor.publicUrl(settings.publicUrl, publicUrlSet, args.offline)])
     yield* report([Doctor.disk(settings.dataDir)])

@@ -148,7 +148,11 @@ for (const dialect of dialects) {
           yield* TestClock.adjust(1000)
           yield* settle(10)
         }
-        expect(run).toMatchObject({ is_completed: true, mode: "simulator", definition_id: third.current_definition_id })
+        // A test call runs the latest save, a draft (docs/agents.md): version 3, not the published version 1.
+        const latest = (yield* call("GET", `/api/v1/workflow/${created.id}/versions`, { apiKey: setup.apiKey })).body[0]
+        expect(latest).toMatchObject({ version_number: 3, status: "draft" })
+        expect(third.current_definition_id).toBe(created.current_definition_id)
+        expect(run).toMatchObject({ is_completed: true, mode: "simulator", definition_id: latest.id })
         expect(run.gathered_context.outcome).toBe("completed")
       }))
 

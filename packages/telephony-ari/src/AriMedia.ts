@@ -17,7 +17,8 @@
  * The stream's format comes from `MEDIA_START` (we ask for `ulaw`; `alaw` and `slin*` are read too);
  * audio in another format is refused, never re-labelled.
  */
-import type { AudioFormat, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
+import type { AudioFormat } from "@agentline/core/audio/AudioFormat"
+import type { MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
 import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
 import { Effect } from "effect"
 

@@ -17,10 +17,11 @@ import { Dispatcher } from "../dispatcher/Dispatcher.js"
 import { DispatchRepo, type StoredAttempt } from "../dispatcher/DispatchRepo.js"
 import type { MediaEvent, WebSocketFrame } from "../telephony/Media.js"
 import { type OutboundRoute, OutboundRouting } from "../telephony/OutboundRouting.js"
-import { type CallAudio, type CallAudioEvent, CallAudioHandler } from "./CallAudio.js"
-import { PostCall } from "../webhooks/PostCall.js"
+import { type CallAudio, type CallAudioEvent, CallAudioHandler } from "../audio/CallAudio.js"
+import { PostCall } from "../runs/PostCall.js"
 import { MediaTokens } from "./MediaTokens.js"
-import * as Pcm from "./Pcm.js"
+import { frameBytes } from "../audio/AudioFormat.js"
+import * as Pcm from "../audio/Pcm.js"
 
 /** One WebSocket as the media route sees it. */
 export interface MediaConnection {
@@ -125,7 +126,7 @@ export class MediaStreams extends Effect.Service<MediaStreams>()("@agentline/cor
       const play = (frame: Pcm.PcmFrame) =>
         Effect.gen(function*() {
           const encoded = Pcm.encode(frame, format)
-          const chunk = Math.max(1, Math.round(format.sampleRate / 50)) * (format.encoding.startsWith("l16") ? 2 : 1)
+          const chunk = frameBytes(format, 20)
           for (let offset = 0; offset < encoded.data.length; offset += chunk) {
             yield* Effect.flatMap(
               codec.encode({ _tag: "Audio", audio: { format, data: encoded.data.subarray(offset, offset + chunk) } }),

@@ -11,9 +11,12 @@
  * - free disk space where recordings are stored.
  */
 import { Migrations } from "@agentline/sql"
+import type { SecretBox } from "@agentline/core/crypto/SecretBox"
+import { openConfiguration } from "@agentline/core/telephony/TelephonyConfigs"
 import type { TelephonyConfigsRepo } from "@agentline/core/telephony/TelephonyConfigsRepo"
-import type { OutboundRouting } from "@agentline/core/telephony/OutboundRouting"
 import type { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
+import * as Installed from "@agentline/voice-local/Installed"
+import { NodeContext } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import * as NodeFs from "node:fs"
@@ -65,50 +68,39 @@ export const database = (description: string) =>
 
 // -------------------------------------------------------------------------------------- speech
 
-/** Where `program` is on `PATH` (as a shell would find it), if it is. */
-export const onPath = (program: string, path: string | undefined = process.env.PATH): Option.Option<string> => {
-  for (const dir of (path ?? "").split(NodePath.delimiter)) {
-    if (dir === "") continue
-    const candidate = NodePath.join(dir, program)
-    try {
-      NodeFs.accessSync(candidate, NodeFs.constants.X_OK)
-      if (NodeFs.statSync(candidate).isFile()) return Option.some(candidate)
-    } catch {
-      // not here
-    }
-  }
-  return Option.none()
-}
-
-/** The US English model of pocketsphinx-en-us, as the offline recognizer loads it. */
-export const POCKETSPHINX_MODEL = "/usr/share/pocketsphinx/model/en-us/en-us"
-
-/** The offline engines' programs, for the services that chose them (`local`). */
-export const speech = (choices: { readonly stt: string; readonly tts: string }, modelDirectory = POCKETSPHINX_MODEL): ReadonlyArray<Check> => {
-  const checks: Array<Check> = []
-  const missing = (programs: ReadonlyArray<string>) => programs.filter((p) => Option.isNone(onPath(p)))
-  if (choices.tts === "local") {
-    const absent = missing(["espeak-ng", "sox"])
-    checks.push(absent.length === 0
-      ? ok("speech (tts)", "espeak-ng and sox are installed (the offline voice)")
-      : fail(
-        "speech (tts)",
-        `${absent.join(" and ")} ${absent.length === 1 ? "is" : "are"} not installed: agents cannot speak with AGENTLINE_TTS=local (the default)`,
-        "apt-get install espeak-ng sox, or choose a vendor voice (AGENTLINE_TTS=elevenlabs:<voice id> with ELEVENLABS_API_KEY, see docs/voice.md)"
-      ))
-  } else checks.push(skip("speech (tts)", `the offline voice is not used (AGENTLINE_TTS=${choices.tts})`))
-  if (choices.stt === "local") {
-    const absent = [...missing(["pocketsphinx_continuous"]), ...(NodeFs.existsSync(modelDirectory) ? [] : [`its model (${modelDirectory})`])]
-    checks.push(absent.length === 0
-      ? ok("speech (stt)", "pocketsphinx and its US English model are installed (the offline recognizer)")
-      : fail(
-        "speech (stt)",
-        `${absent.join(" and ")} not installed: agents cannot hear callers with AGENTLINE_STT=local (the default)`,
-        "apt-get install pocketsphinx pocketsphinx-en-us, or choose a vendor (AGENTLINE_STT=deepgram:nova-3 with DEEPGRAM_API_KEY)"
-      ))
-  } else checks.push(skip("speech (stt)", `the offline recognizer is not used (AGENTLINE_STT=${choices.stt})`))
-  return checks
-}
+/**
+ * The offline engines' programs and model, for the services that chose them (`local`): what the server
+ * itself checks at start (`@agentline/voice-local/Installed`), with what to do.
+ */
+export const speech = (choices: { readonly stt: string; readonly tts: string }) =>
+  Effect.gen(function*() {
+    const checks: Array<Check> = []
+    if (choices.tts === "local") {
+      const missing = yield* Installed.textToSpeechMissing
+      checks.push(Option.match(missing, {
+        onNone: () => ok("speech (tts)", "espeak-ng and sox are installed (the offline voice)"),
+        onSome: (what) =>
+          fail(
+            "speech (tts)",
+            `${what}: agents cannot speak with AGENTLINE_TTS=local (the default)`,
+            "install them, or choose a vendor voice (AGENTLINE_TTS=elevenlabs:<voice id> with ELEVENLABS_API_KEY, see docs/voice.md)"
+          )
+      }))
+    } else checks.push(skip("speech (tts)", `the offline voice is not used (AGENTLINE_TTS=${choices.tts})`))
+    if (choices.stt === "local") {
+      const missing = yield* Installed.speechToTextMissing()
+      checks.push(Option.match(missing, {
+        onNone: () => ok("speech (stt)", "pocketsphinx and its US English model are installed (the offline recognizer)"),
+        onSome: (what) =>
+          fail(
+            "speech (stt)",
+            `${what}: agents cannot hear callers with AGENTLINE_STT=local (the default)`,
+            "install them, or choose a vendor (AGENTLINE_STT=deepgram:nova-3 with DEEPGRAM_API_KEY)"
+          )
+      }))
+    } else checks.push(skip("speech (stt)", `the offline recognizer is not used (AGENTLINE_STT=${choices.stt})`))
+    return checks
+  }).pipe(Effect.provide(NodeContext.layer))
 
 // ------------------------------------------------------------------------------- vendors' keys
 
@@ -282,10 +274,11 @@ export const publicUrl = (url: string, configured: boolean, offline: boolean): E
 export const telephony = (
   registry: TelephonyRegistry["Type"],
   configs: TelephonyConfigsRepo["Type"],
-  routing: OutboundRouting["Type"],
+  box: SecretBox["Type"],
   offline: boolean
 ): Effect.Effect<ReadonlyArray<Check>> =>
   Effect.gen(function*() {
+    const open = openConfiguration(registry, box)
     const checks: Array<Check> = []
     for (const provider of registry.all) {
       for (const stored of yield* configs.listByProvider(provider.name)) {
@@ -298,12 +291,12 @@ export const telephony = (
           checks.push(skip(name, "credentials not checked (--offline)"))
           continue
         }
-        const route = yield* routing.resolve(stored.organization_id, stored.id).pipe(Effect.either)
-        if (route._tag === "Left") {
-          checks.push(fail(name, `cannot be used: ${route.left.message}`, "fix the configuration in the dashboard (Telephony)"))
+        const opened = yield* open(stored).pipe(Effect.either)
+        if (opened._tag === "Left") {
+          checks.push(fail(name, `cannot be used: ${opened.left.message}`, "fix the configuration in the dashboard (Telephony)"))
           continue
         }
-        const verdict = yield* route.right.provider.verifyCredentials!(route.right.config)
+        const verdict = yield* opened.right.provider.verifyCredentials!(opened.right.config)
         checks.push(verdict.ok ? ok(name, verdict.message) : fail(name, verdict.message, "correct the credentials in the dashboard (Telephony) or through the API"))
       }
     }
