@@ -21,6 +21,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
+import { OPENAI_DEFAULT_URL, withoutCredentials } from "../voice/VoiceReadiness.js"
 
 export type Status = "ok" | "warn" | "fail" | "skip"
 
@@ -163,7 +164,7 @@ const keyCheck = (check: KeyCheck, key: string | undefined, offline: boolean): E
 /** Which LLM, STT and TTS are configured, and whether the vendors accept their keys. */
 export const voiceServices = (voice: VoiceEnvironment): Effect.Effect<ReadonlyArray<Check>> => {
   const env = voice.env
-  const openAiBase = (env.OPENAI_BASE_URL ?? "https://api.openai.com/v1").replace(/\/+$/, "")
+  const openAiBase = (env.OPENAI_BASE_URL ?? OPENAI_DEFAULT_URL).replace(/\/+$/, "")
   const openAi = (name: string, what: string): KeyCheck => ({
     name,
     service: `OpenAI-compatible ${what} at ${withoutCredentials(openAiBase)}`,
@@ -321,16 +322,5 @@ export const disk = (dataDir: string): Check => {
     return ok(name, shown)
   } catch (e) {
     return fail(name, `cannot use ${dataDir} (${e instanceof Error ? e.message : String(e)})`, "set AGENTLINE_DATA_DIR to a writable directory")
-  }
-}
-
-const withoutCredentials = (url: string): string => {
-  try {
-    const parsed = new URL(url)
-    parsed.username = ""
-    parsed.password = ""
-    return parsed.toString().replace(/\/$/, "")
-  } catch {
-    return "(not a valid URL)"
   }
 }

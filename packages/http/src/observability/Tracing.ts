@@ -12,6 +12,7 @@ import { NodeSdk } from "@effect/opentelemetry"
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http"
 import { BatchSpanProcessor } from "@opentelemetry/sdk-trace-base"
 import { Config, Context, Effect, Layer, Option } from "effect"
+import { withoutCredentials } from "../voice/VoiceReadiness.js"
 
 export interface TracingSettings {
   /** Where spans go (the traces endpoint as the exporter resolves it), or none: tracing is off. */
@@ -63,15 +64,3 @@ export const layer = (settings: TracingSettings, serviceVersion: string) =>
 /** From the environment (see the module's comment). */
 export const layerConfig = (serviceVersion: string) =>
   Layer.unwrapEffect(Effect.map(settingsConfig, (settings) => layer(settings, serviceVersion))).pipe(Layer.orDie)
-
-/** An address without the user and password it may carry. */
-const withoutCredentials = (url: string): string => {
-  try {
-    const parsed = new URL(url)
-    parsed.username = ""
-    parsed.password = ""
-    return parsed.toString()
-  } catch {
-    return "(not a valid URL)"
-  }
-}
