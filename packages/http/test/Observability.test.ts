@@ -249,6 +249,12 @@ describe("observability of a running server (issue 25)", () => {
       const attemptId = Number(attribute(answered, "agentline.attempt_id"))
       const providerCallId = String(attribute(answered, "agentline.provider_call_id"))
 
+      // Its run.started is delivered while it talks (the webhook worker polls every second).
+      yield* Effect.promise(() =>
+        waitFor("the single call's run.started delivery", () =>
+          otlp.spans.some((s) => s.name === "agentline.webhook.deliver" && Number(attribute(s, "agentline.run_id")) === runId))
+      )
+
       const stopped = server.stop()
       const ready = async () => {
         const response = await fetch(`${server.url}/api/v1/health/ready`)
