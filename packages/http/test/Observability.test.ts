@@ -19,17 +19,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as NodeCrypto from "node:crypto"
 import * as NodeHttp from "node:http"
-import { api, bootstrap, freePort, prepareCampaign, startServer, tempDir } from "./Processes.js"
+import { api, bootstrap, freePort, prepareCampaign, startServer, tempDir, waitFor } from "./Processes.js"
 import { type Family, parse, total } from "./PrometheusText.js"
-
-const waitFor = async (what: string, check: () => Promise<boolean> | boolean, timeoutMillis = 90_000) => {
-  const deadline = Date.now() + timeoutMillis
-  while (Date.now() < deadline) {
-    if (await check()) return
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
 
 // --------------------------------------------------------------------------- an OTLP/HTTP receiver
 
