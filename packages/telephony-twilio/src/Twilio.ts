@@ -201,7 +201,7 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Tw
     }).pipe(
       Effect.map(Either.match({
         onLeft: (failure): ProviderSync => ({ ok: false, message: Rest.failure(failure, "check the credentials").message }),
-        onRight: (): ProviderSync => ({ ok: true, message: `Twilio accepts the credentials of account ${config.account_sid}` })
+        onRight: (): ProviderSync => ({ ok: true, message: "Twilio accepts the credentials" })
       })),
       Effect.catchAll((e) => Effect.succeed<ProviderSync>({ ok: false, message: e.message }))
     )
