@@ -15,6 +15,7 @@ import { CallAudioHandler } from "@agentline/core/audio/CallAudio"
 import { MediaStreams } from "@agentline/core/media/MediaStreams"
 import { MediaTokens } from "@agentline/core/media/MediaTokens"
 import { Campaigns } from "@agentline/core/campaigns/Campaigns"
+import { CallTraces } from "@agentline/core/CallTraces"
 import { Dispatcher, DispatcherSettings } from "@agentline/core/dispatcher/Dispatcher"
 import { PhoneNumbers } from "@agentline/core/phone-numbers/PhoneNumbers"
 import { SecretBox } from "@agentline/core/crypto/SecretBox"
@@ -68,6 +69,8 @@ import * as Authentication from "./Authentication.js"
 import * as ErrorHandling from "./ErrorHandling.js"
 import * as RequestGuard from "./RequestGuard.js"
 import * as RequestLog from "./RequestLog.js"
+import * as Metrics from "./observability/Metrics.js"
+import * as Readiness from "./observability/Readiness.js"
 import { HealthLive } from "./health/Http.js"
 import { OrganizationsLive } from "./organizations/Http.js"
 import * as PublicUrlsLive from "./PublicUrlsLive.js"
@@ -190,6 +193,8 @@ export const ServicesLive = Layer.mergeAll(
   Layer.provideMerge(WebhookOutbox.Default),
   Layer.provideMerge(Layer.mergeAll(MediaTokens.Default, CallAudioLive, InProcessInbound.Default, CallEventSink.Default, RecordingSpeechToTextLive)),
   Layer.provideMerge(ToolCalls.Default),
+  // One for the dispatcher (which starts the calls' traces), media streams and webhook deliveries (which join them).
+  Layer.provideMerge(CallTraces.Default),
   Layer.provideMerge(Layer.mergeAll(Repositories.layer, InfrastructureLive))
 )
 
@@ -271,14 +276,27 @@ export const HttpAppLive = Layer.mergeAll(
   DashboardLive,
   // The embed's CORS answers before the server-wide one (it is added after it), for its own paths only.
   EmbedCors.layer.pipe(Layer.provide(HttpApiBuilder.middlewareCors())),
-  RequestLog.untracedCredentials
-).pipe(Layer.provideMerge(ApiLive), Layer.provideMerge(ServicesLive), Layer.provide(MigrationsLive))
+  RequestLog.untracedCredentials,
+  Readiness.routeLayer
+).pipe(
+  Layer.provideMerge(ApiLive),
+  Layer.provideMerge(ServicesLive),
+  Layer.provideMerge(Readiness.Readiness.Default),
+  Layer.provide(MigrationsLive)
+)
 
 export type AppRequirements = SqlClient.SqlClient | ServerConfig
 
-/** The standalone server on `port`/`host`. */
-export const serve = (options: { readonly port: number; readonly host: string }) =>
-  HttpApiBuilder.serve(RequestLog.middleware).pipe(
+/**
+ * The standalone server on `port`/`host`, with the request log and metrics, `/metrics` on this port too
+ * when a token protects it (`observability/Metrics.ts`; needs `PrometheusMetrics`), and the graceful stop
+ * of `observability/Readiness.ts`: built after the server serves, so at SIGTERM it runs (readiness 503,
+ * the calls drain) while requests are still answered, and the listener closes last.
+ */
+export const serve = (options: { readonly port: number; readonly host: string; readonly metrics?: Metrics.MetricsSettings }) =>
+  Readiness.drainLayer.pipe(
+    Layer.provide(HttpApiBuilder.serve((app) => Metrics.httpMiddleware(RequestLog.middleware(app)))),
+    Layer.provide(options.metrics === undefined ? Layer.empty : Metrics.routeLayer(options.metrics)),
     Layer.provide(HttpAppLive),
     HttpServer.withLogAddress,
     Layer.provide(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))

@@ -80,3 +80,17 @@ export const run: Effect.Effect<ReadonlyArray<readonly [id: number, name: string
     })
   })
   .pipe(Effect.orDie, Effect.withSpan("Migrations.run"))
+
+/**
+ * The migrations this version has that the database has not applied (all of them when it was never
+ * migrated), as `<id>_<name>`: what the readiness probe and `agentline doctor` report.
+ */
+export const pending: Effect.Effect<ReadonlyArray<string>, never, SqlClient.SqlClient> = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const applied = yield* sql<{ readonly migration_id: number }>`SELECT migration_id FROM agentline_migrations`.pipe(
+    Effect.map((rows) => new Set(rows.map((row) => Number(row.migration_id)))),
+    // No bookkeeping table yet: nothing was ever applied.
+    Effect.orElseSucceed(() => new Set<number>())
+  )
+  return Object.keys(migrations).filter((key) => !applied.has(Number(key.split("_")[0])))
+})
