@@ -20,8 +20,10 @@ import { ConfigurationsApi } from "./configurations/Api.js"
 import { CampaignsApi } from "./campaigns/Api.js"
 import { WebhooksApi } from "./webhooks/Api.js"
 import { CredentialsApi } from "./credentials/Api.js"
+import { ToolsApi } from "./tools/Api.js"
 import { RecordingsApi } from "./recordings/Api.js"
 import { DoNotCallApi } from "./do-not-call/Api.js"
+import { EmbedTokensApi, PublicEmbedApi } from "./embed/Api.js"
 import { PhoneNumbersApi } from "./phone-numbers/Api.js"
 import { TelephonyConfigsApi } from "./telephony/Api.js"
 import { AuthApi } from "./auth/Api.js"
@@ -50,7 +52,10 @@ export class AgentlineApi extends HttpApi.make("agentline")
   .add(DoNotCallApi)
   .add(WebhooksApi)
   .add(CredentialsApi)
+  .add(ToolsApi)
   .add(RecordingsApi)
+  .add(EmbedTokensApi)
+  .add(PublicEmbedApi)
   .add(TelephonyCallbacksApi)
   .add(UploadsApi)
   .add(UploadTargetApi)

@@ -9,6 +9,8 @@
  *
  * The table says where each folder sits; this test reads every import of `src` and fails on one that
  * goes sideways or up, and on a folder missing from the table (a new folder takes its place here).
+ * It also keeps core free of adapters: `src` imports only core's own dependencies; the adapters core's
+ * tests use (`@agentline/sql`, ...) are dev dependencies, never imported by `src`.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as NodeFs from "node:fs"
@@ -37,7 +39,9 @@ const LAYERS: Readonly<Record<string, number>> = {
   "webhooks": 3,
   "api-keys": 4,
   "runs": 4,
+  "tools": 4,
   "campaigns": 5,
+  "embed": 5,
   "do-not-call": 6,
   // processes
   "dispatcher": 7,
@@ -97,5 +101,22 @@ describe("core's folder layers", () => {
     expect(all.length).toBeGreaterThan(250)
     expect(all).toContainEqual(["calls/OutboundRoutes.ts", "telephony/OutboundRouting.js"])
     expect(violations(all)).toEqual([])
+  })
+
+  it("src imports only the packages core depends on (node builtins aside), never its dev dependencies", () => {
+    const manifest = JSON.parse(NodeFs.readFileSync(NodePath.join(src, "..", "package.json"), "utf8"))
+    const allowed = new Set(Object.keys(manifest.dependencies ?? {}))
+    const imported = new Set(
+      sources(src).flatMap((file) =>
+        [...NodeFs.readFileSync(file, "utf8").matchAll(/(?<![\w/."'-])(?:from|import)\s*\(?\s*"([^".][^"]*)"/g)].map((match) => {
+          const parts = match[1]!.split("/")
+          return match[1]!.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!
+        })
+      )
+    )
+    const foreign = [...imported].filter((name) => !allowed.has(name) && !name.startsWith("node:")).sort()
+    expect(foreign).toEqual([])
+    expect(Object.keys(manifest.devDependencies ?? {}).filter((name) => imported.has(name))).toEqual([])
+    expect(imported.has("effect")).toBe(true)
   })
 })

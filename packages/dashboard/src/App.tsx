@@ -12,11 +12,13 @@ import RunsRoutes from "./pages/runs/index.js"
 import SettingsRoutes from "./pages/settings/index.js"
 import TelephonyRoutes from "./pages/telephony/index.js"
 import { ServerWarnings } from "./components/ServerWarnings.js"
+import ToolsRoutes from "./pages/tools/index.js"
 import { safeNext } from "./paths.js"
 import { SessionProvider, useSession, useUser } from "./session.js"
 
 const SECTIONS = [
   { path: "/agents", label: "Agents" },
+  { path: "/tools", label: "Tools" },
   { path: "/telephony", label: "Telephony" },
   { path: "/campaigns", label: "Campaigns" },
   { path: "/runs", label: "Runs" },
@@ -49,6 +51,7 @@ const Layout = () => {
         <Routes>
           <Route index element={<Navigate to="/agents" replace />} />
           <Route path="agents/*" element={<AgentsRoutes />} />
+          <Route path="tools/*" element={<ToolsRoutes />} />
           <Route path="telephony/*" element={<TelephonyRoutes />} />
           <Route path="campaigns/*" element={<CampaignsRoutes />} />
           <Route path="runs/*" element={<RunsRoutes />} />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { fields as simulatorFields } from "@agentline/telephony-simulator/SimulatorConfig"
+import { fields as simulatorFields } from "@agentline/telephony-simulator/Config"
 import { configIssues, initialValues, inputKind, type ProviderMeta, toConfig } from "../src/pages/telephony/providerForm.js"
 
 // The simulator's real field list, as the metadata endpoint shows it (without `options`, which it does not send).

@@ -13,6 +13,7 @@
 import {
   BadRequest,
   Conflict,
+  DefinitionRejected,
   Forbidden,
   NotFound,
   PayloadTooLarge,
@@ -37,7 +38,20 @@ import type {
 import type { CallNotPlaced, ConcurrencyLimitReached } from "@agentline/core/dispatcher/Errors"
 import type { DoNotCallEntryNotFound, InvalidDoNotCallNumbers, NumberOnDoNotCallList } from "@agentline/core/do-not-call/Errors"
 import type { OrganizationNotFound, PermissionDenied } from "@agentline/core/organizations/Errors"
+import type {
+  EmbedAgentUnavailable,
+  EmbedOriginRefused,
+  EmbedTokenChangedMeanwhile,
+  EmbedTokenExpired,
+  EmbedTokenInactive,
+  EmbedTokenNotFound,
+  EmbedUsageLimitReached,
+  EmbedVisitorThrottled,
+  InvalidEmbedRequest,
+  NoActiveEmbedToken
+} from "@agentline/core/embed/Errors"
 import type { CredentialNotFound, InvalidCredentialData } from "@agentline/core/credentials/Errors"
+import type { InvalidTool, NotAnMcpTool, ToolNotFound } from "@agentline/core/tools/Errors"
 import type { WebhookDeliveryNotFound, WebhookEndpointNotFound, WebhookTargetRefused } from "@agentline/core/webhooks/Errors"
 import type {
   InboundAgentArchived,
@@ -79,7 +93,15 @@ import type {
   UserNoLongerExists,
   WrongCurrentPassword
 } from "@agentline/core/users/Errors"
-import type { AgentArchived, InvalidWorkflowDefinition, TriggerPathTaken, WorkflowNotFound } from "@agentline/core/workflows/Errors"
+import type {
+  AgentArchived,
+  DefinitionNotPublishable,
+  DraftReplaced,
+  InvalidWorkflowDefinition,
+  NoDraftToPublish,
+  TriggerPathTaken,
+  WorkflowNotFound
+} from "@agentline/core/workflows/Errors"
 import type {
   InvalidRecordings,
   RecordingIdTaken,
@@ -99,6 +121,9 @@ export type DomainError =
   | WebhookTargetRefused
   | CredentialNotFound
   | InvalidCredentialData
+  | ToolNotFound
+  | InvalidTool
+  | NotAnMcpTool
   | ApiKeyNotFound
   | ApiKeyOwnerMissing
   | InvalidApiKey
@@ -157,6 +182,19 @@ export type DomainError =
   | InvalidWorkflowDefinition
   | TriggerPathTaken
   | WorkflowNotFound
+  | NoDraftToPublish
+  | DefinitionNotPublishable
+  | DraftReplaced
+  | EmbedAgentUnavailable
+  | EmbedOriginRefused
+  | EmbedTokenChangedMeanwhile
+  | EmbedTokenExpired
+  | EmbedTokenInactive
+  | EmbedTokenNotFound
+  | EmbedUsageLimitReached
+  | EmbedVisitorThrottled
+  | InvalidEmbedRequest
+  | NoActiveEmbedToken
   | InvalidRecordings
   | RecordingIdTaken
   | RecordingNotFound
@@ -190,6 +228,10 @@ const MAPPING = {
       detail: e.issues.map((i) => ({ loc: ["body", "credential_data", i.field], msg: i.message, type: "value_error", input: null, ctx: {} }))
     }),
   WebhookTargetRefused: (e) => ValidationError.single(["body", "url"], e.message, e.url),
+  ToolNotFound: notFound,
+  InvalidTool: (e) =>
+    new ValidationError({ detail: e.issues.map((i) => ({ loc: ["body", ...i.loc], msg: i.message, type: "value_error", input: i.input, ctx: {} })) }),
+  NotAnMcpTool: badRequest,
   ApiKeyNotFound: notFound,
   ApiKeyOwnerMissing: unauthorized,
   InvalidApiKey: unauthorized,
@@ -271,6 +313,24 @@ const MAPPING = {
   InvalidWorkflowDefinition: (e) => new ValidationError({ detail: e.issues }),
   TriggerPathTaken: conflict,
   WorkflowNotFound: notFound,
+  NoDraftToPublish: (e) =>
+    new BadRequest({
+      detail: `No draft to publish: the latest version of agent ${e.workflowId} is already the published one; ` +
+        `save a change with PUT /api/v1/workflow/${e.workflowId} or POST /api/v1/workflow/${e.workflowId}/create-draft first`
+    }),
+  DefinitionNotPublishable: (e) => new DefinitionRejected({ detail: { is_valid: false, errors: e.problems } }),
+  DraftReplaced: conflict,
+  EmbedAgentUnavailable: forbidden,
+  EmbedOriginRefused: forbidden,
+  EmbedTokenChangedMeanwhile: conflict,
+  EmbedTokenExpired: forbidden,
+  EmbedTokenInactive: forbidden,
+  EmbedTokenNotFound: notFound,
+  EmbedUsageLimitReached: forbidden,
+  EmbedVisitorThrottled: tooManyRequests,
+  InvalidEmbedRequest: (e) =>
+    new ValidationError({ detail: e.issues.map((i) => ({ loc: i.loc, msg: i.message, type: "value_error", input: i.input, ctx: {} })) }),
+  NoActiveEmbedToken: notFound,
   InvalidRecordings: (e) =>
     new ValidationError({ detail: e.issues.map((i) => ({ loc: i.loc, msg: i.message, type: "value_error", input: i.input, ctx: {} })) }),
   RecordingIdTaken: conflict,

@@ -15,6 +15,7 @@ import { CallAudioHandler } from "@agentline/core/audio/CallAudio"
 import { MediaStreams } from "@agentline/core/media/MediaStreams"
 import { MediaTokens } from "@agentline/core/media/MediaTokens"
 import { Campaigns } from "@agentline/core/campaigns/Campaigns"
+import { CallTraces } from "@agentline/core/CallTraces"
 import { Dispatcher, DispatcherSettings } from "@agentline/core/dispatcher/Dispatcher"
 import { PhoneNumbers } from "@agentline/core/phone-numbers/PhoneNumbers"
 import { SecretBox } from "@agentline/core/crypto/SecretBox"
@@ -43,6 +44,11 @@ import { DoNotCallLive } from "./do-not-call/Http.js"
 import { WebhooksLive } from "./webhooks/Http.js"
 import { CredentialsLive } from "./credentials/Http.js"
 import { Credentials } from "@agentline/core/credentials/Credentials"
+import * as NodeTools from "@agentline/core/tools/NodeTools"
+import { ToolCalls } from "@agentline/core/tools/ToolCalls"
+import { Tools } from "@agentline/core/tools/Tools"
+import { ToolsLive } from "./tools/Http.js"
+import * as NodeToolTransport from "./tools/NodeToolTransport.js"
 import { Recordings, RecordingSpeechToText } from "@agentline/core/recordings/Recordings"
 import { SpeechToText } from "@agentline/core/voice/Speech"
 import { RecordingsLive } from "./recordings/Http.js"
@@ -54,11 +60,17 @@ import { PostCall } from "@agentline/core/runs/PostCall"
 import { Webhooks } from "@agentline/core/webhooks/Webhooks"
 import { WebhookSettings } from "@agentline/core/webhooks/WebhookSettings"
 import { DoNotCall } from "@agentline/core/do-not-call/DoNotCall"
+import { Embeds } from "@agentline/core/embed/Embeds"
+import * as RateLimiterMemory from "@agentline/core/RateLimiterMemory"
 import { AuthLive } from "./auth/Http.js"
+import * as EmbedCors from "./embed/EmbedCors.js"
+import { EmbedTokensLive, PublicEmbedLive } from "./embed/Http.js"
 import * as Authentication from "./Authentication.js"
 import * as ErrorHandling from "./ErrorHandling.js"
 import * as RequestGuard from "./RequestGuard.js"
 import * as RequestLog from "./RequestLog.js"
+import * as Metrics from "./observability/Metrics.js"
+import * as Readiness from "./observability/Readiness.js"
 import { HealthLive } from "./health/Http.js"
 import { OrganizationsLive } from "./organizations/Http.js"
 import * as PublicUrlsLive from "./PublicUrlsLive.js"
@@ -100,6 +112,8 @@ export const InfrastructureLive = Layer.unwrapEffect(Effect.map(ServerConfig, (c
     Providers.registryLayer(config.telephonyProviders),
     WebhookSettings.layer(config.webhooks),
     NodeWebhookTransport.layer,
+    NodeToolTransport.layer,
+    RateLimiterMemory.layer,
     DispatcherSettings.layer({
       ...(config.dispatcherLeaseSeconds !== undefined ? { leaseSeconds: config.dispatcherLeaseSeconds } : {}),
       ...(config.dispatcherAcquireIntervalMillis !== undefined ? { acquireIntervalMillis: config.dispatcherAcquireIntervalMillis } : {}),
@@ -154,7 +168,8 @@ export const ServicesLive = Layer.mergeAll(
   MediaStreams.Default,
   WebhookDelivery.Default,
   ProviderConnections.live,
-  Recordings.Default
+  Recordings.Default,
+  Embeds.Default
 ).pipe(
   Layer.provideMerge(Dispatcher.campaignDialer),
   Layer.provideMerge(Dispatcher.Default),
@@ -169,13 +184,17 @@ export const ServicesLive = Layer.mergeAll(
     Uploads.Default,
     Webhooks.Default,
     Credentials.Default,
+    Tools.Default,
     CampaignTransitions.Default
   )),
-  Layer.provideMerge(Layer.mergeAll(ProviderConnections.changes, Recordings.playable)),
+  Layer.provideMerge(Layer.mergeAll(ProviderConnections.changes, Recordings.playable, NodeTools.layer)),
   Layer.provideMerge(ProviderConnections.Default),
   Layer.provideMerge(PostCall.Default),
   Layer.provideMerge(WebhookOutbox.Default),
   Layer.provideMerge(Layer.mergeAll(MediaTokens.Default, CallAudioLive, InProcessInbound.Default, CallEventSink.Default, RecordingSpeechToTextLive)),
+  Layer.provideMerge(ToolCalls.Default),
+  // One for the dispatcher (which starts the calls' traces), media streams and webhook deliveries (which join them).
+  Layer.provideMerge(CallTraces.Default),
   Layer.provideMerge(Layer.mergeAll(Repositories.layer, InfrastructureLive))
 )
 
@@ -206,7 +225,10 @@ export const ApiLive = Layer.unwrapEffect(
     DoNotCallLive,
     WebhooksLive,
     CredentialsLive,
+    ToolsLive,
     RecordingsLive,
+    EmbedTokensLive,
+    PublicEmbedLive,
     OrganizationsLive,
     WorkflowsLive,
     NodeTypesLive,
@@ -252,15 +274,29 @@ export const HttpAppLive = Layer.mergeAll(
   TelephonyWebhooks.layer,
   HttpApiScalar.layer({ path: "/docs" }),
   DashboardLive,
-  HttpApiBuilder.middlewareCors(),
-  RequestLog.untracedCredentials
-).pipe(Layer.provideMerge(ApiLive), Layer.provideMerge(ServicesLive), Layer.provide(MigrationsLive))
+  // The embed's CORS answers before the server-wide one (it is added after it), for its own paths only.
+  EmbedCors.layer.pipe(Layer.provide(HttpApiBuilder.middlewareCors())),
+  RequestLog.untracedCredentials,
+  Readiness.routeLayer
+).pipe(
+  Layer.provideMerge(ApiLive),
+  Layer.provideMerge(ServicesLive),
+  Layer.provideMerge(Readiness.Readiness.Default),
+  Layer.provide(MigrationsLive)
+)
 
 export type AppRequirements = SqlClient.SqlClient | ServerConfig
 
-/** The standalone server on `port`/`host`. */
-export const serve = (options: { readonly port: number; readonly host: string }) =>
-  HttpApiBuilder.serve(RequestLog.middleware).pipe(
+/**
+ * The standalone server on `port`/`host`, with the request log and metrics, `/metrics` on this port too
+ * when a token protects it (`observability/Metrics.ts`; needs `PrometheusMetrics`), and the graceful stop
+ * of `observability/Readiness.ts`: built after the server serves, so at SIGTERM it runs (readiness 503,
+ * the calls drain) while requests are still answered, and the listener closes last.
+ */
+export const serve = (options: { readonly port: number; readonly host: string; readonly metrics?: Metrics.MetricsSettings }) =>
+  Readiness.drainLayer.pipe(
+    Layer.provide(HttpApiBuilder.serve((app) => Metrics.httpMiddleware(RequestLog.middleware(app)))),
+    Layer.provide(options.metrics === undefined ? Layer.empty : Metrics.routeLayer(options.metrics)),
     Layer.provide(HttpAppLive),
     HttpServer.withLogAddress,
     Layer.provide(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))

@@ -2,8 +2,8 @@
  * The reference's own TypeScript SDK (`@dograh/sdk`, the published package, pinned) against this
  * server, on both databases: its README example unchanged but for the base URL and key (the `Workflow`
  * builder validating every node against `GET /api/v1/node-types`, `saveWorkflow`), `loadWorkflow`
- * back, `testPhoneCall` through the simulator, and the SDK's other methods, including the two this
- * server does not have yet (docs/sdk.md says which).
+ * back, `testPhoneCall` through the simulator, and the SDK's other methods, including the one this
+ * server does not have (docs/sdk.md says which).
  */
 import { nodeTypesResponse } from "@agentline/api/workflows/NodeTypes"
 import { TestCallResponse } from "@agentline/api/calls/Call"
@@ -148,11 +148,15 @@ for (const dialect of dialects) {
           yield* TestClock.adjust(1000)
           yield* settle(10)
         }
-        expect(run).toMatchObject({ is_completed: true, mode: "simulator", definition_id: third.current_definition_id })
+        // A test call runs the latest save, a draft (docs/agents.md): version 3, not the published version 1.
+        const latest = (yield* call("GET", `/api/v1/workflow/${created.id}/versions`, { apiKey: setup.apiKey })).body[0]
+        expect(latest).toMatchObject({ version_number: 3, status: "draft" })
+        expect(third.current_definition_id).toBe(created.current_definition_id)
+        expect(run).toMatchObject({ is_completed: true, mode: "simulator", definition_id: latest.id })
         expect(run.gathered_context.outcome).toBe("completed")
       }))
 
-    it.effect("the SDK's other methods: the workflow list and lookups, credentials and recordings work; tools and documents answer 404", () =>
+    it.effect("the SDK's other methods: the workflow list and lookups, tools, credentials and recordings work; documents answer 404", () =>
       Effect.gen(function*() {
         const org = yield* seedOrganization()
         const client = new DograhClient({ baseUrl: yield* baseUrl, apiKey: org.apiKey })
@@ -169,9 +173,32 @@ for (const dialect of dialects) {
         const catalog = yield* promise(() => client.listNodeTypes())
         expect(client.specVersion).toBe("1.0.0")
         expect(catalog.node_types).toHaveLength(7)
-        for (const missing of [() => client.listTools(), () => client.listDocuments()]) {
-          expect((yield* apiError(missing)).statusCode).toBe(404)
-        }
+        expect(yield* promise(() => client.listTools())).toEqual([])
+        const tool = yield* promise(() =>
+          client.createTool({
+            body: {
+              name: "Order status",
+              description: "Looks up an order",
+              // The SDK's types ask for what the server defaults (category, icon, icon_color, schema_version, timeout_ms).
+              category: "http_api",
+              icon: "globe",
+              icon_color: "#3B82F6",
+              definition: {
+                schema_version: 1,
+                type: "http_api",
+                config: {
+                  method: "GET",
+                  url: "https://api.example.com/orders/{{order_id}}",
+                  timeout_ms: 5000,
+                  parameters: [{ name: "order_id", type: "string", description: "The order's id", required: true }]
+                }
+              }
+            }
+          })
+        )
+        expect(tool).toMatchObject({ name: "Order status", category: "http_api", status: "active" })
+        expect((yield* promise(() => client.listTools())).map((t) => t.tool_uuid)).toEqual([tool.tool_uuid])
+        expect((yield* apiError(() => client.listDocuments())).statusCode).toBe(404)
         const unauthenticated = yield* apiError(() => new DograhClient({ baseUrl: client.baseUrl, apiKey: "wrong" }).listNodeTypes())
         expect(unauthenticated.statusCode).toBe(401)
       }))

@@ -7,6 +7,7 @@ import * as SqlApiKeysRepo from "./api-keys/SqlApiKeysRepo.js"
 import * as SqlCampaignsRepo from "./campaigns/SqlCampaignsRepo.js"
 import * as SqlDispatchRepo from "./dispatcher/SqlDispatchRepo.js"
 import * as SqlDoNotCallRepo from "./do-not-call/SqlDoNotCallRepo.js"
+import * as SqlEmbedRepo from "./embed/SqlEmbedRepo.js"
 import * as SqlMediaTokensRepo from "./media/SqlMediaTokensRepo.js"
 import * as SqlOrganizationsRepo from "./organizations/SqlOrganizationsRepo.js"
 import * as SqlPhoneNumbersRepo from "./phone-numbers/SqlPhoneNumbersRepo.js"
@@ -19,6 +20,7 @@ import * as SqlUsersRepo from "./users/SqlUsersRepo.js"
 import * as SqlWebhooksRepo from "./webhooks/SqlWebhooksRepo.js"
 import * as SqlCredentialsRepo from "./credentials/SqlCredentialsRepo.js"
 import * as SqlRecordingsRepo from "./recordings/SqlRecordingsRepo.js"
+import * as SqlToolsRepo from "./tools/SqlToolsRepo.js"
 import * as SqlWorkflowsRepo from "./workflows/SqlWorkflowsRepo.js"
 
 export const layer = Layer.mergeAll(
@@ -38,5 +40,7 @@ export const layer = Layer.mergeAll(
   SqlWebhooksRepo.layer,
   SqlCredentialsRepo.layer,
   SqlRecordingsRepo.layer,
+  SqlEmbedRepo.layer,
+  SqlToolsRepo.layer,
   Transactor.layer
 )

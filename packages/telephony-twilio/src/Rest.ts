@@ -10,7 +10,7 @@
  * credentials.
  */
 import * as ProviderRest from "@agentline/telephony-kit/ProviderRest"
-import type { TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
+import type { ProviderSync, TelephonyError } from "@agentline/telephony-kit/TelephonyProvider"
 import { type HttpClient, HttpClientRequest } from "@effect/platform"
 import { Config, Effect, Either, Schema } from "effect"
 
@@ -90,3 +90,20 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ef
         )
       })
   }))
+
+/** Whether Twilio accepts the configuration's credentials: one page of one number, the cheapest request that needs them. */
+export const verifyCredentials = (rest: Rest) => (config: Credentials): Effect.Effect<ProviderSync> =>
+  rest.send({
+    credentials: config,
+    method: "GET",
+    path: "/IncomingPhoneNumbers.json",
+    params: [["PageSize", "1"]],
+    schema: IncomingNumbers,
+    what: "check the credentials"
+  }).pipe(
+    Effect.map(Either.match({
+      onLeft: (f): ProviderSync => ({ ok: false, message: failure(f, "check the credentials").message }),
+      onRight: (): ProviderSync => ({ ok: true, message: "Twilio accepts the credentials" })
+    })),
+    Effect.catchAll((e) => Effect.succeed<ProviderSync>({ ok: false, message: e.message }))
+  )

@@ -44,5 +44,6 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ef
     calls: Calls.make(rest),
     webhooks: Callbacks.webhooks,
     media: Media.media,
-    inbound: Numbers.make(rest)
+    inbound: Numbers.make(rest),
+    verifyCredentials: Rest.verifyCredentials(rest)
   }))

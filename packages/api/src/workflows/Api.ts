@@ -1,5 +1,16 @@
 import { Run, RunsPage } from "../runs/Run.js"
-import { CreateWorkflowRequest, ListWorkflowsParams, SetStatusRequest, UpdateWorkflowRequest, Workflow, WorkflowListItem, WorkflowVersion } from "./Workflow.js"
+import {
+  CreateWorkflowRequest,
+  ListWorkflowsParams,
+  PublishedVersion,
+  SetStatusRequest,
+  UpdateWorkflowRequest,
+  ValidationResult,
+  Workflow,
+  WorkflowListItem,
+  WorkflowVersion
+} from "./Workflow.js"
+import { DefinitionRejectedResponse } from "../Errors.js"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "../Authentication.js"
@@ -19,6 +30,15 @@ export class WorkflowsApi extends HttpApiGroup.make("workflows")
       .addSuccess(Workflow)
   )
   .add(HttpApiEndpoint.get("versions", "/workflow/:workflow_id/versions").setPath(WorkflowPath).addSuccess(Schema.Array(WorkflowVersion)))
+  .add(
+    HttpApiEndpoint.post("publish", "/workflow/:workflow_id/publish").setPath(WorkflowPath).addSuccess(PublishedVersion)
+      .addError(DefinitionRejectedResponse)
+  )
+  .add(HttpApiEndpoint.post("createDraft", "/workflow/:workflow_id/create-draft").setPath(WorkflowPath).addSuccess(WorkflowVersion))
+  .add(
+    HttpApiEndpoint.post("validate", "/workflow/:workflow_id/validate").setPath(WorkflowPath).addSuccess(ValidationResult)
+      .addError(DefinitionRejectedResponse)
+  )
   .add(HttpApiEndpoint.get("runs", "/workflow/:workflow_id/runs").setPath(WorkflowPath).setUrlParams(PageParams).addSuccess(RunsPage))
   .add(
     HttpApiEndpoint.get("run", "/workflow/:workflow_id/runs/:run_id")

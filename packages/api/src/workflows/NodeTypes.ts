@@ -86,9 +86,11 @@ const onlyWhenSet = (field: string): DisplayConditions => ({ hide: { [field]: [n
 
 const references = {
   tool_uuids: refs("tool_refs", {
-    display_name: "Tool UUIDs",
-    description: "Tools the agent may call in this step. Stored only: this server does not run tools yet.",
-    llm_hint: "A list of tool UUIDs. This server has no tool catalog yet (`GET /api/v1/tools/` answers 404): leave it out."
+    display_name: "Tools",
+    description: "The organization's tools (HTTP requests, MCP servers) the agent may call in this step. Saving refuses a tool " +
+      "that is not an active tool of the organization, and two tools the model would call by the same name. Checked and " +
+      "stored: calls do not offer tools to the model yet (the conversation runtime gains them next).",
+    llm_hint: "A list of `tool_uuid`s from `GET /api/v1/tools/` (the SDK's `listTools`) whose `status` is `active`."
   }),
   document_uuids: refs("document_refs", {
     display_name: "Document UUIDs",
@@ -96,10 +98,12 @@ const references = {
     llm_hint: "A list of document UUIDs. This server has no knowledge base (`GET /api/v1/knowledge-base/documents` answers 404): leave it out."
   }),
   mcp_tool_filters: jsonOf({
-    display_name: "MCP tool filters",
-    description: "Which tools of each MCP server this step may use. Stored only: this server does not connect to MCP servers.",
-    llm_hint: "An object from an MCP server's id to a list of tool names, e.g. {\"crm\": [\"lookup_customer\"]}.",
-    display_options: onlyWhenSet("mcp_tool_filters")
+    display_name: "MCP tools this step may use",
+    description: "For an MCP tool listed in Tools, the names of its server's tools this step may use; an MCP tool without an " +
+      "entry offers every tool its own filter allows. Saving refuses a name the server did not list at its last refresh.",
+    llm_hint: "An object from the `tool_uuid` of an MCP tool in `tool_uuids` to a list of names from that tool's " +
+      "`definition.config.discovered_tools`, e.g. {\"6f1c…\": [\"lookup_customer\"]}.",
+    display_options: onlyWhenSet("tool_uuids")
   }, Schema.Record({ key: Schema.String, value: Strings }))
 }
 

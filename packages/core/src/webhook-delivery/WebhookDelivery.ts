@@ -8,7 +8,9 @@
  * never the calls, the outbox's writers, or the other endpoints. Failed attempts are retried on the
  * Standard Webhooks schedule; an endpoint failing for `disableAfterMillis` is disabled, with a log line.
  */
-import { Clock, Effect, FiberSet, Option, Schedule } from "effect"
+import { Clock, Effect, FiberSet, Metric, Option, Schedule } from "effect"
+import { CallTraces } from "../CallTraces.js"
+import { SpanNames, webhookDeliveryFailures, webhookDeliveryLag } from "../Telemetry.js"
 import { resolveHeaders } from "../credentials/Credentials.js"
 import { CredentialsRepo } from "../credentials/CredentialsRepo.js"
 import { Webhook } from "standardwebhooks"
@@ -21,6 +23,13 @@ import type { WebhookAttempt } from "@agentline/api/webhooks/Webhooks"
 import { PostCall } from "../runs/PostCall.js"
 import { RunsRepo } from "../runs/RunsRepo.js"
 import { type AttemptOutcome, type ClaimedDelivery, WebhooksRepo } from "../webhooks/WebhooksRepo.js"
+
+/** The run a `run.*` event is about (its envelope's `data.run_id`); event deliveries have no `run_id` of their own. */
+const runOfEvent = (payload: unknown): number | null => {
+  const data = typeof payload === "object" && payload !== null && "data" in payload ? payload.data : undefined
+  const runId = typeof data === "object" && data !== null && "run_id" in data ? data.run_id : undefined
+  return typeof runId === "number" ? runId : null
+}
 
 const withoutNulls = (record: object): Record<string, unknown> =>
   Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null))
@@ -37,6 +46,7 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
     const runs = yield* RunsRepo
     const credentials = yield* CredentialsRepo
     const postCall = yield* PostCall
+    const traces = yield* Effect.serviceOption(CallTraces)
     const inFlight = new Map<string, number>()
     let total = 0
     const fibers = yield* FiberSet.make()
@@ -99,7 +109,7 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
         : resolveHeaders(credentials, box, delivery.organization_id, delivery.target.credential_uuid)
 
     /** One attempt of one claimed delivery, and what follows from its answer. */
-    const attempt = Effect.fn("WebhookDelivery.attempt")(function*(delivery: ClaimedDelivery) {
+    const attempt = Effect.fnUntraced(function*(delivery: ClaimedDelivery) {
       const startedAt = yield* Clock.currentTimeMillis
       const credential = yield* credentialOf(delivery)
       if (Option.isNone(credential)) {
@@ -127,10 +137,12 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
         yield* repo.recordAttempt(delivery.id, record, outcome)
         yield* reportToRun(delivery, record, outcome, at)
         if (delivery.endpoint_id !== null) yield* repo.markHealthy(delivery.endpoint_id)
+        yield* Metric.update(webhookDeliveryLag, Math.max(0, at - Date.parse(delivery.created_at)) / 1000)
         return
       }
       const next = nextAttemptAt(settings.retryDelaysMillis, delivery.attempt_count + 1, at)
       const outcome: AttemptOutcome = next === undefined ? { status: "failed" } : { status: "pending", next_attempt_at: iso(next) }
+      yield* Metric.increment(Metric.tagged(webhookDeliveryFailures, "will_retry", String(next !== undefined)))
       yield* repo.recordAttempt(delivery.id, record, outcome)
       yield* reportToRun(delivery, record, outcome, at)
       if (next === undefined) {
@@ -148,6 +160,28 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
         )
       }
     })
+
+    /**
+     * An attempt's span: in its call's trace while this process remembers the call (the run's events and
+     * webhook nodes), else a trace of its own. The poll around it is not traced (an idle query a second).
+     */
+    const traced = (delivery: ClaimedDelivery) => <A, E, R>(self: Effect.Effect<A, E, R>) => {
+      const runId = delivery.run_id ?? runOfEvent(delivery.payload)
+      return Effect.withSpan(self, SpanNames.webhook, {
+        root: true,
+        ...Option.match(Option.flatMap(traces, (t) => t.ofRun(runId)), { onNone: () => ({}), onSome: (parent) => ({ parent }) }),
+        attributes: {
+          "agentline.delivery_id": delivery.id,
+          "agentline.event_type": delivery.event_type,
+          "agentline.attempt_count": delivery.attempt_count + 1,
+          ...(runId !== null ? { "agentline.run_id": runId } : {}),
+          ...(delivery.endpoint_id !== null ? { "agentline.endpoint_id": delivery.endpoint_id } : {})
+        }
+      }).pipe(
+        Effect.annotateLogs({ organization_id: delivery.organization_id, ...(runId !== null ? { run_id: runId } : {}) }),
+        Effect.withTracerEnabled(true)
+      )
+    }
 
     /** Where in-flight attempts are counted: per endpoint, and per host for workflow nodes' requests. */
     const slotOf = (delivery: ClaimedDelivery): string => {
@@ -184,6 +218,7 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
         yield* FiberSet.run(
           fibers,
           attempt(delivery).pipe(
+            traced(delivery),
             Effect.catchAllCause((cause) => Effect.logError("webhook attempt crashed; the delivery is tried again when its claim expires", cause)),
             Effect.ensuring(release(slot))
           )
@@ -204,12 +239,14 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
 
     yield* sweep.pipe(
       Effect.catchAllCause((cause) => Effect.logError("post-call sweep failed; trying again", cause)),
+      Effect.withTracerEnabled(false),
       Effect.repeat(Schedule.spaced(`${settings.sweepMillis} millis`)),
       Effect.forkScoped
     )
 
     yield* tick.pipe(
       Effect.catchAllCause((cause) => Effect.logError("webhook outbox poll failed; trying again", cause)),
+      Effect.withTracerEnabled(false),
       Effect.repeat(Schedule.spaced(`${settings.pollMillis} millis`)),
       Effect.forkScoped
     )

@@ -114,7 +114,12 @@ export const logIn = async (page: Page, user: Pick<User, "email" | "password">) 
  * Declares `name`'s tests once per database: `body` gets the `Dashboard` of that database's server
  * (valid inside tests and hooks, not while declaring them).
  */
-export const dashboardSuite = (name: string, body: (dashboard: Dashboard) => void) => {
+export const dashboardSuite = (
+  name: string,
+  body: (dashboard: Dashboard) => void,
+  /** The server's extra environment (e.g. `AGENTLINE_WEBHOOK_ALLOW_PRIVATE` for tools on this machine). */
+  options: { readonly serverEnv?: Readonly<Record<string, string>> } = {}
+) => {
   let browser: Browser | undefined
   beforeAll(async () => {
     if (!NodeFs.existsSync(chromiumPath)) {
@@ -151,7 +156,7 @@ export const dashboardSuite = (name: string, body: (dashboard: Dashboard) => voi
         // The command line creates the administrator with a temporary password and a key for it.
         adminApiKey = await bootstrap(databaseUrl, dataDir, organization)
         admin = { email: `admin@${organization}.test`, password: "admin-password", role: "admin" }
-        server = await startServer(databaseUrl, dataDir)
+        server = await startServer(databaseUrl, dataDir, { ...options.serverEnv })
       }, 90_000)
 
       afterEach(async ({ task }) => {

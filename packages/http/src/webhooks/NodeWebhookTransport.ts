@@ -16,7 +16,7 @@ import type { LookupFunction } from "node:net"
 /** How much of a receiver's answer is read (and dropped): enough to finish the exchange politely. */
 const MAX_ANSWER_BYTES = 64 * 1024
 
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
+export const guardedLookup: LookupFunction = (hostname, options, callback) => {
   Dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, "", 4)
     const list = addresses as unknown as ReadonlyArray<Dns.LookupAddress>

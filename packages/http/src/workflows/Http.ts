@@ -20,6 +20,9 @@ export const WorkflowsLive = HttpApiBuilder.group(AgentlineApi, "workflows", (ha
       .handle("setStatus", ({ path, payload }) =>
         Effect.flatMap(CurrentPrincipal, (p) => wire(workflows.setStatus(p, path.workflow_id, payload.status))))
       .handle("versions", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => wire(workflows.versions(p, path.workflow_id))))
+      .handle("publish", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => wire(workflows.publish(p, path.workflow_id))))
+      .handle("createDraft", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => wire(workflows.createDraft(p, path.workflow_id))))
+      .handle("validate", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => wire(workflows.validate(p, path.workflow_id))))
       .handle("runs", ({ path, urlParams }) =>
         Effect.flatMap(CurrentPrincipal, (p) =>
           Effect.zipRight(

@@ -7,7 +7,8 @@
 import { useId, useState } from "react"
 import type { JsonObject } from "./definitionGraph.js"
 import { fieldMessages, type FieldMessages } from "./definitionIssues.js"
-import { applyInput, displayValue, type FieldSpec, newRow, type Row, rowsOf, visibleFields, withRows } from "./nodeFields.js"
+import { applyInput, displayValue, type FieldSpec, newRow, type Row, rowsOf, TOOL_FILTERS, visibleFields, withRows } from "./nodeFields.js"
+import { ToolsField } from "./ToolsField.js"
 import { Checkbox, Field, RowFields } from "./ui.js"
 
 interface FormProps {
@@ -20,9 +21,22 @@ interface FormProps {
 /** Every field of a node or edge; `key` the form by the item's id so drafts do not leak between items. */
 export const DataForm = ({ data, fields, issues, onChange }: FormProps) => (
   <div className="data-form">
-    {visibleFields(fields, data, (name) => fieldMessages(issues, name).length > 0).map((field) => (
-      <FieldInput key={field.name} field={field} data={data} errors={fieldMessages(issues, field.name)} onChange={onChange} />
-    ))}
+    {visibleFields(fields, data, (name) => fieldMessages(issues, name).length > 0).map((field) =>
+      field.kind === "tools"
+        ? (
+          <ToolsField
+            key={field.name}
+            label={field.label}
+            help={field.help}
+            data={data}
+            errors={[...fieldMessages(issues, field.name), ...fieldMessages(issues, TOOL_FILTERS)]}
+            onChange={onChange}
+          />
+        )
+        : field.kind === "tool-filters"
+        ? null
+        : <FieldInput key={field.name} field={field} data={data} errors={fieldMessages(issues, field.name)} onChange={onChange} />
+    )}
   </div>
 )
 

@@ -23,6 +23,10 @@ export type FieldKind =
   | "json"
   /** A list of rows, each with the `columns` fields. */
   | "rows"
+  /** The organization's tools, chosen from a list (`tool_uuids`); it also edits the step's MCP choices. */
+  | "tools"
+  /** Edited by the step's `tools` field (`mcp_tool_filters`), not on its own. */
+  | "tool-filters"
 
 export interface FieldOption {
   readonly value: string
@@ -52,6 +56,9 @@ export interface FieldSpec {
 /** What one row of a list is called in its fields' labels; the catalog has no word for it. */
 const ROW_NOUNS: Readonly<Record<string, string>> = { extraction_variables: "Variable", custom_headers: "Header" }
 
+/** The field the `tools` field edits besides its own. */
+export const TOOL_FILTERS = "mcp_tool_filters"
+
 const kindOf = (property: PropertySpec): FieldKind => {
   switch (property.type) {
     case "boolean":
@@ -63,9 +70,10 @@ const kindOf = (property: PropertySpec): FieldKind => {
     case "fixed_collection":
       return "rows"
     case "json":
-      return "json"
-    case "multi_options":
+      return property.name === TOOL_FILTERS ? "tool-filters" : "json"
     case "tool_refs":
+      return "tools"
+    case "multi_options":
     case "document_refs":
       return "lines"
     case "mention_textarea":
