@@ -49,6 +49,7 @@ import { WebhookOutbox } from "@agentline/core/webhooks/WebhookOutbox"
 import { PostCall } from "@agentline/core/webhooks/PostCall"
 import { Webhooks } from "@agentline/core/webhooks/Webhooks"
 import { WebhookSettings } from "@agentline/core/webhooks/WebhookSettings"
+import { OutboundTargets } from "@agentline/core/OutboundTargets"
 import { DoNotCall } from "@agentline/core/do-not-call/DoNotCall"
 import { AuthLive } from "./auth/Http.js"
 import * as Authentication from "./Authentication.js"
@@ -95,6 +96,7 @@ export const InfrastructureLive = Layer.unwrapEffect(Effect.map(ServerConfig, (c
     }),
     Providers.registryLayer(config.telephonyProviders),
     WebhookSettings.layer(config.webhooks),
+    OutboundTargets.layer({ allowPrivate: config.webhooks?.allowPrivate ?? false }),
     NodeWebhookTransport.layer,
     DispatcherSettings.layer({
       ...(config.dispatcherLeaseSeconds !== undefined ? { leaseSeconds: config.dispatcherLeaseSeconds } : {}),

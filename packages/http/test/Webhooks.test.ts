@@ -10,6 +10,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { Webhook } from "standardwebhooks"
 import { csvOf, numbers, settle, setupDialing, uploadCsv } from "./DispatchHarness.js"
+import { definition } from "./fixtures.js"
 import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
 import { type Receiver, startReceiver } from "./WebhookReceiver.js"
 import * as NodeWebhookTransport from "../src/webhooks/NodeWebhookTransport.js"
@@ -249,6 +250,54 @@ layer(TestApp("sqlite"), { timeout: "60 seconds" })("Event webhooks: private tar
       }
       expect((yield* call("POST", HOOKS, { apiKey: org.apiKey, body: { url: "https://hooks.example.com/", event_types: ["run.ended"] } })).status)
         .toBe(200)
+    }))
+
+  it.effect("a loopback name written with a trailing dot or in capitals is refused too", () =>
+    Effect.gen(function*() {
+      const org = yield* seedOrganization()
+      for (const url of ["http://LOCALHOST./x", "http://localhost../", "http://Api.LocalHost./", "http://127.0.0.1./"]) {
+        const refused = yield* call("POST", HOOKS, { apiKey: org.apiKey, body: { url, event_types: ["run.ended"] } })
+        expect([url, refused.status]).toEqual([url, 422])
+      }
+    }))
+
+  it.effect("an agent's webhook nodes follow the same rule, at save: private targets 422, a templated host is checked when sent", () =>
+    Effect.gen(function*() {
+      const org = yield* seedOrganization()
+      const withHook = (endpoint_url: string) => {
+        const workflow = definition()
+        return {
+          ...workflow,
+          nodes: [...workflow.nodes, { id: "crm", type: "webhook", position: { x: 300, y: 0 }, data: { name: "CRM", endpoint_url } }]
+        }
+      }
+      for (const url of ["http://127.0.0.1:9/x", "http://LOCALHOST./hook", "http://169.254.169.254/latest", "ftp://files.example.com/x"]) {
+        const refused = yield* call("POST", "/api/v1/workflow/create/definition", {
+          apiKey: org.apiKey,
+          body: { name: "Hooked", workflow_definition: withHook(url) }
+        })
+        expect([url, refused.status]).toEqual([url, 422])
+        expect(refused.body.detail[0].loc).toEqual(["body", "workflow_definition", "nodes", "crm", "endpoint_url"])
+      }
+      const created = yield* call("POST", "/api/v1/workflow/create/definition", {
+        apiKey: org.apiKey,
+        body: { name: "Hooked", workflow_definition: withHook("https://crm.example.com/runs/{{workflow_run_id}}") }
+      })
+      expect(created.status).toBe(200)
+      // The same check on an update.
+      const updated = yield* call("PUT", `/api/v1/workflow/${created.body.id}`, {
+        apiKey: org.apiKey,
+        body: { workflow_definition: withHook("http://10.0.0.8/hook") }
+      })
+      expect(updated.status).toBe(422)
+      // A host that is a template is known only when the run's values are: checked when sent.
+      for (const url of ["https://{{initial_context.crm_host}}/runs", "", "{{initial_context.url}}"]) {
+        const templated = yield* call("PUT", `/api/v1/workflow/${created.body.id}`, {
+          apiKey: org.apiKey,
+          body: { workflow_definition: withHook(url) }
+        })
+        expect([url, templated.status]).toEqual([url, 200])
+      }
     }))
 
   it.effect("the transport connects only to public addresses: a name that resolves to loopback is refused at connection time", () =>

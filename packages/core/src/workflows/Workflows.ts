@@ -6,7 +6,8 @@ import type { Principal } from "@agentline/api/Authentication"
 import { AgentArchived, InvalidWorkflowDefinition, TriggerPathTaken, WorkflowNotFound } from "./Errors.js"
 import type { CreateWorkflowRequest, UpdateWorkflowRequest, WorkflowStatus } from "@agentline/api/workflows/Workflow"
 import { type DefinitionIssue, validateDefinition } from "./DefinitionValidation.js"
-import { mintTriggerPaths, recordingReferences, triggerPaths } from "./WorkflowDefinition.js"
+import { mintTriggerPaths, recordingReferences, triggerPaths, type WorkflowDefinition } from "./WorkflowDefinition.js"
+import { OutboundTargets, refusedTargetTemplate } from "../OutboundTargets.js"
 import { RecordingsRepo } from "../recordings/RecordingsRepo.js"
 import { type StoredWorkflow, type TriggerConflict, type VersionContent, WorkflowsRepo } from "./WorkflowsRepo.js"
 
@@ -29,16 +30,35 @@ const triggerConflict = (conflict: TriggerConflict) => new TriggerPathTaken({ tr
 const notFound = (workflowId: number) => new WorkflowNotFound({ workflowId })
 
 /**
- * Validates a definition and mints missing trigger paths; 422 listing every structural problem, and
- * every recording it plays that is not an active recording of the organization.
+ * The webhook nodes whose `endpoint_url` the rule for tenant-chosen targets refuses (the rule event
+ * webhooks follow): checked at save where the scheme and host are written out, when sent otherwise.
+ */
+const webhookTargetIssues = (definition: WorkflowDefinition, allowPrivate: boolean): Array<DefinitionIssue> =>
+  definition.nodes.flatMap((node): Array<DefinitionIssue> => {
+    if (node.type !== "webhook" || typeof node.data.endpoint_url !== "string") return []
+    const reason = refusedTargetTemplate(node.data.endpoint_url, allowPrivate)
+    return reason === undefined ? [] : [{
+      kind: "node",
+      id: node.id,
+      field: "endpoint_url",
+      message: `endpoint_url is refused: ${reason}; webhooks go to public addresses only (the operator can allow private ones with AGENTLINE_WEBHOOK_ALLOW_PRIVATE=true)`
+    }]
+  })
+
+/**
+ * Validates a definition and mints missing trigger paths; 422 listing every structural problem, every
+ * webhook target refused, and every recording it plays that is not an active recording of the organization.
  */
 const prepare = (
   recordings: RecordingsRepo["Type"],
+  targets: OutboundTargets["Type"],
   organizationId: number,
   input: Pick<VersionContent, "template_context_variables" | "workflow_configurations"> & { readonly workflow_definition: unknown }
 ): Effect.Effect<VersionContent, InvalidWorkflowDefinition> => Effect.gen(function*() {
   const { errors, definition } = validateDefinition(input.workflow_definition)
   if (errors.length > 0) return yield* new InvalidWorkflowDefinition({ issues: errors.map(toIssue) })
+  const refused = webhookTargetIssues(definition, targets.allowPrivate)
+  if (refused.length > 0) return yield* new InvalidWorkflowDefinition({ issues: refused.map(toIssue) })
   const references = recordingReferences(definition)
   if (references.length > 0) {
     const known = new Set((yield* recordings.findActive(organizationId, [...new Set(references.map((r) => r.recordingId))])).map((r) => r.recording_id))
@@ -69,6 +89,7 @@ export class Workflows extends Effect.Service<Workflows>()("@agentline/core/Work
   effect: Effect.gen(function*() {
     const repo = yield* WorkflowsRepo
     const recordings = yield* RecordingsRepo
+    const targets = yield* OutboundTargets
 
     const find = (principal: Principal, id: number) =>
       Effect.flatMap(repo.find(principal.organizationId, id), Option.match({
@@ -77,7 +98,7 @@ export class Workflows extends Effect.Service<Workflows>()("@agentline/core/Work
       }))
 
     const create = Effect.fn("Workflows.create")(function*(principal: Principal, request: CreateWorkflowRequest) {
-      const content = yield* prepare(recordings, principal.organizationId, {
+      const content = yield* prepare(recordings, targets, principal.organizationId, {
         workflow_definition: request.workflow_definition,
         template_context_variables: request.template_context_variables ?? null,
         workflow_configurations: request.workflow_configurations ?? null
@@ -108,7 +129,7 @@ export class Workflows extends Effect.Service<Workflows>()("@agentline/core/Work
       const variables = request.template_context_variables ?? undefined
       const configurations = request.workflow_configurations ?? undefined
       const content = definition !== undefined || variables !== undefined || configurations !== undefined
-        ? yield* prepare(recordings, principal.organizationId, {
+        ? yield* prepare(recordings, targets, principal.organizationId, {
           workflow_definition: definition ?? current.workflow_definition,
           template_context_variables: variables ?? current.template_context_variables,
           workflow_configurations: configurations ?? current.workflow_configurations
