@@ -236,7 +236,7 @@ export const DashboardLive = Layer.unwrapEffect(Effect.gen(function*() {
  */
 export const HttpAppLive = Layer.mergeAll(
   // The guard wraps the error handling (it is added after it), so no request reaches the API unchecked.
-  RequestGuard.layer.pipe(Layer.provide(ErrorHandling.layer(AgentlineApi))),
+  RequestGuard.layer(AgentlineApi).pipe(Layer.provide(ErrorHandling.layer(AgentlineApi))),
   HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" }),
   TelephonyWebhooks.layer,
   HttpApiScalar.layer({ path: "/docs" }),
