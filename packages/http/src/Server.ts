@@ -32,6 +32,7 @@ import { HttpApiBuilder, HttpApiScalar, HttpServer, OpenApi } from "@effect/plat
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Option } from "effect"
 import * as NodePath from "node:path"
+import type * as NodeHttp from "node:http"
 import { createServer } from "node:http"
 import { AgentlineApi } from "@agentline/api/Api"
 import { ApiKeysLive } from "./api-keys/Http.js"
@@ -247,10 +248,26 @@ export const HttpAppLive = Layer.mergeAll(
 
 export type AppRequirements = SqlClient.SqlClient | ServerConfig
 
+/**
+ * A Node server that answers 503 (`Retry-After: 1`) to the requests that arrive before the app's handler
+ * is attached: it listens once the database is connected, then migrates and builds the services, and a
+ * request in between would otherwise wait with no answer (carriers retry exactly then, at restarts).
+ */
+const createStartingServer = (): NodeHttp.Server => {
+  const server = createServer()
+  server.on("request", (_request: NodeHttp.IncomingMessage, response: NodeHttp.ServerResponse) => {
+    // Once the app's own listener is attached, it answers everything.
+    if (server.listenerCount("request") > 1) return
+    response.writeHead(503, { "content-type": "application/json", "retry-after": "1", connection: "close" })
+    response.end(JSON.stringify({ detail: "The server is starting; try again in a moment" }))
+  })
+  return server
+}
+
 /** The standalone server on `port`/`host`. */
 export const serve = (options: { readonly port: number; readonly host: string }) =>
   HttpApiBuilder.serve(RequestLog.middleware).pipe(
     Layer.provide(HttpAppLive),
     HttpServer.withLogAddress,
-    Layer.provide(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))
+    Layer.provide(NodeHttpServer.layer(createStartingServer, { port: options.port, host: options.host }))
   )
