@@ -8,6 +8,7 @@ import {
 import { SqlClient, type Statement } from "@effect/sql"
 import { Data, Effect, Either, Layer, Option, Schema } from "effect"
 import * as Columns from "../Columns.js"
+import * as StorageBoundary from "../StorageBoundary.js"
 
 class TriggerTaken extends Data.TaggedError("TriggerTaken")<{ readonly trigger_path: string }> {}
 
@@ -106,7 +107,7 @@ export const layer = Layer.effect(
           (e): e is TriggerTaken => e instanceof TriggerTaken,
           (e) => Effect.succeed(Either.left<TriggerConflict>({ _tag: "TriggerConflict", trigger_path: e.trigger_path }))
         ),
-        Effect.orDie
+        StorageBoundary.orDie
       ) as Effect.Effect<Either.Either<A, TriggerConflict>, never, R>
 
     return WorkflowsRepo.of({
@@ -121,12 +122,12 @@ export const layer = Layer.effect(
         }))),
       list: (organizationId, statuses) =>
         sql`SELECT * FROM workflows WHERE organization_id = ${organizationId} AND ${sql.in("status", statuses)} ORDER BY id DESC`
-          .pipe(Effect.flatMap(listItems), Effect.orDie),
-      find: (organizationId, id) => findOne(sql`w.id = ${id} AND w.organization_id = ${organizationId}`).pipe(Effect.orDie),
-      findByUuid: (uuid) => findOne(sql`w.workflow_uuid = ${uuid}`).pipe(Effect.orDie),
+          .pipe(Effect.flatMap(listItems), StorageBoundary.orDie),
+      find: (organizationId, id) => findOne(sql`w.id = ${id} AND w.organization_id = ${organizationId}`).pipe(StorageBoundary.orDie),
+      findByUuid: (uuid) => findOne(sql`w.workflow_uuid = ${uuid}`).pipe(StorageBoundary.orDie),
       findByTriggerPath: (path) =>
         findOne(sql`w.id = (SELECT workflow_id FROM agent_triggers WHERE trigger_path = ${path} AND state = 'active')`)
-          .pipe(Effect.orDie),
+          .pipe(StorageBoundary.orDie),
       update: (input) =>
         conflictOrDie(sql.withTransaction(Effect.gen(function*() {
           const existing = yield* findOne(sql`w.id = ${input.id} AND w.organization_id = ${input.organization_id}`)
@@ -145,11 +146,11 @@ export const layer = Layer.effect(
         }))),
       setStatus: (organizationId, id, status: WorkflowStatus, now) =>
         sql`UPDATE workflows SET status = ${status}, updated_at = ${now} WHERE id = ${id} AND organization_id = ${organizationId}`
-          .pipe(Effect.zipRight(findOne(sql`w.id = ${id} AND w.organization_id = ${organizationId}`)), Effect.orDie),
+          .pipe(Effect.zipRight(findOne(sql`w.id = ${id} AND w.organization_id = ${organizationId}`)), StorageBoundary.orDie),
       versions: (organizationId, id) =>
         sql`SELECT d.* FROM workflow_definitions d JOIN workflows w ON w.id = d.workflow_id
             WHERE d.workflow_id = ${id} AND w.organization_id = ${organizationId} ORDER BY d.version_number DESC`
-          .pipe(Effect.flatMap(versions), Effect.orDie),
+          .pipe(Effect.flatMap(versions), StorageBoundary.orDie),
       addDispositionCodes: (id, codes) =>
         sql.withTransaction(Effect.gen(function*() {
           const row = yield* sql`SELECT call_disposition_codes FROM workflows WHERE id = ${id}`.pipe(Effect.flatMap(firstDispositionCodes))
@@ -159,7 +160,7 @@ export const layer = Layer.effect(
           if (merged.length === (current?.disposition_codes ?? []).length) return
           yield* sql`UPDATE workflows SET call_disposition_codes = ${Columns.jsonParam({ disposition_codes: merged })}
                      WHERE id = ${id}`
-        })).pipe(Effect.orDie)
+        })).pipe(StorageBoundary.orDie)
     })
   })
 )
