@@ -20,6 +20,7 @@ import m0009 from "./migrations/0009_webhooks.js"
 import m0010 from "./migrations/0010_credentials.js"
 import m0011 from "./migrations/0011_connection_leases.js"
 import m0012 from "./migrations/0012_workflow_recordings.js"
+import m0021 from "./migrations/0021_webhook_queue_heads.js"
 
 /** Keys are `<id>_<name>`; ids only ever grow (the migrator never fills gaps). */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -34,7 +35,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0009_webhooks": m0009,
   "0010_credentials": m0010,
   "0011_connection_leases": m0011,
-  "0012_workflow_recordings": m0012
+  "0012_workflow_recordings": m0012,
+  "0021_webhook_queue_heads": m0021
 }
 
 const ADVISORY_LOCK_ID = 0x61676c6e // "agln"

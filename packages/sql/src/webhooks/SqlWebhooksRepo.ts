@@ -55,11 +55,10 @@ const DueRow = Schema.Struct({
   run_id: Schema.NullOr(Columns.Int),
   target: Schema.NullOr(Columns.Json(DirectTarget)),
   url: Schema.NullOr(Schema.String),
-  secret: Schema.NullOr(Schema.String)
+  secret: Schema.NullOr(Schema.String),
+  endpoint_failing_since: Schema.NullOr(Schema.Unknown)
 })
 const dueRows = Columns.decodeRows(DueRow)
-const AttemptsRow = Schema.Struct({ attempts: Columns.Json(Schema.Array(WebhookAttempt)) })
-const attemptsRow = Columns.decodeFirst(AttemptsRow)
 const FailingRow = Schema.Struct({ failing_since: Columns.Ts })
 const failingRow = Columns.decodeSingle(FailingRow)
 const CountRow = Schema.Struct({ n: Columns.Int })
@@ -166,13 +165,13 @@ export const layer = Layer.effect(
           })
         }`.pipe(Effect.asVoid, StorageBoundary.orDie),
       due: (now, limit) =>
-        sql`SELECT d.*, e.url, e.secret FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        sql`SELECT d.*, e.url, e.secret, e.failing_since AS endpoint_failing_since FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
             WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}
               AND (d.locked_until IS NULL OR d.locked_until <= ${now})
               AND (d.endpoint_id IS NULL OR e.enabled = ${Columns.boolParam(true)})
               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.endpoint_id = d.endpoint_id
                               AND p.ordering_key = d.ordering_key AND p.status = 'pending' AND p.id < d.id)
-            ORDER BY d.id LIMIT ${limit}`.pipe(
+            ORDER BY d.next_attempt_at, d.id LIMIT ${limit}`.pipe(
           Effect.flatMap(dueRows),
           Effect.map((rows) =>
             rows.map((r) => ({
@@ -187,7 +186,8 @@ export const layer = Layer.effect(
               event_type: r.event_type,
               payload: r.payload,
               attempt_count: r.attempt_count,
-              created_at: r.created_at
+              created_at: r.created_at,
+              endpoint_failing: r.endpoint_failing_since !== null
             }))
           ),
           StorageBoundary.orDie
@@ -198,22 +198,23 @@ export const layer = Layer.effect(
           Effect.map((rows) => rows.length > 0),
           StorageBoundary.orDie
         ),
-      recordAttempt: (id, attempt, outcome) =>
-        sql.withTransaction(Effect.gen(function*() {
-          const current = yield* sql`SELECT attempts FROM webhook_deliveries WHERE id = ${id}`.pipe(Effect.flatMap(attemptsRow))
-          if (Option.isNone(current)) return
-          const attempts = Columns.jsonParam([...current.value.attempts, attempt])
-          yield* sql`UPDATE webhook_deliveries SET ${
-            sql.update({
-              attempts,
-              attempt_count: current.value.attempts.length + 1,
-              status: outcome.status,
-              next_attempt_at: outcome.status === "pending" ? outcome.next_attempt_at : null,
-              delivered_at: outcome.status === "delivered" ? outcome.at : null,
-              locked_until: null
-            })
-          } WHERE id = ${id}`
-        })).pipe(StorageBoundary.orDie),
+      // One statement: the attempt appended to the log where it is stored (no read first), so a batch of
+      // answers is one short transaction.
+      recordAttempt: (id, attempt, outcome) => {
+        const entry = Columns.jsonParam(attempt)
+        const appended = sql.onDialectOrElse({
+          pg: () => sql`attempts || jsonb_build_array(${entry}::jsonb)`,
+          orElse: () => sql`json_insert(attempts, '$[#]', json(${entry}))`
+        })
+        return sql`UPDATE webhook_deliveries SET
+            attempts = ${appended},
+            attempt_count = attempt_count + 1,
+            status = ${outcome.status},
+            next_attempt_at = ${outcome.status === "pending" ? outcome.next_attempt_at : null},
+            delivered_at = ${outcome.status === "delivered" ? outcome.at : null},
+            locked_until = NULL
+          WHERE id = ${id}`.pipe(Effect.asVoid, StorageBoundary.orDie)
+      },
       markHealthy: (id) => sql`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ${id}`.pipe(Effect.asVoid, StorageBoundary.orDie),
       markFailing: (id, now) =>
         sql`UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ${now}) WHERE id = ${id} RETURNING failing_since`.pipe(
