@@ -19,6 +19,12 @@
  *   BENCH_SERVER (default on)            "off" skips the server runs
  *   BENCH_IN_PROCESS (default on)        "off" skips the in-process runs
  *   BENCH_ONLY                           only the in-process runs whose name contains this
+ *   BENCH_TELEMETRY (default on)         "off" skips the overhead of tracing and metrics (issue 25): one campaign at
+ *                                        100, zero latency, BENCH_TELEMETRY_CONTACTS contacts (default 20000), run
+ *                                        with telemetry off and on (OTLP traces to a receiver in another process,
+ *                                        /metrics rendered every second), alternating, BENCH_TELEMETRY_ROUNDS times
+ *                                        each (default 3); written to bench/telemetry-results.md
+ *   BENCH_TELEMETRY_ONLY                 "1": only that
  */
 import { Campaigns } from "@agentline/core/campaigns/Campaigns"
 import { Dispatcher } from "@agentline/core/dispatcher/Dispatcher"
@@ -32,12 +38,14 @@ import { Database, Testing } from "@agentline/sql"
 import * as Server from "@agentline/http/Server"
 import { ServerConfig } from "@agentline/http/ServerConfig"
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Redacted } from "effect"
-import { execFileSync } from "node:child_process"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { execFileSync, spawn } from "node:child_process"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
-import { api, bootstrap, type ServerProcess, startServer, tempDir } from "../packages/http/test/Processes.js"
+import { api, bootstrap, freePort, type ServerProcess, startServer, tempDir } from "../packages/http/test/Processes.js"
+import * as Metrics from "@agentline/http/observability/Metrics"
+import * as Tracing from "@agentline/http/observability/Tracing"
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000)
 const REALISTIC = Number(process.env.BENCH_REALISTIC ?? 15_000)
@@ -352,10 +360,102 @@ const WHY = {
 } as const
 
 
+// ----------------------------------------------------------------------------- telemetry overhead
+
+/** An OTLP/HTTP receiver in a process of its own (so that receiving does not load the measured one). */
+const otlpSink = (port: number) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const child = spawn(process.execPath, ["-e", `
+        let spans = 0
+        require("node:http").createServer((q, s) => { let n = 0; q.on("data", (c) => n += c.length); q.on("end", () => { spans += n; s.end("{}") }) })
+          .listen(${port}, "127.0.0.1", () => console.log("ready"))
+        process.on("SIGTERM", () => { console.log("bytes " + spans); process.exit(0) })`], { stdio: ["ignore", "pipe", "inherit"] })
+      let output = ""
+      child.stdout!.on("data", (d) => (output += d))
+      await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()))
+      return { child, output: () => output }
+    }),
+    ({ child }) => Effect.promise(() => new Promise<void>((resolve) => { child.once("exit", () => resolve()); child.kill("SIGTERM") }))
+  )
+
+/** Tracing over OTLP to `port`, and `/metrics` rendered every second, as a scraping Prometheus would. */
+const telemetryOn = (port: number) =>
+  Layer.scopedDiscard(Effect.gen(function*() {
+    const metrics = yield* Metrics.PrometheusMetrics
+    yield* Effect.forkScoped(Effect.forever(Effect.zipRight(Effect.sleep("1 second"), metrics.render)))
+  })).pipe(
+    Layer.provide(Metrics.PrometheusMetrics.Default),
+    Layer.provideMerge(Tracing.layer({ endpoint: Option.some(`http://127.0.0.1:${port}/v1/traces`), serviceName: "agentline-bench" }, "bench"))
+  )
+
+const telemetryOverhead = Effect.gen(function*() {
+  const contacts = Number(process.env.BENCH_TELEMETRY_CONTACTS ?? 20_000)
+  const rounds = Number(process.env.BENCH_TELEMETRY_ROUNDS ?? 3)
+  const scenario: Scenario = { name: "one campaign, zero latency", campaigns: 1, campaignLimit: 100, organizationLimit: 100, contacts, ring: 0, talk: 0 }
+  const runs: Array<{ readonly on: boolean; readonly attemptsPerSecond: number; readonly cpuMillisPerThousand: number; readonly load: number }> = []
+  for (let round = 0; round < rounds; round++) {
+    for (const on of [false, true]) {
+      const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "agentline-bench-"))
+      const load = NodeOs.loadavg()[0]!
+      console.error(`[bench] telemetry ${on ? "on" : "off"}, round ${round + 1}: ${contacts} contacts (load ${load.toFixed(2)})…`)
+      const app = appFor(databaseLayer("sqlite", dataDir), dataDir)
+      const cpu = process.cpuUsage()
+      const result = on
+        ? yield* Effect.gen(function*() {
+          const port = yield* Effect.promise(freePort)
+          yield* otlpSink(port)
+          return yield* inProcess("sqlite", scenario).pipe(Effect.provide(app.pipe(Layer.provide(telemetryOn(port)))))
+        }).pipe(Effect.scoped)
+        : yield* inProcess("sqlite", scenario).pipe(Effect.provide(app), Effect.scoped)
+      const used = process.cpuUsage(cpu)
+      // CPU time of this process per thousand attempts (the whole run: setup, import, dialing): far less
+      // dependent on the machine's load than attempts per second.
+      const cpuMillisPerThousand = (used.user + used.system) / 1000 / (contacts / 1000)
+      console.error(`[bench]   ${result.attemptsPerSecond.toFixed(0)} attempts/s, ${cpuMillisPerThousand.toFixed(0)} CPU ms per 1,000 attempts`)
+      runs.push({ on, attemptsPerSecond: result.attemptsPerSecond, cpuMillisPerThousand, load })
+      NodeFs.rmSync(dataDir, { recursive: true, force: true })
+    }
+  }
+  const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+  const off = median(runs.filter((r) => !r.on).map((r) => r.attemptsPerSecond))
+  const on = median(runs.filter((r) => r.on).map((r) => r.attemptsPerSecond))
+  const overhead = (off - on) / off
+  const cpuOff = median(runs.filter((r) => !r.on).map((r) => r.cpuMillisPerThousand))
+  const cpuOn = median(runs.filter((r) => r.on).map((r) => r.cpuMillisPerThousand))
+  const cpuOverhead = (cpuOn - cpuOff) / cpuOff
+  const markdown = [
+    "# Overhead of tracing and metrics (issue 25)",
+    "",
+    `Produced by \`BENCH_TELEMETRY_ONLY=1 npm run bench:dispatcher\` on ${new Date().toISOString().slice(0, 10)}: the in-process dispatcher on SQLite,`,
+    `one campaign at \`max_concurrency\` 100 with zero-latency simulator calls, ${num(contacts)} contacts, run with telemetry off and on`,
+    `alternately, ${rounds} times each. On: every span exported over OTLP/HTTP (BatchSpanProcessor, to a receiver in another`,
+    "process) and the Prometheus text rendered every second. Metrics are recorded in both (they are Effect metrics, always on).",
+    "The machine is shared (2 cores, other builds and tests running): the 1-minute load average at each run's start is listed.",
+    "",
+    "CPU time per attempt (this process's user + system time over the whole run, per 1,000 attempts) depends far less on",
+    "the other processes than attempts per second does, so it is the figure to judge by on a loaded machine.",
+    "",
+    "| round | telemetry | attempts/s | CPU ms per 1,000 attempts | load |",
+    "|---|---|---|---|---|",
+    ...runs.map((r, i) =>
+      `| ${Math.floor(i / 2) + 1} | ${r.on ? "on" : "off"} | ${num(r.attemptsPerSecond)} | ${num(r.cpuMillisPerThousand)} | ${r.load.toFixed(2)} |`
+    ),
+    "",
+    `Medians: off ${num(off)} attempts/s and ${num(cpuOff)} CPU ms per 1,000 attempts; on ${num(on)} attempts/s and ${num(cpuOn)} CPU ms.`,
+    `Throughput overhead ${num(overhead * 100, 1)} %; CPU overhead ${num(cpuOverhead * 100, 1)} % (target < 10 %: ${mark(cpuOverhead < 0.1)}).`,
+    ""
+  ].join("\n")
+  NodeFs.writeFileSync(new URL("./telemetry-results.md", import.meta.url), markdown)
+  console.error(`[bench] telemetry overhead: throughput ${num(overhead * 100, 1)} %, CPU ${num(cpuOverhead * 100, 1)} %`)
+})
+
 const mark = (met: boolean) => (met ? "met" : "**not met**")
 const num = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString("en-US", { maximumFractionDigits: digits }) : "n/a")
 
 const main = Effect.gen(function*() {
+  if (process.env.BENCH_TELEMETRY !== "off") yield* telemetryOverhead
+  if (process.env.BENCH_TELEMETRY_ONLY === "1") return
   const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim()
   const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no", "--", ".", ":!bench/*results*"], { cwd: root, encoding: "utf8" }).trim() !== ""
   const databases = (process.env.BENCH_DATABASES ?? (process.env.BENCH_PG_URL === "off" ? "sqlite" : "sqlite,pg"))

@@ -4,7 +4,7 @@
  * grammar and with the open language model. Writes bench/voice-local-wer.md (quoted in docs/voice.md).
  * Run: node --import tsx bench/voice-local-wer.bench.ts
  */
-import type { AudioFormat, AudioFrame } from "@agentline/core/telephony/Media"
+import type { AudioFormat, AudioFrame } from "@agentline/core/audio/AudioFormat"
 import * as LocalSpeechToText from "@agentline/voice-local/LocalSpeechToText"
 import * as LocalTextToSpeech from "@agentline/voice-local/LocalTextToSpeech"
 import { wordErrorRate, words } from "@agentline/voice-local/WordErrorRate"

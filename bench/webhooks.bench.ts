@@ -14,7 +14,7 @@
  */
 import { OrganizationId } from "@agentline/api/Ids"
 import { OrganizationsRepo } from "@agentline/core/organizations/OrganizationsRepo"
-import { SecretBox } from "@agentline/core/telephony/Secrets"
+import { SecretBox } from "@agentline/core/crypto/SecretBox"
 import { newSecret } from "@agentline/core/webhooks/Webhooks"
 import { WebhookOutbox } from "@agentline/core/webhooks/WebhookOutbox"
 import { WebhooksRepo } from "@agentline/core/webhooks/WebhooksRepo"

@@ -8,7 +8,8 @@
  *
  * and takes `media`, `mark`, `clear` and `hangup` back.
  */
-import type { AudioFormat, MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
+import type { AudioFormat } from "@agentline/core/audio/AudioFormat"
+import type { MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
 import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
 import { Effect, Either, Schema } from "effect"
 

@@ -16,11 +16,13 @@ import * as OpenApiDocument from "./OpenApiDocument.js"
 import { HttpApi, OpenApi } from "@effect/platform"
 import { ApiKeysApi } from "./api-keys/Api.js"
 import { CallsApi, TelephonyCallbacksApi, TestCallsApi } from "./calls/Api.js"
+import { ConfigurationsApi } from "./configurations/Api.js"
 import { CampaignsApi } from "./campaigns/Api.js"
 import { WebhooksApi } from "./webhooks/Api.js"
 import { CredentialsApi } from "./credentials/Api.js"
 import { RecordingsApi } from "./recordings/Api.js"
 import { DoNotCallApi } from "./do-not-call/Api.js"
+import { EmbedTokensApi, PublicEmbedApi } from "./embed/Api.js"
 import { PhoneNumbersApi } from "./phone-numbers/Api.js"
 import { TelephonyConfigsApi } from "./telephony/Api.js"
 import { AuthApi } from "./auth/Api.js"
@@ -29,15 +31,17 @@ import { OrganizationsApi } from "./organizations/Api.js"
 import { PublicDownloadsApi } from "./runs/Api.js"
 import { UploadsApi, UploadTargetApi } from "./uploads/Api.js"
 import { UsersApi } from "./users/Api.js"
-import { WorkflowsApi } from "./workflows/Api.js"
+import { NodeTypesApi, WorkflowsApi } from "./workflows/Api.js"
 
 export class AgentlineApi extends HttpApi.make("agentline")
   .add(HealthApi)
   .add(AuthApi)
   .add(UsersApi)
   .add(ApiKeysApi)
+  .add(ConfigurationsApi)
   .add(OrganizationsApi)
   .add(WorkflowsApi)
+  .add(NodeTypesApi)
   .add(PublicDownloadsApi)
   .add(TelephonyConfigsApi)
   .add(PhoneNumbersApi)
@@ -48,6 +52,8 @@ export class AgentlineApi extends HttpApi.make("agentline")
   .add(WebhooksApi)
   .add(CredentialsApi)
   .add(RecordingsApi)
+  .add(EmbedTokensApi)
+  .add(PublicEmbedApi)
   .add(TelephonyCallbacksApi)
   .add(UploadsApi)
   .add(UploadTargetApi)

@@ -117,6 +117,28 @@ export const ValidationErrorResponse = response(ValidationError, Schema.Array(Va
   description: "Validation error: every invalid field is listed"
 })
 
+/**
+ * 422 of the agent-definition checks that gate publishing (`POST /workflow/{id}/publish` and
+ * `/validate`): `{"detail": {"is_valid": false, "errors": [{kind, id, field, message}]}}`, the
+ * reference's shape, so its editor can mark the nodes and edges at fault.
+ */
+export class DefinitionRejected extends Schema.TaggedError<DefinitionRejected>()("DefinitionRejected", {
+  detail: Schema.Struct({
+    is_valid: Schema.Literal(false),
+    errors: Schema.Array(Schema.Struct({
+      kind: Schema.Literal("node", "edge", "workflow"),
+      id: Schema.NullOr(Schema.String),
+      field: Schema.NullOr(Schema.String),
+      message: Schema.String
+    }))
+  })
+}) {}
+export const DefinitionRejectedResponse = response(DefinitionRejected, DefinitionRejected.fields.detail, {
+  identifier: "DefinitionRejected",
+  status: 422,
+  description: "The agent definition fails the checks publishing requires: every problem is listed"
+})
+
 /** Every wire error, by the status it answers with. */
 export type WireError =
   | BadRequest
@@ -128,6 +150,7 @@ export type WireError =
   | TooManyRequests
   | ServiceUnavailable
   | ValidationError
+  | DefinitionRejected
 
 export const STATUS: { readonly [Tag in WireError["_tag"]]: number } = {
   BadRequest: 400,
@@ -138,5 +161,6 @@ export const STATUS: { readonly [Tag in WireError["_tag"]]: number } = {
   PayloadTooLarge: 413,
   TooManyRequests: 429,
   ServiceUnavailable: 503,
-  ValidationError: 422
+  ValidationError: 422,
+  DefinitionRejected: 422
 }

@@ -37,6 +37,9 @@ export const make = (options: { readonly root: string }) =>
           const temp = NodePath.join(root, ".incoming", `${NodeCrypto.randomUUID()}.part`)
           const size = yield* Ref.make(0)
           const counted = content.pipe(
+            // An empty chunk is nothing to write (the file sink fails on a write of 0 bytes: WriteZero),
+            // and an empty blob is a valid one (a call's silent track).
+            Stream.filter((chunk) => chunk.length > 0),
             Stream.mapEffect((chunk) =>
               Ref.updateAndGet(size, (n) => n + chunk.length).pipe(
                 Effect.flatMap((n) => n > opts.maxBytes ? Effect.fail(new BlobTooLarge({ key, limit: opts.maxBytes })) : Effect.succeed(chunk))
@@ -56,12 +59,12 @@ export const make = (options: { readonly root: string }) =>
             (e) => Effect.die(e)
           )
         ) as any,
-      stream: (key) =>
+      stream: (key, range) =>
         Effect.gen(function*() {
           const path = yield* pathOf(key)
           const exists = yield* fs.exists(path).pipe(Effect.orDie)
           if (!exists) return yield* new BlobNotFound({ key })
-          return fs.stream(path).pipe(Stream.orDie)
+          return fs.stream(path, range === undefined ? {} : { offset: range.offset, bytesToRead: range.length }).pipe(Stream.orDie)
         }),
       head: (key) =>
         Effect.gen(function*() {

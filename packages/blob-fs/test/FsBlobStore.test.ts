@@ -27,6 +27,30 @@ describe("FsBlobStore", () => {
         expect(yield* text(yield* store.stream("1/contacts/a.csv"))).toBe("phone_number\n+14155550100\n")
       })))
 
+  it.effect("stores an empty blob (a silent track), from no chunk or from empty ones", () =>
+    withStore((store) =>
+      Effect.gen(function*() {
+        expect((yield* store.put("1/runs/1/bot.wav", Stream.make(new Uint8Array(0)), { maxBytes: 10 })).size).toBe(0)
+        expect((yield* store.put("1/runs/1/user.wav", Stream.empty, { maxBytes: 10 })).size).toBe(0)
+        expect((yield* store.head("1/runs/1/bot.wav")).size).toBe(0)
+        expect(yield* text(yield* store.stream("1/runs/1/user.wav"))).toBe("")
+      })))
+
+  it.effect("reads a byte range: length bytes from offset, across the file's read chunks", () =>
+    withStore((store) =>
+      Effect.gen(function*() {
+        // Larger than one read chunk (64 KiB), so a range spans two.
+        const content = Buffer.from(Array.from({ length: 70_000 }, (_, i) => i % 251))
+        yield* store.put("1/runs/2/recording.wav", Stream.make(new Uint8Array(content)), { maxBytes: 100_000 })
+        const read = (offset: number, length: number) =>
+          Effect.flatMap(store.stream("1/runs/2/recording.wav", { offset, length }), Stream.runCollect).pipe(
+            Effect.map((chunks) => Buffer.concat(Chunk.toArray(chunks)))
+          )
+        expect((yield* read(0, 10)).equals(content.subarray(0, 10))).toBe(true)
+        expect((yield* read(65_530, 20)).equals(content.subarray(65_530, 65_550))).toBe(true)
+        expect((yield* read(69_999, 1)).equals(content.subarray(69_999))).toBe(true)
+      })))
+
   it.effect("refuses more bytes than allowed and leaves nothing behind", () =>
     withStore((store, root) =>
       Effect.gen(function*() {

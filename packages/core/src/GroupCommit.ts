@@ -41,7 +41,10 @@ export const make = <I, O>(
 
     const commit = (batch: ReadonlyArray<Pending<I, O>>): Effect.Effect<void> =>
       Effect.gen(function*() {
-        const exit = yield* Effect.exit(tx.withTransaction(writeAll(batch.map((p) => p.item))))
+        const exit = yield* Effect.exit(tx.withTransaction(writeAll(batch.map((p) => p.item)))).pipe(
+          // One trace per batch, its statements under it (the writer's fiber has no span of its own).
+          Effect.withSpan("GroupCommit.batch", { root: true, attributes: { "agentline.batch_size": batch.length } })
+        )
         if (Exit.isSuccess(exit)) {
           yield* Effect.forEach(batch, (p, i) => Deferred.succeed(p.done, exit.value[i]!), { discard: true })
         } else if (batch.length === 1 || Option.isSome(Storage.storageErrorIn(exit.cause))) {

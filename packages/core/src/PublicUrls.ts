@@ -32,6 +32,11 @@ export interface PublicUrlsShape {
    * without audio (`KeepOpen`).
    */
   readonly mediaStream?: ((input: { readonly provider: string; readonly token: string }) => string) | undefined
+  /**
+   * The widget script a website loads to embed an agent (the snippet of an embed token names it).
+   * Absent in a server without the widget route: the snippet then says so instead of naming a missing file.
+   */
+  readonly embedWidgetScript?: (() => string) | undefined
 }
 
 export class PublicUrls extends Context.Tag("@agentline/core/PublicUrls")<PublicUrls, PublicUrlsShape>() {

@@ -11,6 +11,7 @@ import CampaignsRoutes from "./pages/campaigns/index.js"
 import RunsRoutes from "./pages/runs/index.js"
 import SettingsRoutes from "./pages/settings/index.js"
 import TelephonyRoutes from "./pages/telephony/index.js"
+import { ServerWarnings } from "./components/ServerWarnings.js"
 import { safeNext } from "./paths.js"
 import { SessionProvider, useSession, useUser } from "./session.js"
 
@@ -44,6 +45,7 @@ const Layout = () => {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
+        <ServerWarnings />
         <Routes>
           <Route index element={<Navigate to="/agents" replace />} />
           <Route path="agents/*" element={<AgentsRoutes />} />

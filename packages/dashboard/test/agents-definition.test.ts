@@ -17,7 +17,7 @@ import {
   updateNodeData
 } from "../src/pages/agents/definitionGraph.js"
 import { allMessages, fieldMessages, issueCount, locate, sortIssues } from "../src/pages/agents/definitionIssues.js"
-import { applyInput, displayValue, EDGE_FIELDS, extractionRows, NODE_FIELDS, withExtractionRows } from "../src/pages/agents/nodeFields.js"
+import { applyInput, displayValue, EDGE_FIELDS, NODE_FIELDS, rowsOf, withRows } from "../src/pages/agents/nodeFields.js"
 
 const stored = {
   viewport: { x: 1, y: 2, zoom: 0.5 },
@@ -227,16 +227,16 @@ describe("node forms", () => {
         const input = field.kind === "checkbox"
           ? true
           : field.kind === "select"
-          ? field.options![0]!
+          ? field.options![0]!.value
           : field.kind === "number"
           ? String(field.min ?? 1)
           : field.kind === "json"
-          ? "{\"a\": 1}"
+          ? "{\"a\": [\"b\"]}"
           : field.kind === "lines"
           ? "x\ny"
           : field.name === "trigger_path"
           ? "my-trigger"
-          : field.kind === "extractionVariables" || field.kind === "headers"
+          : field.kind === "rows"
           ? ""
           : "text"
         const result = applyInput(data, field, input)
@@ -270,10 +270,11 @@ describe("node forms", () => {
   })
 
   it("edits extraction variables as rows", () => {
+    const field = NODE_FIELDS.agentNode.find((f) => f.name === "extraction_variables")!
     const data = { extraction_variables: [{ name: "city", type: "string", prompt: "Where" }, { name: "age", type: "number" }] }
-    const rows = extractionRows(data)
+    const rows = rowsOf(data, field)
     expect(rows).toEqual([{ name: "city", type: "string", prompt: "Where" }, { name: "age", type: "number", prompt: "" }])
-    expect(withExtractionRows(data, rows)).toEqual(data)
-    expect(withExtractionRows(data, [])).toEqual({})
+    expect(withRows(data, field, rows)).toEqual(data)
+    expect(withRows(data, field, [])).toEqual({})
   })
 })

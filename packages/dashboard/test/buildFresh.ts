@@ -24,7 +24,8 @@ const newest = (path: string): number => {
 
 const isStale = () => {
   const built = NodePath.join(dist, "index.html")
-  const sources = ["src", "public", "index.html", "vite.config.ts"].map((p) => NodePath.join(root, p))
+  // The dashboard bundles `@agentline/api` from its sources too (the node forms are its node-type catalog).
+  const sources = ["src", "public", "index.html", "vite.config.ts", "../api/src"].map((p) => NodePath.join(root, p))
   const builtAt = NodeFs.existsSync(built) ? NodeFs.statSync(built).mtimeMs : 0
   return Math.max(...sources.map(newest)) > builtAt
 }

@@ -22,6 +22,26 @@ describe("describeProblem", () => {
     })
   })
 
+  it("lists the problems that stop a publish, each with its node or edge", () => {
+    const error = new Errors.DefinitionRejected({
+      detail: {
+        is_valid: false,
+        errors: [
+          { kind: "node", id: "start", field: "greeting_recording_id", message: "recording 'hello' does not exist" },
+          { kind: "workflow", id: null, field: "nodes", message: "a startCall node is required" }
+        ]
+      }
+    })
+    expect(describeProblem(error)).toEqual({
+      kind: "validation",
+      message: "2 problems must be fixed first.",
+      fields: [
+        { field: "node start.greeting_recording_id", message: "recording 'hello' does not exist" },
+        { field: "", message: "a startCall node is required" }
+      ]
+    })
+  })
+
   it("tells a pending password change from other 403s", () => {
     expect(describeProblem(new Errors.Forbidden({ detail: "password_change_required" })).kind).toBe("password-change-required")
     expect(describeProblem(new Errors.Forbidden({ detail: "Only administrators can create users" }))).toEqual({

@@ -5,6 +5,7 @@ import {
   filterRuns,
   flatten,
   noFilters,
+  onThisOrigin,
   recordings,
   type RunLike,
   runDisposition,
@@ -116,6 +117,22 @@ describe("artifacts and tables", () => {
     ])
     expect(transcriptLink(r)).toBe("https://x/public/download/workflow/t/transcript")
     expect(recordings(run())).toEqual([])
+  })
+
+  it("plays and downloads the server's signed links from the page's own origin, whatever address they were signed with", () => {
+    const r = run({
+      recording_public_url: "http://localhost:8000/api/v1/public/download/workflow/42.99.mac/recording",
+      user_recording_public_url: "https://calls.example.com/api/v1/public/download/workflow/42.99.mac/user_recording?x=1",
+      bot_recording_public_url: "https://cdn.example.com/elsewhere/bot.wav",
+      transcript_public_url: "http://localhost:8000/api/v1/public/download/workflow/42.99.mac/transcript"
+    })
+    expect(recordings(r).map((rec) => rec.url)).toEqual([
+      "/api/v1/public/download/workflow/42.99.mac/recording",
+      "/api/v1/public/download/workflow/42.99.mac/user_recording?x=1",
+      "https://cdn.example.com/elsewhere/bot.wav"
+    ])
+    expect(transcriptLink(r)).toBe("/api/v1/public/download/workflow/42.99.mac/transcript")
+    expect(onThisOrigin("/api/v1/public/download/workflow/t/recording")).toBe("/api/v1/public/download/workflow/t/recording")
   })
 
   it("flattens usage and cost into rows", () => {

@@ -7,11 +7,19 @@ import { MAX_CONCURRENT_CALL_LIMIT } from "@agentline/api/organizations/Organiza
 import { Role } from "@agentline/api/users/User"
 import { Users } from "@agentline/core/users/Users"
 import { Database, Migrations } from "@agentline/sql"
-import { Data, Effect, Layer, Option, Schema } from "effect"
+import { Config, Data, Effect, Layer, Option, Schema } from "effect"
+import { SecretBox } from "@agentline/core/crypto/SecretBox"
+import { TelephonyConfigsRepo } from "@agentline/core/telephony/TelephonyConfigsRepo"
+import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
+import { Repositories } from "@agentline/sql"
+import * as Doctor from "./doctor/Doctor.js"
 import * as Demo from "./Demo.js"
 import * as DemoTwilio from "./DemoTwilio.js"
 import * as Server from "./Server.js"
-import { ServerConfig, settingsConfig } from "./ServerConfig.js"
+import { ServerConfig, settingsConfig, VERSION } from "./ServerConfig.js"
+import * as Logging from "./observability/Logging.js"
+import * as Metrics from "./observability/Metrics.js"
+import * as Tracing from "./observability/Tracing.js"
 
 export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
 
@@ -34,15 +42,26 @@ const AdminLive = Server.AdminServicesLive.pipe(
   Layer.provideMerge(DatabaseLive)
 )
 
+/**
+ * Traces (OTLP, when `OTEL_EXPORTER_OTLP_ENDPOINT` says where) and the log format
+ * (`AGENTLINE_LOG_FORMAT`): provided first, so everything after logs and traces through them.
+ */
+export const ObservabilityLive = Logging.layerConfig.pipe(Layer.provideMerge(Tracing.layerConfig(VERSION)))
+
 export const serveLayer = Layer.unwrapEffect(
   Effect.gen(function*() {
     const settings = yield* settingsConfig
-    return Server.serve({ port: settings.port, host: settings.host }).pipe(
+    const metrics = yield* Metrics.settingsConfig
+    return Layer.mergeAll(
+      Server.serve({ port: settings.port, host: settings.host, metrics }),
+      Metrics.listenerLayer(metrics)
+    ).pipe(
+      Layer.provide(Metrics.PrometheusMetrics.Default),
       Layer.provide(ServerConfig.layer(settings)),
       Layer.provide(DatabaseLive)
     )
   })
-)
+).pipe(Layer.provide(ObservabilityLive))
 
 export const migrate = Effect.gen(function*() {
   const applied = yield* Migrations.run
@@ -126,4 +145,70 @@ export const demo = (args: { contacts: string | undefined; provider: string | un
     if (provider === "simulator") return yield* Demo.run({ contacts }).pipe(Effect.provide(AppLive))
     if (provider === "twilio") return yield* DemoTwilio.run({ contacts, settings: yield* settingsConfig, database: DatabaseLive })
     return yield* new UsageError({ message: "--provider must be simulator or twilio" })
+  })
+
+/**
+ * `agentline doctor [--offline]`: one line per check, then a summary; exit code 1 when a check failed
+ * (`doctor/Doctor.ts` says what is checked). Prints as it goes: a slow check shows where it is.
+ */
+export const doctor = (args: { readonly offline: boolean }) =>
+  Effect.gen(function*() {
+    const results: Array<Doctor.Check> = []
+    const report = (checks: ReadonlyArray<Doctor.Check>) =>
+      Effect.sync(() => {
+        for (const check of checks) {
+          results.push(check)
+          console.log(Doctor.render(check))
+        }
+      })
+    const settings = yield* settingsConfig
+    const databaseSettings = yield* Database.settingsConfig
+    const publicUrlSet = Option.isSome(yield* Config.option(Config.string("AGENTLINE_PUBLIC_URL")))
+    const env = process.env
+    const voice = {
+      llm: env.AGENTLINE_LLM,
+      stt: env.AGENTLINE_STT ?? "local",
+      tts: env.AGENTLINE_TTS ?? "local",
+      env,
+      offline: args.offline
+    }
+
+    // The database, and what needs it (the stored telephony configurations).
+    const description = Database.describe(databaseSettings)
+    yield* Effect.scoped(Effect.gen(function*() {
+      const built = yield* Layer.build(Database.layerFromSettings(databaseSettings)).pipe(Effect.either)
+      if (built._tag === "Left") {
+        return yield* report([{
+          name: "database",
+          status: "fail",
+          message: `${description} is not reachable (${built.left instanceof Error ? built.left.message : String(built.left)})`,
+          advice: "check DATABASE_URL and that the database server runs and accepts this machine"
+        }, { name: "telephony", status: "skip", message: "not checked: the database is unreachable" }])
+      }
+      const checks = yield* Doctor.database(description).pipe(Effect.provide(built.right))
+      yield* report(checks)
+      if (checks.some((c) => c.status !== "ok")) {
+        return yield* report([{ name: "telephony", status: "skip", message: "not checked: the database is not ready" }])
+      }
+      const telephony = yield* Effect.gen(function*() {
+        return yield* Doctor.telephony(yield* TelephonyRegistry, yield* TelephonyConfigsRepo, yield* SecretBox, args.offline)
+      }).pipe(
+        Effect.provide(Layer.mergeAll(Repositories.layer, Server.InfrastructureLive).pipe(
+          Layer.provide(ServerConfig.layer(settings)),
+          Layer.provide(Layer.succeedContext(built.right))
+        ))
+      )
+      yield* report(telephony)
+    }))
+    yield* report(yield* Doctor.speech(voice))
+    yield* report(yield* Doctor.voiceServices(voice))
+    yield* report([yield* Doctor.publicUrl(settings.publicUrl, publicUrlSet, args.offline)])
+    yield* report([Doctor.disk(settings.dataDir)])
+
+    const failed = results.filter((c) => c.status === "fail").length
+    const warned = results.filter((c) => c.status === "warn").length
+    console.log(failed === 0
+      ? `All checks passed${warned > 0 ? ` (${warned} warning${warned === 1 ? "" : "s"})` : ""}.`
+      : `${failed} check${failed === 1 ? "" : "s"} failed${warned > 0 ? `, ${warned} warning${warned === 1 ? "" : "s"}` : ""}.`)
+    process.exitCode = Doctor.exitCode(results)
   })

@@ -6,8 +6,8 @@
  * answer route and stream their audio over the media WebSocket, where a small stand-in for the voice
  * runtime greets the callee and counts what it hears. Twilio's seconds run 20 times faster.
  */
-import { type CallAudioHandlerShape } from "@agentline/core/media/CallAudio"
-import * as Pcm from "@agentline/core/media/Pcm"
+import { type CallAudioHandlerShape } from "@agentline/core/audio/CallAudio"
+import * as Pcm from "@agentline/core/audio/Pcm"
 import { Twilio } from "@agentline/telephony-twilio"
 import * as FakeTwilio from "@agentline/telephony-twilio/testing/FakeTwilio"
 import type { SqlClient } from "@effect/sql"

@@ -13,6 +13,7 @@
 import {
   BadRequest,
   Conflict,
+  DefinitionRejected,
   Forbidden,
   NotFound,
   PayloadTooLarge,
@@ -37,6 +38,18 @@ import type {
 import type { CallNotPlaced, ConcurrencyLimitReached } from "@agentline/core/dispatcher/Errors"
 import type { DoNotCallEntryNotFound, InvalidDoNotCallNumbers, NumberOnDoNotCallList } from "@agentline/core/do-not-call/Errors"
 import type { OrganizationNotFound, PermissionDenied } from "@agentline/core/organizations/Errors"
+import type {
+  EmbedAgentUnavailable,
+  EmbedOriginRefused,
+  EmbedTokenChangedMeanwhile,
+  EmbedTokenExpired,
+  EmbedTokenInactive,
+  EmbedTokenNotFound,
+  EmbedUsageLimitReached,
+  EmbedVisitorThrottled,
+  InvalidEmbedRequest,
+  NoActiveEmbedToken
+} from "@agentline/core/embed/Errors"
 import type { CredentialNotFound, InvalidCredentialData } from "@agentline/core/credentials/Errors"
 import type { WebhookDeliveryNotFound, WebhookEndpointNotFound, WebhookTargetRefused } from "@agentline/core/webhooks/Errors"
 import type {
@@ -79,7 +92,15 @@ import type {
   UserNoLongerExists,
   WrongCurrentPassword
 } from "@agentline/core/users/Errors"
-import type { AgentArchived, InvalidWorkflowDefinition, TriggerPathTaken, WorkflowNotFound } from "@agentline/core/workflows/Errors"
+import type {
+  AgentArchived,
+  DefinitionNotPublishable,
+  DraftReplaced,
+  InvalidWorkflowDefinition,
+  NoDraftToPublish,
+  TriggerPathTaken,
+  WorkflowNotFound
+} from "@agentline/core/workflows/Errors"
 import type {
   InvalidRecordings,
   RecordingIdTaken,
@@ -157,6 +178,19 @@ export type DomainError =
   | InvalidWorkflowDefinition
   | TriggerPathTaken
   | WorkflowNotFound
+  | NoDraftToPublish
+  | DefinitionNotPublishable
+  | DraftReplaced
+  | EmbedAgentUnavailable
+  | EmbedOriginRefused
+  | EmbedTokenChangedMeanwhile
+  | EmbedTokenExpired
+  | EmbedTokenInactive
+  | EmbedTokenNotFound
+  | EmbedUsageLimitReached
+  | EmbedVisitorThrottled
+  | InvalidEmbedRequest
+  | NoActiveEmbedToken
   | InvalidRecordings
   | RecordingIdTaken
   | RecordingNotFound
@@ -271,6 +305,24 @@ const MAPPING = {
   InvalidWorkflowDefinition: (e) => new ValidationError({ detail: e.issues }),
   TriggerPathTaken: conflict,
   WorkflowNotFound: notFound,
+  NoDraftToPublish: (e) =>
+    new BadRequest({
+      detail: `No draft to publish: the latest version of agent ${e.workflowId} is already the published one; ` +
+        `save a change with PUT /api/v1/workflow/${e.workflowId} or POST /api/v1/workflow/${e.workflowId}/create-draft first`
+    }),
+  DefinitionNotPublishable: (e) => new DefinitionRejected({ detail: { is_valid: false, errors: e.problems } }),
+  DraftReplaced: conflict,
+  EmbedAgentUnavailable: forbidden,
+  EmbedOriginRefused: forbidden,
+  EmbedTokenChangedMeanwhile: conflict,
+  EmbedTokenExpired: forbidden,
+  EmbedTokenInactive: forbidden,
+  EmbedTokenNotFound: notFound,
+  EmbedUsageLimitReached: forbidden,
+  EmbedVisitorThrottled: tooManyRequests,
+  InvalidEmbedRequest: (e) =>
+    new ValidationError({ detail: e.issues.map((i) => ({ loc: i.loc, msg: i.message, type: "value_error", input: i.input, ctx: {} })) }),
+  NoActiveEmbedToken: notFound,
   InvalidRecordings: (e) =>
     new ValidationError({ detail: e.issues.map((i) => ({ loc: i.loc, msg: i.message, type: "value_error", input: i.input, ctx: {} })) }),
   RecordingIdTaken: conflict,

@@ -11,20 +11,24 @@ import { LoginPolicy, Users } from "@agentline/core/users/Users"
 import * as LoginThrottle from "@agentline/core/users/LoginThrottle"
 import { Workflows } from "@agentline/core/workflows/Workflows"
 import { Calls } from "@agentline/core/calls/Calls"
-import { CallAudioHandler } from "@agentline/core/media/CallAudio"
+import { CallAudioHandler } from "@agentline/core/audio/CallAudio"
 import { MediaStreams } from "@agentline/core/media/MediaStreams"
 import { MediaTokens } from "@agentline/core/media/MediaTokens"
 import { Campaigns } from "@agentline/core/campaigns/Campaigns"
+import { CallTraces } from "@agentline/core/CallTraces"
 import { Dispatcher, DispatcherSettings } from "@agentline/core/dispatcher/Dispatcher"
 import { PhoneNumbers } from "@agentline/core/phone-numbers/PhoneNumbers"
-import { SecretBox } from "@agentline/core/telephony/Secrets"
+import { SecretBox } from "@agentline/core/crypto/SecretBox"
 import { CallEventSink } from "@agentline/core/telephony/CallEventSink"
 import { InProcessInbound } from "@agentline/core/telephony/InProcessInbound"
 import { TelephonyConfigs } from "@agentline/core/telephony/TelephonyConfigs"
+import * as OutboundRoutes from "@agentline/core/calls/OutboundRoutes"
+import { ProviderConnections } from "@agentline/core/calls/ProviderConnections"
 import { TelephonyRegistry } from "@agentline/core/telephony/TelephonyRegistry"
 import { Uploads, UploadSettings } from "@agentline/core/uploads/Uploads"
 import { FsBlobStore } from "@agentline/blob-fs"
 import { VoiceAgent } from "@agentline/voice/session/VoiceAgent"
+import * as VoiceReadiness from "./voice/VoiceReadiness.js"
 import * as VoiceServices from "./voice/VoiceServices.js"
 import { Migrations, Repositories } from "@agentline/sql"
 import type { SqlClient } from "@effect/sql"
@@ -36,6 +40,7 @@ import type * as NodeHttp from "node:http"
 import { createServer } from "node:http"
 import { AgentlineApi } from "@agentline/api/Api"
 import { ApiKeysLive } from "./api-keys/Http.js"
+import { ConfigurationsLive } from "./configurations/Http.js"
 import { DoNotCallLive } from "./do-not-call/Http.js"
 import { WebhooksLive } from "./webhooks/Http.js"
 import { CredentialsLive } from "./credentials/Http.js"
@@ -45,18 +50,24 @@ import { SpeechToText } from "@agentline/core/voice/Speech"
 import { RecordingsLive } from "./recordings/Http.js"
 import * as NodeWebhookTransport from "./webhooks/NodeWebhookTransport.js"
 import { CampaignTransitions } from "@agentline/core/campaigns/CampaignTransitions"
-import { WebhookDelivery } from "@agentline/core/webhooks/WebhookDelivery"
+import { WebhookDelivery } from "@agentline/core/webhook-delivery/WebhookDelivery"
 import { WebhookOutbox } from "@agentline/core/webhooks/WebhookOutbox"
-import { PostCall } from "@agentline/core/webhooks/PostCall"
+import { PostCall } from "@agentline/core/runs/PostCall"
 import { Webhooks } from "@agentline/core/webhooks/Webhooks"
 import { WebhookSettings } from "@agentline/core/webhooks/WebhookSettings"
 import { OutboundTargets } from "@agentline/core/OutboundTargets"
 import { DoNotCall } from "@agentline/core/do-not-call/DoNotCall"
+import { Embeds } from "@agentline/core/embed/Embeds"
+import * as RateLimiterMemory from "@agentline/core/RateLimiterMemory"
 import { AuthLive } from "./auth/Http.js"
+import * as EmbedCors from "./embed/EmbedCors.js"
+import { EmbedTokensLive, PublicEmbedLive } from "./embed/Http.js"
 import * as Authentication from "./Authentication.js"
 import * as ErrorHandling from "./ErrorHandling.js"
 import * as RequestGuard from "./RequestGuard.js"
 import * as RequestLog from "./RequestLog.js"
+import * as Metrics from "./observability/Metrics.js"
+import * as Readiness from "./observability/Readiness.js"
 import { HealthLive } from "./health/Http.js"
 import { OrganizationsLive } from "./organizations/Http.js"
 import * as PublicUrlsLive from "./PublicUrlsLive.js"
@@ -72,7 +83,7 @@ import * as TelephonyWebhooks from "./telephony-webhooks/Routes.js"
 import * as Providers from "./telephony/Providers.js"
 import { UploadsLive, UploadTargetLive } from "./uploads/Http.js"
 import { UsersLive } from "./users/Http.js"
-import { WorkflowsLive } from "./workflows/Http.js"
+import { NodeTypesLive, WorkflowsLive } from "./workflows/Http.js"
 
 /**
  * Adapters and settings derived from the server configuration: blobs under the data directory, link
@@ -99,6 +110,7 @@ export const InfrastructureLive = Layer.unwrapEffect(Effect.map(ServerConfig, (c
     WebhookSettings.layer(config.webhooks),
     OutboundTargets.layer({ allowPrivate: config.webhooks?.allowPrivate ?? false }),
     NodeWebhookTransport.layer,
+    RateLimiterMemory.layer,
     DispatcherSettings.layer({
       ...(config.dispatcherLeaseSeconds !== undefined ? { leaseSeconds: config.dispatcherLeaseSeconds } : {}),
       ...(config.dispatcherAcquireIntervalMillis !== undefined ? { acquireIntervalMillis: config.dispatcherAcquireIntervalMillis } : {}),
@@ -113,13 +125,18 @@ export const InfrastructureLive = Layer.unwrapEffect(Effect.map(ServerConfig, (c
 
 /**
  * What answers calls' audio: the voice runtime (`VoiceAgent`) over the configured speech and language
- * services, unless the embedding application gave its own handler.
+ * services, unless the embedding application gave its own handler. With the runtime, its readiness
+ * (which services, what is missing) is logged as it starts and kept for the dashboard.
  */
 export const CallAudioLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config) =>
   config.callAudioHandler !== undefined
     ? CallAudioHandler.layer(config.callAudioHandler)
-    : Layer.effect(CallAudioHandler, Effect.map(VoiceAgent, (agent) => CallAudioHandler.of({ handle: agent.handle }))).pipe(
-      Layer.provide(VoiceAgent.Default),
+    : Layer.mergeAll(
+      Layer.effect(CallAudioHandler, Effect.map(VoiceAgent, (agent) => CallAudioHandler.of({ handle: agent.handle }))).pipe(
+        Layer.provide(VoiceAgent.Default)
+      ),
+      VoiceReadiness.layer({ fromEnvironment: config.voiceServices === undefined })
+    ).pipe(
       Layer.provide(Layer.mergeAll(
         config.voiceServices ?? VoiceServices.layerConfig,
         VoiceServices.overridesLayer,
@@ -147,12 +164,13 @@ export const ServicesLive = Layer.mergeAll(
   Calls.Default,
   MediaStreams.Default,
   WebhookDelivery.Default,
-  TelephonyConfigs.connectionsLive,
-  Recordings.Default
+  ProviderConnections.live,
+  Recordings.Default,
+  Embeds.Default
 ).pipe(
   Layer.provideMerge(Dispatcher.campaignDialer),
   Layer.provideMerge(Dispatcher.Default),
-  Layer.provideMerge(Layer.mergeAll(PhoneNumbers.Default, TelephonyConfigs.routing, DoNotCall.Default)),
+  Layer.provideMerge(Layer.mergeAll(PhoneNumbers.Default, OutboundRoutes.layer, DoNotCall.Default)),
   Layer.provideMerge(Layer.mergeAll(
     Users.Default,
     ApiKeys.Default,
@@ -165,9 +183,13 @@ export const ServicesLive = Layer.mergeAll(
     Credentials.Default,
     CampaignTransitions.Default
   )),
+  Layer.provideMerge(Layer.mergeAll(ProviderConnections.changes, Recordings.playable)),
+  Layer.provideMerge(ProviderConnections.Default),
   Layer.provideMerge(PostCall.Default),
   Layer.provideMerge(WebhookOutbox.Default),
   Layer.provideMerge(Layer.mergeAll(MediaTokens.Default, CallAudioLive, InProcessInbound.Default, CallEventSink.Default, RecordingSpeechToTextLive)),
+  // One for the dispatcher (which starts the calls' traces), media streams and webhook deliveries (which join them).
+  Layer.provideMerge(CallTraces.Default),
   Layer.provideMerge(Layer.mergeAll(Repositories.layer, InfrastructureLive))
 )
 
@@ -194,12 +216,16 @@ export const ApiLive = Layer.unwrapEffect(
     AuthLive,
     UsersLive,
     ApiKeysLive,
+    ConfigurationsLive,
     DoNotCallLive,
     WebhooksLive,
     CredentialsLive,
     RecordingsLive,
+    EmbedTokensLive,
+    PublicEmbedLive,
     OrganizationsLive,
     WorkflowsLive,
+    NodeTypesLive,
     PublicDownloadsLive,
     TelephonyConfigsLive,
     PhoneNumbersLive,
@@ -242,9 +268,16 @@ export const HttpAppLive = Layer.mergeAll(
   TelephonyWebhooks.layer,
   HttpApiScalar.layer({ path: "/docs" }),
   DashboardLive,
-  HttpApiBuilder.middlewareCors(),
-  RequestLog.untracedCredentials
-).pipe(Layer.provideMerge(ApiLive), Layer.provideMerge(ServicesLive), Layer.provide(MigrationsLive))
+  // The embed's CORS answers before the server-wide one (it is added after it), for its own paths only.
+  EmbedCors.layer.pipe(Layer.provide(HttpApiBuilder.middlewareCors())),
+  RequestLog.untracedCredentials,
+  Readiness.routeLayer
+).pipe(
+  Layer.provideMerge(ApiLive),
+  Layer.provideMerge(ServicesLive),
+  Layer.provideMerge(Readiness.Readiness.Default),
+  Layer.provide(MigrationsLive)
+)
 
 export type AppRequirements = SqlClient.SqlClient | ServerConfig
 
@@ -264,9 +297,16 @@ const createStartingServer = (): NodeHttp.Server => {
   return server
 }
 
-/** The standalone server on `port`/`host`. */
-export const serve = (options: { readonly port: number; readonly host: string }) =>
-  HttpApiBuilder.serve(RequestLog.middleware).pipe(
+/**
+ * The standalone server on `port`/`host`, with the request log and metrics, `/metrics` on this port too
+ * when a token protects it (`observability/Metrics.ts`; needs `PrometheusMetrics`), and the graceful stop
+ * of `observability/Readiness.ts`: built after the server serves, so at SIGTERM it runs (readiness 503,
+ * the calls drain) while requests are still answered, and the listener closes last.
+ */
+export const serve = (options: { readonly port: number; readonly host: string; readonly metrics?: Metrics.MetricsSettings }) =>
+  Readiness.drainLayer.pipe(
+    Layer.provide(HttpApiBuilder.serve((app) => Metrics.httpMiddleware(RequestLog.middleware(app)))),
+    Layer.provide(options.metrics === undefined ? Layer.empty : Metrics.routeLayer(options.metrics)),
     Layer.provide(HttpAppLive),
     HttpServer.withLogAddress,
     Layer.provide(NodeHttpServer.layer(createStartingServer, { port: options.port, host: options.host }))

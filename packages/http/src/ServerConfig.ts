@@ -1,5 +1,5 @@
-import type { VoiceActivity } from "@agentline/core/voice/VoiceActivity"
-import type { CallAudioHandlerShape } from "@agentline/core/media/CallAudio"
+import type { VoiceActivity } from "@agentline/core/audio/VoiceActivity"
+import type { CallAudioHandlerShape } from "@agentline/core/audio/CallAudio"
 import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
 import type { SpeechToText, TextToSpeech } from "@agentline/core/voice/Speech"
 import type { AgentLanguageModel } from "@agentline/voice/session/LanguageModelTools"

@@ -3,6 +3,8 @@
  *
  *   agentline serve                       start the HTTP server (migrates first)
  *   agentline migrate                     run the database migrations and exit
+ *   agentline doctor [--offline]          check the setup (database, speech, vendors' keys, public URL,
+ *                                         telephony credentials, disk); exit code 1 when a check fails
  *   agentline users create --email E --password P --organization O [--role admin|member]
  *   agentline api-keys create --email E [--name N]     prints the new key alone on the last line
  *   agentline organizations set-concurrency --organization O --limit N
@@ -20,6 +22,7 @@ import * as Commands from "./Commands.js"
 const usage = `Usage:
   agentline serve
   agentline migrate
+  agentline doctor [--offline]
   agentline users create --email E --password P --organization O [--role admin|member]
   agentline api-keys create --email E [--name N]
   agentline organizations set-concurrency --organization O --limit N
@@ -39,6 +42,7 @@ const { positionals, values } = parseArgs({
     contacts: { type: "string" },
     provider: { type: "string" },
     conversations: { type: "boolean" },
+    offline: { type: "boolean" },
     help: { type: "boolean", short: "h" }
   }
 })
@@ -53,6 +57,8 @@ const program: Effect.Effect<unknown, unknown> = (() => {
       return Layer.launch(Commands.serveLayer)
     case "migrate":
       return Commands.migrate
+    case "doctor":
+      return Commands.doctor({ offline: values.offline === true })
     case "users create":
       return Commands.createUser({
         email: str("email"),

@@ -1,15 +1,14 @@
 /**
- * The do-not-call list (issue 15): managed through the API, numbers normalized like contacts'; a
- * campaign never dials a listed contact (it ends `skipped`, counted), a single call to a listed number
- * is refused with 409. On SQLite and PostgreSQL.
+ * The do-not-call list (issue 15): managed through the API, numbers normalized like contacts'; a single
+ * call to a listed number is refused with 409. That a campaign never dials a listed contact is tested in
+ * core (`core/test/dispatcher/DoNotCall.test.ts`). On SQLite and PostgreSQL.
  */
 import { Users } from "@agentline/core/users/Users"
 import { ApiKeys } from "@agentline/core/api-keys/ApiKeys"
 import { acting } from "@agentline/core/organizations/Principal"
-import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { advanceUntil, attemptsPerContact, Campaigns, csvOf, numbers, setupDialing, uploadCsv } from "./DispatchHarness.js"
+import { setupDialing, uploadCsv } from "./DispatchHarness.js"
 import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
 
 const DNC = "/api/v1/organizations/do-not-call"
@@ -119,34 +118,5 @@ for (const dialect of dialects) {
         })
         expect(allowed.status).toBe(200)
       }))
-
-    it.effect("a campaign of 1,000 contacts with 100 on the list dials exactly 900; the 100 end skipped and counted", () =>
-      Effect.gen(function*() {
-        const setup = yield* setupDialing({ limit: 100, simulator: { ring_seconds: 0, talk_seconds: 1 } })
-        const phones = numbers(1000, "+1415444")
-        const listed = phones.filter((_, i) => i % 10 === 3)
-        // Listed in national form: matched however the CSV writes the number.
-        expect((yield* call("POST", DNC, {
-          apiKey: setup.apiKey,
-          body: { phone_numbers: listed.map((p) => p.slice(2)), country_code: "US" }
-        })).body).toEqual({ added: 100, already_listed: 0 })
-        const campaigns = yield* Campaigns
-        const created = yield* campaigns.create(setup.principal, {
-          name: "DNC", workflow_id: setup.agent.id, source_type: "csv", source_id: yield* uploadCsv(setup.principal, csvOf(phones)),
-          max_concurrency: 100
-        } as any).pipe(Effect.orDie)
-        yield* campaigns.start(setup.principal, created.id).pipe(Effect.orDie)
-        const done = yield* advanceUntil(setup.principal, created.id, ["completed"], { stepMillis: 1000 })
-        expect(done).toMatchObject({ processed_rows: 1000, skipped_rows: 100, failed_rows: 0, executed_count: 900 })
-        const sql = yield* SqlClient.SqlClient
-        const dialedNumbers = yield* sql<{ to_number: string }>`SELECT to_number FROM call_attempts WHERE campaign_id = ${created.id}`.pipe(Effect.orDie)
-        expect(dialedNumbers.length).toBe(900)
-        const blocked = new Set(listed)
-        expect(dialedNumbers.some((r) => blocked.has(r.to_number))).toBe(false)
-        const contacts = yield* attemptsPerContact(created.id)
-        const skipped = contacts.filter((c) => c.state === "skipped")
-        expect(skipped.length).toBe(100)
-        expect(skipped.every((c) => c.attempts === 0 && c.last_outcome === "do_not_call" && blocked.has(c.phone_number))).toBe(true)
-      }), 120_000)
   })
 }

@@ -22,6 +22,18 @@ import { CredentialNotFound, InvalidCredentialData } from "@agentline/core/crede
 import { WebhookDeliveryNotFound, WebhookEndpointNotFound, WebhookTargetRefused } from "@agentline/core/webhooks/Errors"
 import { OrganizationNotFound, PermissionDenied } from "@agentline/core/organizations/Errors"
 import {
+  EmbedAgentUnavailable,
+  EmbedOriginRefused,
+  EmbedTokenChangedMeanwhile,
+  EmbedTokenExpired,
+  EmbedTokenInactive,
+  EmbedTokenNotFound,
+  EmbedUsageLimitReached,
+  EmbedVisitorThrottled,
+  InvalidEmbedRequest,
+  NoActiveEmbedToken
+} from "@agentline/core/embed/Errors"
+import {
   InboundAgentArchived,
   InboundAgentNotFound,
   InvalidPhoneNumber,
@@ -61,7 +73,15 @@ import {
   UserNoLongerExists,
   WrongCurrentPassword
 } from "@agentline/core/users/Errors"
-import { AgentArchived, InvalidWorkflowDefinition, TriggerPathTaken, WorkflowNotFound } from "@agentline/core/workflows/Errors"
+import {
+  AgentArchived,
+  DefinitionNotPublishable,
+  DraftReplaced,
+  InvalidWorkflowDefinition,
+  NoDraftToPublish,
+  TriggerPathTaken,
+  WorkflowNotFound
+} from "@agentline/core/workflows/Errors"
 import {
   InvalidRecordings,
   RecordingIdTaken,
@@ -205,6 +225,30 @@ const CASES = {
   TriggerPathTaken: [new TriggerPathTaken({ triggerPath: "abc" }), 409,
     "trigger_path 'abc' is already used by another agent; trigger paths are unique across all agents"],
   WorkflowNotFound: [new WorkflowNotFound({ workflowId: 8 }), 404, "Workflow with id 8 not found"],
+  NoDraftToPublish: [new NoDraftToPublish({ workflowId: 8 }), 400,
+    "No draft to publish: the latest version of agent 8 is already the published one; save a change with PUT /api/v1/workflow/8 or POST /api/v1/workflow/8/create-draft first"],
+  DefinitionNotPublishable: [
+    new DefinitionNotPublishable({ workflowId: 8, problems: [{ kind: "node", id: "start", field: "prompt", message: "prompt is required" }] }),
+    422,
+    { is_valid: false, errors: [{ kind: "node", id: "start", field: "prompt", message: "prompt is required" }] }
+  ],
+  EmbedAgentUnavailable: [new EmbedAgentUnavailable(), 403, "This agent is not available"],
+  EmbedOriginRefused: [new EmbedOriginRefused({ origin: "https://evil.example" }), 403, "Domain not allowed: https://evil.example"],
+  EmbedTokenChangedMeanwhile: [new EmbedTokenChangedMeanwhile({ workflowId: 8 }), 409,
+    "Another request created the embed token of agent 8 at the same time; send the request again to update it"],
+  EmbedTokenExpired: [new EmbedTokenExpired(), 403, "Embed token has expired"],
+  EmbedTokenInactive: [new EmbedTokenInactive(), 403, "Embed token is inactive"],
+  EmbedTokenNotFound: [new EmbedTokenNotFound(), 404, "Invalid embed token"],
+  EmbedUsageLimitReached: [new EmbedUsageLimitReached(), 403, "Embed token usage limit exceeded"],
+  EmbedVisitorThrottled: [new EmbedVisitorThrottled({ retryAfterSeconds: 42 }), 429, "Too many requests from this visitor; try again in 42 seconds"],
+  InvalidEmbedRequest: [
+    new InvalidEmbedRequest({ issues: [{ loc: ["body", "allowed_domains", 0], message: "allowed_domains[0] 'x' is bad", input: "x" }] }),
+    422,
+    [{ loc: ["body", "allowed_domains", 0], msg: "allowed_domains[0] 'x' is bad", type: "value_error", input: "x", ctx: {} }]
+  ],
+  NoActiveEmbedToken: [new NoActiveEmbedToken({ workflowId: 8 }), 404, "No active embed token found for this workflow"],
+  DraftReplaced: [new DraftReplaced({ workflowId: 8 }), 409,
+    "A newer save replaced the draft of agent 8 while it was being published; nothing was published. Publish again to publish the newest draft"],
   InvalidRecordings: [
     new InvalidRecordings({ issues: [{ loc: ["body", "recordings", 0, "storage_key"], message: "recordings[0].storage_key: not WAV", input: "k" }] }),
     422,

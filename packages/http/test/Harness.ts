@@ -3,9 +3,7 @@
  * to send any request (including malformed ones) and to create organizations, users and keys.
  */
 import { ApiKeys } from "@agentline/core/api-keys/ApiKeys"
-import { acting } from "@agentline/core/organizations/Principal"
-import { type Principal } from "@agentline/api/Authentication"
-import { Users } from "@agentline/core/users/Users"
+import { seedOrganization as seedCoreOrganization } from "../../core/test/Harness.js"
 import { type Database, Testing } from "@agentline/sql"
 import { HttpApiBuilder, HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
@@ -88,23 +86,12 @@ export const call = (
     return { status: response.status, body } satisfies Reply as Reply
   }).pipe(Effect.scoped, Effect.orDie)
 
-let counter = 0
-
-/** A new organization with an admin (password already changed) and an API key for it. */
-export const seedOrganization = (name = `org-${++counter}-${Math.random().toString(36).slice(2, 6)}`) =>
+/** A new organization with an admin (password already changed, see core's harness) and an API key for it. */
+export const seedOrganization = (name?: string) =>
   Effect.gen(function*() {
-    const users = yield* Users
-    const keys = yield* ApiKeys
-    const admin = yield* users.create({
-      email: `admin@${name}.test`,
-      password: "initial-password",
-      role: "admin",
-      organization: { name },
-      mustChangePassword: false
-    })
-    const principal: Principal = acting(admin)
-    const key = yield* keys.create(principal, "test")
-    return { name, admin, principal, apiKey: key.api_key, apiKeyId: key.id }
+    const org = yield* seedCoreOrganization(name)
+    const key = yield* (yield* ApiKeys).create(org.principal, "test")
+    return { ...org, apiKey: key.api_key, apiKeyId: key.id }
   }).pipe(Effect.orDie)
 
 export const dialects = Testing.dialects

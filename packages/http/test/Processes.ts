@@ -96,6 +96,16 @@ export const cli = async (databaseUrl: string | undefined, dataDir: string, args
   return stdout
 }
 
+/** Polls `check` (every 200 ms) until it holds; fails after `timeoutMillis` naming `what`. */
+export const waitFor = async (what: string, check: () => Promise<boolean> | boolean, timeoutMillis = 90_000) => {
+  const deadline = Date.now() + timeoutMillis
+  while (Date.now() < deadline) {
+    if (await check()) return
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
 export const tempDir = () => NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "agentline-proc-"))
 
 /** An API key of a new organization, made with the command line. */

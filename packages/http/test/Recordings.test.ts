@@ -4,7 +4,7 @@
  * filters, rename, soft delete, transcription by the server's recognizer, one organization never
  * seeing another's; and agents that play a recording must name one that exists. On SQLite and PostgreSQL.
  */
-import { CallAudioHandler } from "@agentline/core/media/CallAudio"
+import { CallAudioHandler } from "@agentline/core/audio/CallAudio"
 import * as LocalTextToSpeech from "@agentline/voice-local/LocalTextToSpeech"
 import { defaultPrices, Prices } from "@agentline/voice/session/Costs"
 import { AgentLanguageModel, SpeechServiceNames } from "@agentline/voice/session/LanguageModelTools"

@@ -7,6 +7,7 @@ import { Testing } from "@agentline/sql"
 import { expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Layer } from "effect"
 import * as NodeNet from "node:net"
+import * as Metrics from "../src/observability/Metrics.js"
 import * as Server from "../src/Server.js"
 import * as VoiceServices from "../src/voice/VoiceServices.js"
 import { TestConfig } from "./Harness.js"
@@ -43,6 +44,7 @@ it.live("a request during startup is answered 503 with Retry-After; after startu
     const release = yield* Deferred.make<void>()
     const slowService = Layer.unwrapEffect(Effect.as(Deferred.await(release), VoiceServices.voiceActivityLayerConfig))
     const server = Server.serve({ port, host: "127.0.0.1" }).pipe(
+      Layer.provide(Metrics.PrometheusMetrics.Default),
       Layer.provide(TestConfig({ voiceActivity: slowService })),
       Layer.provide(Testing.layerEmptyDatabase("sqlite"))
     )

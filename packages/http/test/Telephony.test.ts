@@ -33,7 +33,7 @@ for (const dialect of dialects) {
         ])
       }))
 
-    it.effect("secrets are masked in responses, encrypted at rest, and a GET body PUT back keeps them", () =>
+    it.effect("secrets are masked in responses; changing the provider is 400 (the rules: core/test/telephony/TelephonyConfigs.test.ts)", () =>
       Effect.gen(function*() {
         const org = yield* seedOrganization()
         const created = yield* createConfig(org.apiKey, { name: "Main", config: { ...twilio(), from_numbers: ["+14155550100"] } })
@@ -42,30 +42,8 @@ for (const dialect of dialects) {
         expect(created.body.credentials.auth_token).toBe("*".repeat(24) + "1234")
         expect(created.body.credentials.account_sid).toMatch(/^\*+cdef$/)
         expect(created.body.credentials).not.toHaveProperty("from_numbers")
-        const sql = yield* SqlClient.SqlClient
-        const [raw] = yield* sql`SELECT credentials FROM telephony_configurations WHERE id = ${created.body.id}`
-        const stored = JSON.stringify(raw!.credentials)
-        expect(stored).not.toContain("super-secret-auth-token-1234")
-        expect(stored).not.toContain("AC0123456789abcdef0123456789abcdef")
-        expect(stored).toContain("v1:")
-
         const fetched = yield* call("GET", `/api/v1/organizations/telephony-configs/${created.body.id}`, { apiKey: org.apiKey })
-        const putBack = yield* call("PUT", `/api/v1/organizations/telephony-configs/${created.body.id}`, {
-          apiKey: org.apiKey,
-          body: { name: "Main", config: { provider: "twilio", ...fetched.body.credentials } }
-        })
-        expect(putBack.status).toBe(200)
-        expect(putBack.body.credentials).toEqual(created.body.credentials)
-        const [after] = yield* sql`SELECT account_id FROM telephony_configurations WHERE id = ${created.body.id}`
-        expect(after!.account_id).toBe("AC0123456789abcdef0123456789abcdef")
-
-        const rotated = yield* call("PUT", `/api/v1/organizations/telephony-configs/${created.body.id}`, {
-          apiKey: org.apiKey,
-          body: { config: { provider: "twilio", auth_token: "a-new-token-9876" } }
-        })
-        expect(rotated.body.credentials.auth_token).toMatch(/^\*+9876$/)
-        expect(rotated.body.credentials.account_sid).toBe(created.body.credentials.account_sid)
-
+        expect(fetched.body).toEqual(created.body)
         const switched = yield* call("PUT", `/api/v1/organizations/telephony-configs/${created.body.id}`, {
           apiKey: org.apiKey,
           body: { config: { provider: "plivo", auth_id: "x", auth_token: "y" } }
@@ -94,27 +72,22 @@ for (const dialect of dialects) {
         expect((yield* createConfig(other.apiKey, { name: "Dup", config: twilio() })).status).toBe(200)
       }))
 
-    it.effect("at most one default outbound configuration, even under concurrent requests", () =>
+    it.effect("set-default-outbound answers the configuration; the list shows the default and the number count", () =>
       Effect.gen(function*() {
         const org = yield* seedOrganization()
-        const ids: Array<number> = []
-        for (let i = 0; i < 5; i++) ids.push((yield* createConfig(org.apiKey, { name: `c${i}`, config: twilio(`AC${i}`) })).body.id)
-        const results = yield* Effect.all(
-          [...ids, ...ids].map((id) => call("POST", `/api/v1/organizations/telephony-configs/${id}/set-default-outbound`, { apiKey: org.apiKey })),
-          { concurrency: "unbounded" }
-        )
-        expect(results.every((r) => r.status === 200)).toBe(true)
+        const first = yield* createConfig(org.apiKey, { name: "first", config: twilio("AC1"), is_default_outbound: true })
+        const second = yield* createConfig(org.apiKey, { name: "second", config: twilio("AC2") })
+        const set = yield* call("POST", `/api/v1/organizations/telephony-configs/${second.body.id}/set-default-outbound`, { apiKey: org.apiKey })
+        expect(set.status).toBe(200)
+        expect(set.body).toMatchObject({ id: second.body.id, is_default_outbound: true })
         const list = yield* call("GET", "/api/v1/organizations/telephony-configs", { apiKey: org.apiKey })
-        expect(list.body.configurations.filter((c: any) => c.is_default_outbound)).toHaveLength(1)
-        const fresh = yield* createConfig(org.apiKey, { name: "new default", config: twilio("ACnew"), is_default_outbound: true })
-        const after = yield* call("GET", "/api/v1/organizations/telephony-configs", { apiKey: org.apiKey })
-        expect(after.body.configurations.filter((c: any) => c.is_default_outbound).map((c: any) => c.id)).toEqual([fresh.body.id])
-        expect(Object.keys(after.body.configurations[0]).sort()).toEqual(
+        expect(list.body.configurations.map((c: any) => [c.id, c.is_default_outbound])).toEqual([[first.body.id, false], [second.body.id, true]])
+        expect(Object.keys(list.body.configurations[0]).sort()).toEqual(
           ["created_at", "id", "is_default_outbound", "name", "phone_number_count", "provider", "updated_at"]
         )
       }))
 
-    it.effect("phone numbers: normalization, limits, uniqueness across organizations, default caller, inbound binding", () =>
+    it.effect("phone numbers over the wire: shapes, 422 items, 409 and 404 (the rules: core/test/phone-numbers/PhoneNumbers.test.ts)", () =>
       Effect.gen(function*() {
         const a = yield* seedOrganization()
         const b = yield* seedOrganization()
@@ -148,15 +121,11 @@ for (const dialect of dialects) {
         const otherOrg = yield* call("POST", base(configB), { apiKey: b.apiKey, body: { address: "+442079460018" } })
         expect(otherOrg.status).toBe(409)
         expect(otherOrg.body.detail).not.toContain(a.name)
-        // a different provider account in the other organization is a different routing key
-        const configB2 = (yield* createConfig(b.apiKey, { name: "B2", config: twilio("ACother") })).body.id
-        expect((yield* call("POST", base(configB2), { apiKey: b.apiKey, body: { address: "+442079460018" } })).status).toBe(200)
 
         const first = yield* call("POST", `${base(configA)}/${national.body.id}/set-default-caller`, { apiKey: a.apiKey })
-        expect(first.body.is_default_caller_id).toBe(true)
-        yield* call("POST", `${base(configA)}/${sip.body.id}/set-default-caller`, { apiKey: a.apiKey })
-        const numbers = yield* call("GET", base(configA), { apiKey: a.apiKey })
-        expect(numbers.body.phone_numbers.filter((n: any) => n.is_default_caller_id).map((n: any) => n.id)).toEqual([sip.body.id])
+        expect(first.status).toBe(200)
+        expect(first.body).toMatchObject({ id: national.body.id, is_default_caller_id: true })
+        expect((yield* call("POST", `${base(configA)}/999999/set-default-caller`, { apiKey: a.apiKey })).status).toBe(404)
 
         const agent = yield* call("POST", "/api/v1/workflow/create/definition", { apiKey: a.apiKey, body: { name: "Receptionist", workflow_definition: plainDefinition() } })
         const bound = yield* call("PUT", `${base(configA)}/${national.body.id}`, { apiKey: a.apiKey, body: { inbound_workflow_id: agent.body.id } })

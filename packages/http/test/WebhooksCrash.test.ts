@@ -7,17 +7,8 @@ import { Testing } from "@agentline/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Webhook } from "standardwebhooks"
-import { api, bootstrap, freePort, prepareCampaign, startServer, tempDir } from "./Processes.js"
+import { api, bootstrap, freePort, prepareCampaign, startServer, tempDir, waitFor } from "./Processes.js"
 import { startReceiver } from "./WebhookReceiver.js"
-
-const waitFor = async (what: string, check: () => Promise<boolean> | boolean, timeoutMillis = 90_000) => {
-  const deadline = Date.now() + timeoutMillis
-  while (Date.now() < deadline) {
-    if (await check()) return
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
 
 describe("event webhooks across a crash", () => {
   for (const dialect of Testing.dialects) {

@@ -1,6 +1,6 @@
 /**
  * `PUT /workflow/{id}` (defect 9.4): `null` means "not sent" (the reference's reading), and an update
- * that changes nothing publishes no version, however the stored JSON orders its keys.
+ * that changes nothing saves no version (no draft), however the stored JSON orders its keys.
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -37,7 +37,7 @@ for (const dialect of dialects) {
       return { org, agent: created.body, put, versions }
     })
 
-    it.effect("null fields are not sent: nothing is cleared and no version is published", () =>
+    it.effect("null fields are not sent: nothing is cleared and no version is saved", () =>
       Effect.gen(function*() {
         const { agent, put, versions } = yield* setup
         const reply = yield* put({
@@ -61,7 +61,7 @@ for (const dialect of dialects) {
         expect(yield* versions()).toHaveLength(1)
       }))
 
-    it.effect("sending back what GET returned, in any key order, publishes no version", () =>
+    it.effect("sending back what GET returned, in any key order, saves no version; each change is a draft built on the last", () =>
       Effect.gen(function*() {
         const { agent, org, put, versions } = yield* setup
         const fetched = yield* call("GET", `/api/v1/workflow/fetch/${agent.id}`, { apiKey: org.apiKey })
@@ -78,11 +78,17 @@ for (const dialect of dialects) {
         const changed = yield* put({ template_context_variables: { ...variables, topic: "heat pumps" } })
         expect(changed.body).toMatchObject({
           version_number: 2,
+          version_status: "draft",
           template_context_variables: { ...variables, topic: "heat pumps" },
           workflow_configurations: configurations
         })
         const cleared = yield* put({ workflow_configurations: {} })
-        expect(cleared.body).toMatchObject({ version_number: 3, workflow_configurations: {}, template_context_variables: changed.body.template_context_variables })
+        expect(cleared.body).toMatchObject({
+          version_number: 3,
+          version_status: "draft",
+          workflow_configurations: {},
+          template_context_variables: changed.body.template_context_variables
+        })
         expect((yield* versions()).map((v) => v.version_number)).toEqual([3, 2, 1])
       }))
   })

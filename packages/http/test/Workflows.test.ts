@@ -45,7 +45,7 @@ for (const dialect of dialects) {
         expect(agent.workflow_definition.viewport).toEqual({ x: 0, y: 0, zoom: 1 })
       }))
 
-    it.effect("two updates make three versions; earlier ones stay intact and runs keep their definition_id", () =>
+    it.effect("two updates make two drafts, published together; earlier versions stay intact and runs keep their definition_id", () =>
       Effect.gen(function*() {
         const org = yield* seedOrganization()
         const agent = yield* createAgent(org.apiKey)
@@ -56,28 +56,32 @@ for (const dialect of dialects) {
           body: { workflow_definition: definition(undefined, "Hi {{first_name}}") }
         })
         expect(v2.status).toBe(200)
-        expect(v2.body.version_number).toBe(2)
+        expect(v2.body).toMatchObject({ version_number: 2, version_status: "draft", current_definition_id: agent.current_definition_id })
         const v3 = yield* call("PUT", `/api/v1/workflow/${agent.id}`, {
           apiKey: org.apiKey,
           body: { name: "Renamed", template_context_variables: { first_name: "there" } }
         })
-        expect(v3.body).toMatchObject({ version_number: 3, version_status: "published", name: "Renamed" })
+        expect(v3.body).toMatchObject({ version_number: 3, version_status: "draft", name: "Renamed" })
         expect(v3.body.template_context_variables).toEqual({ first_name: "there" })
-        expect(new Set([agent.current_definition_id, v2.body.current_definition_id, v3.body.current_definition_id]).size).toBe(3)
+        // The second draft builds on the first: its definition is the first draft's.
+        expect(v3.body.workflow_definition.nodes[0].data.greeting).toBe("Hi {{first_name}}")
 
         const renameOnly = yield* call("PUT", `/api/v1/workflow/${agent.id}`, { apiKey: org.apiKey, body: { name: "Again" } })
         expect(renameOnly.body.version_number).toBe(3)
+        const published = yield* call("POST", `/api/v1/workflow/${agent.id}/publish`, { apiKey: org.apiKey })
+        expect(published.body).toMatchObject({ version_number: 3, status: "published" })
 
         const versions = yield* call("GET", `/api/v1/workflow/${agent.id}/versions`, { apiKey: org.apiKey })
         expect(versions.body.map((v: any) => [v.version_number, v.status])).toEqual([[3, "published"], [2, "archived"], [1, "archived"]])
         expect(versions.body[2].workflow_definition.nodes[0].data.greeting).toBe("Hello {{first_name}}")
         expect(versions.body[2].id).toBe(agent.current_definition_id)
+        expect(new Set(versions.body.map((v: any) => v.id)).size).toBe(3)
 
         const fetched = yield* call("GET", `/api/v1/workflow/${agent.id}/runs/${run.id}`, { apiKey: org.apiKey })
         expect(fetched.status).toBe(200)
         expect(fetched.body.definition_id).toBe(agent.current_definition_id)
         const listed = yield* call("GET", `/api/v1/workflow/fetch/${agent.id}`, { apiKey: org.apiKey })
-        expect(listed.body.total_runs).toBe(1)
+        expect(listed.body).toMatchObject({ total_runs: 1, current_definition_id: published.body.id, version_status: "published" })
       }))
 
     it.effect("archive and restore; an invalid status is 422; the list filters by status", () =>

@@ -6,10 +6,10 @@
  * PostgreSQL `bigint` comes back as a JS number and `timestamptz` as an ISO-8601 string, which is what
  * SQLite stores (the application writes timestamps itself, from Effect's Clock).
  */
-import { SqlClient } from "@effect/sql"
+import { SqlClient, SqlError } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { SqliteClient } from "@effect/sql-sqlite-node"
-import { Config, Effect, Layer, Option, Redacted } from "effect"
+import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
 import pg from "pg"
@@ -39,16 +39,63 @@ export interface PgOptions {
   readonly maxConnections?: number
 }
 
-/** PostgreSQL via @effect/sql-pg. */
-export const layerPg = (options: PgOptions): Layer.Layer<SqlClient.SqlClient, unknown> =>
-  PgClient.layer({
-    url: options.url,
-    maxConnections: options.maxConnections ?? 10,
-    applicationName: "agentline",
-    types: pgTypes,
-    // JSON keys are user data (CSV columns, initial_context): never rename them.
-    transformJson: false
-  })
+/** What the connection pool is doing now: open connections, idle ones, queries waiting for one, the most it opens. */
+export interface PoolUse {
+  readonly total: number
+  readonly idle: number
+  readonly waiting: number
+  readonly max: number
+}
+
+/**
+ * The connection pool's use, for the metrics endpoint: PostgreSQL's pool; none for SQLite (one
+ * connection, no pool) or a client the application brought.
+ */
+export class DatabasePool extends Context.Reference<DatabasePool>()("@agentline/sql/DatabasePool", {
+  defaultValue: (): { readonly use: () => Option.Option<PoolUse> } => ({ use: () => Option.none() })
+}) {}
+
+/**
+ * PostgreSQL via @effect/sql-pg, over a pool made here (as `PgClient.layer` makes it) so that its use
+ * can be reported (`DatabasePool`).
+ */
+export const layerPg = (options: PgOptions): Layer.Layer<SqlClient.SqlClient | DatabasePool, unknown> =>
+  Layer.unwrapScoped(Effect.gen(function*() {
+    const max = options.maxConnections ?? 10
+    const pool = yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        const pool = new pg.Pool({
+          connectionString: Redacted.value(options.url),
+          max,
+          application_name: "agentline",
+          types: pgTypes
+        })
+        // A connection that fails while idle is dropped by the pool; the next query opens another.
+        pool.on("error", () => {})
+        return pool
+      }),
+      (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000))
+    )
+    yield* Effect.tryPromise({
+      try: () => pool.query("SELECT 1"),
+      catch: (cause) => new SqlError.SqlError({ cause, message: "PgClient: Failed to connect" })
+    }).pipe(Effect.timeoutFail({
+      duration: "5 seconds",
+      onTimeout: () => new SqlError.SqlError({ cause: new Error("Connection timed out"), message: "PgClient: Connection timed out" })
+    }))
+    return Layer.merge(
+      PgClient.layerFromPool({
+        acquire: Effect.succeed(pool),
+        applicationName: "agentline",
+        types: pgTypes,
+        // JSON keys are user data (CSV columns, initial_context): never rename them.
+        transformJson: false
+      }),
+      Layer.succeed(DatabasePool, {
+        use: () => Option.some({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max })
+      })
+    )
+  }))
 
 /** The embedded default: one SQLite file (WAL mode). SQLite is a single-process store. */
 export const layerSqlite = (options: { readonly filename: string }): Layer.Layer<SqlClient.SqlClient, unknown> =>

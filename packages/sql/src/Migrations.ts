@@ -5,6 +5,11 @@
  * (create its table if missing) is not safe when two processes start at once on an empty database,
  * so they queue on the lock instead and the second finds nothing left to do. The table is created
  * here, under the lock, because the migrator's own probe for it fails inside a transaction.
+ *
+ * On SQLite foreign keys are not enforced while the migrations run: a migration that must rebuild a
+ * table (SQLite cannot change a constraint in place) drops a table other tables refer to, which is
+ * SQLite's documented procedure only with enforcement off (and the pragma is ignored inside the
+ * migrator's transaction, so it is set around it). Every key is checked when a migration was applied.
  */
 import { Migrator, SqlClient } from "@effect/sql"
 import { Effect } from "effect"
@@ -20,6 +25,8 @@ import m0009 from "./migrations/0009_webhooks.js"
 import m0010 from "./migrations/0010_credentials.js"
 import m0011 from "./migrations/0011_connection_leases.js"
 import m0012 from "./migrations/0012_workflow_recordings.js"
+import m0014 from "./migrations/0014_workflow_drafts.js"
+import m0015 from "./migrations/0015_embed.js"
 import m0021 from "./migrations/0021_webhook_queue_heads.js"
 
 /** Keys are `<id>_<name>`; ids only ever grow (the migrator never fills gaps). */
@@ -36,6 +43,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0010_credentials": m0010,
   "0011_connection_leases": m0011,
   "0012_workflow_recordings": m0012,
+  "0014_workflow_drafts": m0014,
+  "0015_embed": m0015,
   "0021_webhook_queue_heads": m0021
 }
 
@@ -57,7 +66,31 @@ export const run: Effect.Effect<ReadonlyArray<readonly [id: number, name: string
             Effect.zipRight(migrate)
           )
         ),
-      orElse: () => migrate
+      orElse: () =>
+        sql`PRAGMA foreign_keys = OFF`.pipe(
+          Effect.zipRight(migrate),
+          Effect.tap((applied) =>
+            applied.length === 0 ? Effect.void : Effect.flatMap(sql`PRAGMA foreign_key_check`, (violations) =>
+              violations.length === 0
+                ? Effect.void
+                : Effect.dieMessage(`The migrations left ${violations.length} broken foreign keys: ${JSON.stringify(violations.slice(0, 5))}`))
+          ),
+          Effect.ensuring(Effect.orDie(sql`PRAGMA foreign_keys = ON`))
+        )
     })
   })
   .pipe(Effect.orDie, Effect.withSpan("Migrations.run"))
+
+/**
+ * The migrations this version has that the database has not applied (all of them when it was never
+ * migrated), as `<id>_<name>`: what the readiness probe and `agentline doctor` report.
+ */
+export const pending: Effect.Effect<ReadonlyArray<string>, never, SqlClient.SqlClient> = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const applied = yield* sql<{ readonly migration_id: number }>`SELECT migration_id FROM agentline_migrations`.pipe(
+    Effect.map((rows) => new Set(rows.map((row) => Number(row.migration_id)))),
+    // No bookkeeping table yet: nothing was ever applied.
+    Effect.orElseSucceed(() => new Set<number>())
+  )
+  return Object.keys(migrations).filter((key) => !applied.has(Number(key.split("_")[0])))
+})

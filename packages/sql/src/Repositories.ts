@@ -7,6 +7,7 @@ import * as SqlApiKeysRepo from "./api-keys/SqlApiKeysRepo.js"
 import * as SqlCampaignsRepo from "./campaigns/SqlCampaignsRepo.js"
 import * as SqlDispatchRepo from "./dispatcher/SqlDispatchRepo.js"
 import * as SqlDoNotCallRepo from "./do-not-call/SqlDoNotCallRepo.js"
+import * as SqlEmbedRepo from "./embed/SqlEmbedRepo.js"
 import * as SqlMediaTokensRepo from "./media/SqlMediaTokensRepo.js"
 import * as SqlOrganizationsRepo from "./organizations/SqlOrganizationsRepo.js"
 import * as SqlPhoneNumbersRepo from "./phone-numbers/SqlPhoneNumbersRepo.js"
@@ -38,5 +39,6 @@ export const layer = Layer.mergeAll(
   SqlWebhooksRepo.layer,
   SqlCredentialsRepo.layer,
   SqlRecordingsRepo.layer,
+  SqlEmbedRepo.layer,
   Transactor.layer
 )

@@ -149,10 +149,32 @@ for (const dialect of Testing.dialects) {
             content: { ...content, workflow_configurations: { max_call_duration: 600 } },
             now: t1
           })))
-          expect([updated.version_number, updated.workflow_configurations]).toEqual([2, { max_call_duration: 600 }])
+          // A save is a draft: the published version stays what production reads.
+          expect([updated.version_number, updated.version_status, updated.workflow_configurations]).toEqual([2, "draft", { max_call_duration: 600 }])
+          expect(updated.current_definition_id).toBe(created.definition_id)
+          expect(Option.getOrThrow(yield* workflows.find(organization.id, created.id))).toMatchObject({
+            definition_id: created.definition_id,
+            version_status: "published",
+            workflow_configurations: null
+          })
+          expect(Option.getOrThrow(yield* workflows.find(organization.id, created.id, "latest")).definition_id).toBe(updated.definition_id)
+          // Asking for a draft when there is one gives that draft.
+          expect(Option.getOrThrow(yield* workflows.createDraft(organization.id, created.id, t1)).id).toBe(updated.definition_id)
+          // Publishing a draft that is no longer the draft does nothing.
+          const stale = Option.getOrThrow(yield* workflows.publish({ organization_id: organization.id, id: created.id, draftId: created.definition_id, now: t1 }))
+          expect(stale._tag).toBe("DraftReplaced")
+          const published = Option.getOrThrow(yield* workflows.publish({ organization_id: organization.id, id: created.id, draftId: updated.definition_id, now: t1 }))
+          expect(published).toMatchObject({ _tag: "Published", version: { id: updated.definition_id, status: "published", published_at: t1 } })
+          expect(Option.getOrThrow(yield* workflows.publish({ organization_id: organization.id, id: created.id, draftId: updated.definition_id, now: t1 }))._tag)
+            .toBe("NoDraft")
+          expect(yield* workflows.publish({ organization_id: organization.id + 1000, id: created.id, draftId: updated.definition_id, now: t1 }))
+            .toEqual(Option.none())
           const versions = yield* workflows.versions(organization.id, created.id)
-          expect(versions.map((v) => [v.version_number, v.status, v.created_at])).toEqual([[2, "published", t1], [1, "archived", t0]])
+          expect(versions.map((v) => [v.version_number, v.status, v.created_at, v.published_at])).toEqual([[2, "published", t1, t1], [1, "archived", t0, t0]])
           expect(versions[1]!.template_context_variables).toEqual(document)
+          // A draft made from the published version copies it.
+          const copy = Option.getOrThrow(yield* workflows.createDraft(organization.id, created.id, t1))
+          expect(copy).toMatchObject({ version_number: 3, status: "draft", published_at: null, workflow_configurations: { max_call_duration: 600 } })
           yield* workflows.addDispositionCodes(created.id, ["sale", "callback"])
           yield* workflows.addDispositionCodes(created.id, ["sale"])
           expect(Option.getOrThrow(yield* workflows.find(organization.id, created.id)).call_disposition_codes).toEqual({

@@ -19,16 +19,16 @@
  * ARI has no HTTP callbacks: `webhooks.verify` refuses every HTTP request that claims to be one.
  *
  * Several processes of one deployment: one holds the application's events WebSocket (the application
- * leases it, see `TelephonyConfigs`); the others originate and hang up over REST, and the holder serves
+ * leases it, see core's `ProviderConnections`); the others originate and hang up over REST, and the holder serves
  * their calls' events and media (`ConnectContext.adopt`), recognizing them by their channel ids.
  */
-import type { CallEvent, CallInstruction, CallStatus, ConnectContext, ProviderSync, TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
+import type { CallStatus, ProviderSync, TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
 import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
-import { Clock, Deferred, Effect, Either, Exit, Scope } from "effect"
-import * as Crypto from "node:crypto"
-import { appArgs, causeText, DEFAULT_DIAL_STRING, dialString, outcomeOf, timestampMillis } from "./AriCalls.js"
-import { accountId, type AriConfig, configuration, normalizeEndpoint } from "./AriConfig.js"
-import * as AriEvents from "./AriEvents.js"
+import { Clock, Effect, Either } from "effect"
+import * as AriApplication from "./AriApplication.js"
+import { appArgs, DEFAULT_DIAL_STRING, dialString } from "./AriCalls.js"
+import * as AriChannels from "./AriChannels.js"
+import { accountId, type AriConfig, configuration } from "./AriConfig.js"
 import * as AriInbound from "./AriInbound.js"
 import { media } from "./AriMedia.js"
 import * as AriRest from "./AriRest.js"
@@ -42,287 +42,14 @@ export * as Inbound from "./AriInbound.js"
 /** How long an outbound channel rings before Asterisk gives up (the originate `timeout`). */
 export const RING_TIMEOUT_SECONDS = 60
 
-/** Ended calls remembered for `get` and for late (replayed) events, at most. */
-const REMEMBERED = 5000
-/** Calls remembered at all (those whose end never came, events lost while disconnected, included). */
-const TRACKED = 50_000
-
-interface Call {
-  readonly channelId: string
-  readonly config: AriConfig
-  readonly attemptId: number
-  readonly onEvent: (event: CallEvent, options?: { readonly durable?: boolean }) => Effect.Effect<void>
-  readonly whenAnswered: Exclude<CallInstruction, { readonly _tag: "Reject" }>
-  /** Asterisk's timestamp of the answer (StasisStart), for the talk time. */
-  answeredAt: number | undefined
-  canceledByUs: boolean
-  mediaStarted: boolean
-  ended: { readonly outcome: CallEvent & { type: "ended" } } | undefined
-}
-
-/** ARI's events are the provider's own reports: written to the run's log as they come (`onEvent`). */
-const durable = { durable: true } as const
-
-/** The channel id `place` chooses: this adapter instance's, and the attempt's. */
-const OUTBOUND_CHANNEL = /^agentline-([0-9a-f]{8})-(\d+)$/
-
-const mediaChannelId = (channelId: string) => `${channelId}-media`
-const bridgeId = (channelId: string) => `${channelId}-bridge`
-
-/** The media token of our media route URL (its last path segment). */
-const tokenOf = (url: string) => new URL(url).pathname.split("/").filter((s) => s !== "").at(-1) ?? ""
-
 export type AriProvider = TelephonyProvider<AriConfig>
 
 /** The adapter; `apiUrl` replaces every configuration's `ari_endpoint` (tests; see `AGENTLINE_ARI_URL`). */
 export const make = (options: { readonly apiUrl?: string | undefined } = {}): AriProvider => {
   const rest = AriRest.make(options)
-  /** Distinguishes this instance's channel ids from an earlier process's (attempt ids are per database). */
-  const instance = Crypto.randomBytes(4).toString("hex")
-  const calls = new Map<string, Call>()
-  /** externalMedia channel id → the call's channel id. */
-  const mediaChannels = new Map<string, string>()
-  const endedOrder: Array<string> = []
-  /** Incoming channels announced and not yet gone: their StasisStart time, and whether the server instructed them. */
-  const incoming = new Map<string, { readonly stamp: number; instructed: boolean }>()
-
   const send = rest.send
-
-  /** A call to hear events of; the oldest are dropped past `TRACKED`. */
-  const track = (call: Call) => {
-    while (calls.size >= TRACKED) calls.delete(calls.keys().next().value!)
-    calls.set(call.channelId, call)
-  }
-
-  const forget = (channelId: string) => {
-    endedOrder.push(channelId)
-    while (endedOrder.length > REMEMBERED) {
-      const old = endedOrder.shift()!
-      calls.delete(old)
-      mediaChannels.delete(mediaChannelId(old))
-    }
-  }
-
-  /** Best effort: what is left of a call's media (its channel, its bridge) once the call is gone. */
-  const tearDown = (call: Call) =>
-    Effect.all([
-      send({ config: call.config, method: "DELETE", path: `/channels/${encodeURIComponent(mediaChannelId(call.channelId))}`, what: "hang up the media channel" }),
-      send({ config: call.config, method: "DELETE", path: `/bridges/${encodeURIComponent(bridgeId(call.channelId))}`, what: "remove the bridge" })
-    ], { discard: true, concurrency: 2 }).pipe(Effect.ignore)
-
-  /** The answered call's audio: an externalMedia channel dialing our media route (bridged on its StasisStart). */
-  const startMedia = (call: Call) =>
-    Effect.gen(function*() {
-      const instruction = call.whenAnswered
-      if (instruction._tag !== "ConnectMediaStream") return
-      if (call.config.ws_client_name === "") {
-        return yield* Effect.logWarning(`ARI call ${call.channelId}: the configuration names no ws_client_name, so the call carries no audio`)
-      }
-      // The call may have ended while it was being answered: no audio for a call that is gone.
-      if (call.ended !== undefined) return
-      const externalId = mediaChannelId(call.channelId)
-      mediaChannels.set(externalId, call.channelId)
-      const created = yield* send({
-        config: call.config,
-        method: "POST",
-        path: "/channels/externalMedia",
-        query: {
-          app: call.config.app_name,
-          channelId: externalId,
-          external_host: call.config.ws_client_name,
-          format: "ulaw",
-          transport: "websocket",
-          encapsulation: "none",
-          connection_type: "client",
-          direction: "both",
-          // Appended by chan_websocket to the websocket_client.conf URI as query parameters.
-          transport_data: `v(token=${tokenOf(instruction.url)})`
-        },
-        what: "connect the call's audio"
-      })
-      if (Either.isLeft(created)) {
-        yield* Effect.logWarning(`ARI call ${call.channelId}: ${AriRest.failure(created.left, "connect the call's audio").message}`)
-      } else if (call.ended !== undefined) {
-        // It ended while the media channel was being made: its teardown may have come first.
-        yield* tearDown(call)
-      }
-    }).pipe(Effect.catchAll((e) => Effect.logWarning(`ARI call ${call.channelId}: ${e.message}`)))
-
-  /** Both channels in one mixing bridge, once the media channel is in Stasis too. */
-  const bridge = (call: Call) =>
-    Effect.gen(function*() {
-      const id = bridgeId(call.channelId)
-      const made = yield* send({ config: call.config, method: "POST", path: "/bridges", query: { type: "mixing", bridgeId: id, name: id }, what: "create the bridge" })
-      if (Either.isLeft(made)) return yield* Effect.logWarning(`ARI call ${call.channelId}: ${AriRest.failure(made.left, "create the bridge").message}`)
-      const added = yield* send({
-        config: call.config,
-        method: "POST",
-        path: `/bridges/${encodeURIComponent(id)}/addChannel`,
-        query: { channel: `${call.channelId},${mediaChannelId(call.channelId)}` },
-        what: "bridge the call with its audio"
-      })
-      if (Either.isLeft(added)) yield* Effect.logWarning(`ARI call ${call.channelId}: ${AriRest.failure(added.left, "bridge the call with its audio").message}`)
-    }).pipe(Effect.catchAll((e) => Effect.logWarning(`ARI call ${call.channelId}: ${e.message}`)))
-
-  /**
-   * One event of the application. Events of a call are handed on even when repeated or late (the
-   * consumer ignores what comes after the end); the media is set up once.
-   */
-  const handle = (config: AriConfig, context: ConnectContext | undefined) => (event: Record<string, unknown>): Effect.Effect<void> =>
-    Effect.gen(function*() {
-      if (event.type === "ApplicationReplaced") {
-        // Another WebSocket registered the application: this one hears nothing more from now on.
-        return yield* Effect.logError(
-          `ARI events of ${where(config)}: another client took the application (Asterisk gives it to the WebSocket that registered last); ` +
-            "only one Agentline process may serve an ARI user"
-        )
-      }
-      const channel = (event.channel ?? {}) as Record<string, unknown>
-      const channelId = typeof channel.id === "string" ? channel.id : undefined
-      if (channelId === undefined) return
-      const now = yield* Clock.currentTimeMillis
-      const stamp = timestampMillis(event.timestamp, now)
-      const parent = mediaChannels.get(channelId)
-      if (parent !== undefined) {
-        const call = calls.get(parent)
-        if (event.type === "StasisStart" && call !== undefined && call.ended === undefined) yield* Effect.forkDaemon(bridge(call))
-        return
-      }
-      const call = calls.get(channelId) ?? (yield* adopt(config, context, channelId))
-      if (call === undefined) {
-        const args = Array.isArray(event.args) ? event.args.filter((a): a is string => typeof a === "string") : []
-        if (AriInbound.isIncoming(event, args) && !incoming.has(channelId)) {
-          incoming.set(channelId, { stamp, instructed: false })
-          yield* Effect.forkDaemon(receive(config, context, channelId, event))
-        }
-        if (event.type === "ChannelDestroyed") incoming.delete(channelId)
-        return
-      }
-      // Up without this process having seen it enter Stasis: answered while another process held the
-      // application (the lease moved mid-call), which connected its audio. It ends completed, and what is
-      // left of its media is removed here.
-      if (call.answeredAt === undefined && channel.state === "Up" && event.type !== "StasisStart" && event.type !== "ChannelStateChange") {
-        call.answeredAt = stamp
-      }
-      switch (event.type) {
-        case "ChannelStateChange":
-          if (channel.state === "Ringing") yield* call.onEvent({ type: "ringing", providerCallId: channelId, at: now }, durable)
-          return
-        case "StasisStart": {
-          call.answeredAt ??= stamp
-          yield* call.onEvent({ type: "answered", providerCallId: channelId, at: now }, durable)
-          if (!call.mediaStarted && call.ended === undefined) {
-            call.mediaStarted = true
-            yield* Effect.forkDaemon(startMedia(call))
-          }
-          return
-        }
-        case "ChannelDestroyed": {
-          const cause = typeof event.cause === "number" ? event.cause : undefined
-          const ended = call.ended?.outcome ?? ({
-            type: "ended",
-            providerCallId: channelId,
-            at: now,
-            outcome: outcomeOf({ answered: call.answeredAt !== undefined, canceledByUs: call.canceledByUs, cause }),
-            durationSeconds: call.answeredAt === undefined ? 0 : Math.max(0, Math.round((stamp - call.answeredAt) / 1000)),
-            ...(causeText(cause, event.cause_txt) !== undefined ? { hangupCause: causeText(cause, event.cause_txt)! } : {})
-          } as const)
-          if (call.ended === undefined) {
-            call.ended = { outcome: ended }
-            forget(channelId)
-            if (call.mediaStarted || call.answeredAt !== undefined) yield* Effect.forkDaemon(tearDown(call))
-          }
-          yield* call.onEvent({ ...ended, at: now }, durable)
-          return
-        }
-        default:
-          return
-      }
-    })
-
-  /** Channels of other processes' calls that were not theirs to hand on (looked up once). */
-  const strangers = new Set<string>()
-
-  /**
-   * A channel another process of this deployment originated (`agentline-<instance>-<attempt>`, another
-   * instance): this process holds the application's events WebSocket, so it serves the call (events to
-   * its attempt, media once answered) when the application says the attempt is open.
-   */
-  const adopt = (config: AriConfig, context: ConnectContext | undefined, channelId: string) =>
-    Effect.gen(function*() {
-      const ours = OUTBOUND_CHANNEL.exec(channelId)
-      if (ours === null || ours[1] === instance || context?.adopt === undefined || strangers.has(channelId)) return undefined
-      const attemptId = Number(ours[2])
-      const adopted = yield* context.adopt({ attemptId, providerCallId: channelId })
-      if (adopted._tag === "None") {
-        if (strangers.size >= TRACKED) strangers.clear()
-        strangers.add(channelId)
-        return undefined
-      }
-      const call: Call = {
-        channelId,
-        config,
-        attemptId,
-        onEvent: adopted.value.onEvent,
-        whenAnswered: adopted.value.whenAnswered,
-        answeredAt: undefined,
-        canceledByUs: false,
-        mediaStarted: false,
-        ended: undefined
-      }
-      track(call)
-      return call
-    })
-
-  /**
-   * An incoming call: the server routes it (and answers or rejects it by `instructCall`); a call it
-   * did not instruct (an unknown number, no inbound route) is rejected here, as it would otherwise
-   * wait in Stasis for ever.
-   */
-  const receive = (config: AriConfig, context: ConnectContext | undefined, channelId: string, event: Record<string, unknown>) =>
-    Effect.gen(function*() {
-      if (context === undefined) {
-        yield* Effect.logWarning(`ARI incoming call ${channelId}: this application takes no incoming calls`)
-      } else {
-        yield* context.inbound(AriInbound.request(config, event, config.app_password))
-      }
-      if (incoming.get(channelId)?.instructed !== true) yield* reject(config, channelId, "rejected")
-    }).pipe(Effect.catchAllCause((cause) => Effect.logWarning(`ARI incoming call ${channelId} failed`, cause)))
-
-  const reject = (config: AriConfig, channelId: string, reason: "busy" | "rejected") =>
-    Effect.gen(function*() {
-      const deleted = yield* send({ config, method: "DELETE", path: `/channels/${encodeURIComponent(channelId)}`, query: { reason }, what: "reject the call" })
-      if (Either.isLeft(deleted) && deleted.left.status !== 404) return yield* AriRest.failure(deleted.left, "reject the call")
-    })
-
-  const instructCall: NonNullable<NonNullable<AriProvider["webhooks"]>["instructCall"]> = ({ config, instruction, onEvent, providerCallId }) =>
-    Effect.gen(function*() {
-      const seen = incoming.get(providerCallId)
-      if (seen !== undefined) seen.instructed = true
-      if (instruction._tag === "Reject") {
-        // No speech without a sound file on the box: a busy signal, or the call rejected.
-        return yield* reject(config, providerCallId, instruction.busy === true ? "busy" : "rejected")
-      }
-      const call: Call = {
-        channelId: providerCallId,
-        config,
-        attemptId: 0,
-        // Its end finishes its attempt (without it, the end of the media stream does, through `get`).
-        onEvent: onEvent ?? (() => Effect.void),
-        whenAnswered: instruction,
-        answeredAt: seen?.stamp ?? (yield* Clock.currentTimeMillis),
-        canceledByUs: false,
-        mediaStarted: instruction._tag === "ConnectMediaStream",
-        ended: undefined
-      }
-      calls.set(providerCallId, call)
-      const answered = yield* send({ config, method: "POST", path: `/channels/${encodeURIComponent(providerCallId)}/answer`, what: "answer the call" })
-      if (Either.isLeft(answered)) {
-        calls.delete(providerCallId)
-        return yield* AriRest.failure(answered.left, "answer the call")
-      }
-      if (instruction._tag === "ConnectMediaStream") yield* Effect.forkDaemon(startMedia(call))
-    })
+  const channels = AriChannels.make(send)
+  const application = AriApplication.make({ channels, rest, apiUrl: options.apiUrl })
 
   /**
    * Asterisk has no per-number webhook: its dialplan sends calls to `Stasis(<app>)`. Binding a number
@@ -349,52 +76,6 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
       } satisfies ProviderSync
     }).pipe(Effect.catchAll((e) => Effect.succeed({ ok: false, message: e.message } satisfies ProviderSync)))
 
-  const where = (config: AriConfig) => `${normalizeEndpoint(config.ari_endpoint)} (application ${config.app_name})`
-
-  /**
-   * One events WebSocket per Asterisk application in this process, shared by the configurations
-   * naming it (same box, same ARI user): Asterisk gives an application to the WebSocket that registered
-   * it last, so a second one would silence the first. Closed when the last of them lets go.
-   */
-  const held = new Map<string, { refs: number; readonly scope: Scope.CloseableScope; readonly opened: Deferred.Deferred<void, TelephonyError> }>()
-  const holdLock = Effect.unsafeMakeSemaphore(1)
-
-  const connect: AriProvider["connect"] = (config, context) =>
-    Effect.gen(function*() {
-      const base = yield* AriRest.baseFor(config, options.apiUrl)
-      const key = `${base}#${config.app_name}`
-      const entry = yield* holdLock.withPermits(1)(Effect.gen(function*() {
-        const current = held.get(key)
-        if (current !== undefined) {
-          current.refs++
-          return current
-        }
-        const scope = yield* Scope.make()
-        const opened = yield* Deferred.make<void, TelephonyError>()
-        const created = { refs: 1, scope, opened }
-        held.set(key, created)
-        yield* AriEvents.hold({
-          url: AriEvents.eventsUrl(base, config.app_name),
-          authorization: AriRest.basicAuth(config),
-          where: where(config),
-          handle: handle(config, context)
-        }).pipe(
-          Scope.extend(scope),
-          Effect.exit,
-          Effect.flatMap((exit) => Deferred.done(opened, exit))
-        )
-        return created
-      }))
-      const release = holdLock.withPermits(1)(Effect.suspend(() => {
-        entry.refs--
-        if (entry.refs > 0 || held.get(key) !== entry) return Effect.void
-        held.delete(key)
-        return Scope.close(entry.scope, Exit.void)
-      }))
-      yield* Effect.addFinalizer(() => release)
-      yield* Deferred.await(entry.opened)
-    })
-
   const place: NonNullable<AriProvider["calls"]>["place"] = (input) =>
     Effect.gen(function*() {
       const { config } = input
@@ -405,18 +86,8 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
       // Chosen by us so the call is known before Asterisk answers (its events may come before the
       // reply), and the same for every try of this attempt: Asterisk refuses a second channel with the
       // id (409), so a retried request whose first try got through does not dial twice.
-      const channelId = `agentline-${instance}-${input.attemptId}`
-      track({
-        channelId,
-        config,
-        attemptId: input.attemptId,
-        onEvent: input.onEvent,
-        whenAnswered: input.whenAnswered,
-        answeredAt: undefined,
-        canceledByUs: false,
-        mediaStarted: false,
-        ended: undefined
-      })
+      const channelId = `agentline-${channels.instance}-${input.attemptId}`
+      channels.track(AriChannels.newCall({ channelId, config, attemptId: input.attemptId, onEvent: input.onEvent, whenAnswered: input.whenAnswered }))
       const placed = yield* send({
         config,
         method: "POST",
@@ -430,10 +101,10 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
           timeout: String(RING_TIMEOUT_SECONDS)
         },
         what: `dial ${input.to}`
-      }).pipe(Effect.tapError(() => Effect.sync(() => calls.delete(channelId))))
+      }).pipe(Effect.tapError(() => Effect.sync(() => channels.drop(channelId))))
       // 409: an earlier try of this attempt created the channel; it is the call.
       if (Either.isLeft(placed) && placed.left.status !== 409) {
-        calls.delete(channelId)
+        channels.drop(channelId)
         // Asterisk answers 500 "Allocation failed" when it cannot make the channel at all (no such
         // endpoint or trunk, a technology it lacks): the dial string is wrong, trying again cannot help.
         if (placed.left.status === 500 && placed.left.message === "Allocation failed") {
@@ -445,13 +116,13 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
         }
         return yield* AriRest.failure(placed.left, `dial ${input.to} (${endpoint})`)
       }
-      yield* input.onEvent({ type: "initiated", providerCallId: channelId, at: yield* Clock.currentTimeMillis }, durable)
+      yield* input.onEvent({ type: "initiated", providerCallId: channelId, at: yield* Clock.currentTimeMillis }, AriChannels.durable)
       return { providerCallId: channelId }
     })
 
   const hangUp: NonNullable<AriProvider["calls"]>["hangUp"] = ({ config, providerCallId }) =>
     Effect.gen(function*() {
-      const call = calls.get(providerCallId)
+      const call = channels.call(providerCallId)
       if (call !== undefined && call.answeredAt === undefined && call.ended === undefined) call.canceledByUs = true
       const deleted = yield* send({
         config,
@@ -466,7 +137,7 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
 
   const get: NonNullable<AriProvider["calls"]>["get"] = ({ config, providerCallId }) =>
     Effect.gen(function*() {
-      const known = calls.get(providerCallId)?.ended
+      const known = channels.call(providerCallId)?.ended
       if (known !== undefined) {
         return { _tag: "Ended", outcome: known.outcome.outcome, durationSeconds: known.outcome.durationSeconds } satisfies CallStatus
       }
@@ -493,11 +164,11 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ar
       parseInbound: ({ request }) => Effect.try({ try: () => AriInbound.parse(request), catch: (e) => e instanceof TelephonyError ? e : noCallbacks }),
       // Asterisk reads no document: `instructCall` acts on the channel.
       answer: ({ instruction }) => ({ status: 200, contentType: "application/json", body: JSON.stringify({ instruction: instruction._tag }) }),
-      instructCall
+      instructCall: application.instructCall
     },
     media,
     inbound: { configure },
-    connect
+    connect: application.connect
   }
 }
 

@@ -23,7 +23,8 @@
  * padded with silence to a whole frame before a mark or a hang-up (what was played before a mark must
  * reach Asterisk before the mark). A clear drops it with the rest.
  */
-import type { AudioFormat, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
+import type { AudioFormat } from "@agentline/core/audio/AudioFormat"
+import type { MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
 import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
 import { Effect } from "effect"
 

@@ -130,7 +130,8 @@ describe("ari adapter against the fake Asterisk", () => {
         expect(refused.message).toContain("+14155550113")
         expect(refused.message).toContain("Local/14155550113@from-internal")
         // A request tried again for the same attempt (its first try got through) does not dial twice.
-        fake.behave("14155550112", { answer: "human", talkSeconds: 100 })
+        // Ringing for long (scaled) minutes: the hang-up below comes before any answer, however loaded the machine.
+        fake.behave("14155550112", { answer: "human", ringSeconds: 6000, talkSeconds: 100 })
         const input = {
           config,
           to: "+14155550112",

@@ -6,12 +6,14 @@
  *   and the CXML to run (a `<Redirect>` to our answer route: see `Cxml.ts`), and `callback` for status
  *   callbacks; the session `token` it answers is the call's id. Hang up and look up by session.
  * - webhooks: Cloudonix signs nothing; it sends the domain's API key in `x-cx-apikey`, which is compared
- *   (in constant time) with the configuration's key. Status callbacks are Twilio-like form posts (CDRs,
- *   JSON, are read too); answers are CXML.
+ *   (in constant time) with the configuration's key. Voice application requests are JSON (form-encoded
+ *   ones are read too), session notifications are JSON session objects with Cloudonix's session states
+ *   (see `Callbacks.ts`); answers are CXML.
  * - media: Twilio Media Streams (JSON, base64 µ-law 8 kHz), Twilio's codec reused.
  * - inbound: a voice application (`application_name`) holds the numbers (DNIDs) that reach it and one
  *   URL for all of them. Binding a number points the application at this server and attaches the
- *   number's DNID to it; unbinding detaches the DNID (the application's URL serves the others).
+ *   number's DNID to it; unbinding detaches the DNID (the application's URL serves the others). Only a
+ *   DNID that is exactly the number counts as the number's (not a prefix or pattern that matches it).
  *
  * The inbound routing key's account id is the domain (webhooks name it in `Domain` / `AccountSid`).
  * There is no answering-machine detection: Cloudonix documents none that this adapter could use.
@@ -32,6 +34,7 @@ import * as Crypto from "node:crypto"
 import { Clock, Effect, Either, Schema } from "effect"
 import * as Callbacks from "./Callbacks.js"
 import * as Cxml from "./Cxml.js"
+import * as Requests from "./Requests.js"
 import * as Rest from "./Rest.js"
 
 export const CloudonixConfig = providerConfig({
@@ -126,7 +129,7 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Cl
     ProviderRest.lookUpCall(
       session(config, providerCallId),
       (f) => Rest.failure(f, "look the call up"),
-      (found) => Callbacks.sessionStatus(found.status, found.callDuration)
+      (found) => Callbacks.sessionStatus(found)
     )
 
   /** Deleting a session ends the call (canceled while ringing, completed once answered); one already over is left alone. */
@@ -134,7 +137,7 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Cl
     Effect.gen(function*() {
       const found = yield* session(config, providerCallId)
       if (Either.isLeft(found)) return yield* Rest.failure(found.left, "hang up the call")
-      if (Callbacks.sessionStatus(found.right.status, undefined)._tag === "Ended") return
+      if (Callbacks.sessionStatus(found.right)._tag === "Ended") return
       const deleted = yield* rest.send({
         apiKey: config.bearer_token,
         method: "DELETE",
@@ -151,17 +154,17 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Cl
       return parsed._tag === "Events" ? Effect.succeed(parsed.events) : Effect.fail(refused(parsed.reason))
     })
 
+  /** A voice application request: JSON (as Cloudonix documents it), a form, or a GET's query. */
   const parseInbound = ({ request }: { readonly request: WebhookRequest }) =>
     Effect.suspend(() => {
-      const params = new Map([...new URLSearchParams(new TextDecoder().decode(request.rawBody)).entries()])
-      const accountId = cloudonixDomain(params.get("Domain") ?? params.get("AccountSid"))
-      const to = params.get("To")
-      const from = params.get("From") ?? ""
-      const providerCallId = params.get("Session") ?? params.get("CallSid")
-      if (accountId === undefined || to === undefined || providerCallId === undefined) {
+      const params = Requests.paramsOf(Requests.read(new TextDecoder().decode(request.rawBody), request.url))
+      if (params === undefined) return Effect.fail(refused("not a Cloudonix incoming call: the body is neither a JSON object nor a form"))
+      const call = Requests.incomingCall(params)
+      const accountId = cloudonixDomain(call.domain)
+      if (accountId === undefined || call.to === undefined || call.token === undefined) {
         return Effect.fail(refused("not a Cloudonix incoming call: Domain (or AccountSid), To and Session (or CallSid) are required"))
       }
-      return Effect.succeed<InboundCall>({ accountId, to, from, providerCallId })
+      return Effect.succeed<InboundCall>({ accountId, to: call.to, from: call.from, providerCallId: call.token })
     })
 
   const configure = (
@@ -184,9 +187,10 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Cl
         what: "list the domain's numbers"
       })
       if (Either.isLeft(listed)) return { ok: false, message: Rest.failure(listed.left, "list the domain's numbers").message }
-      const existing = listed.right.find((d) => d.source === address)
+      const existing = Rest.dnidOf(listed.right, address)
+      const ours = existing !== undefined && Rest.applicationName(existing) === application
       if (webhookUrl === null) {
-        if (existing === undefined || existing.application !== application) {
+        if (existing === undefined || !ours) {
           return { ok: true, message: `Cloudonix: ${address} is not on the application ${application}; nothing to undo` }
         }
         const removed = yield* rest.send({
@@ -208,20 +212,26 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Cl
         what: "point the voice application at this server"
       })
       if (Either.isLeft(pointed)) return { ok: false, message: Rest.failure(pointed.left, "point the voice application at this server").message }
-      if (existing !== undefined && existing.application === application) {
+      if (existing !== undefined && ours) {
+        if (existing.active === false) {
+          return {
+            ok: false,
+            message: `Cloudonix: ${address} is on the application ${application} but its DNID is inactive; activate it in the Cloudonix cockpit`
+          }
+        }
         return { ok: true, message: `Cloudonix: incoming calls to ${address} are sent to ${webhookUrl}` }
       }
       if (existing !== undefined) {
         return {
           ok: false,
-          message: `Cloudonix: ${address} belongs to the application ${existing.application ?? "(none)"}; move it to ${application} in the Cloudonix cockpit`
+          message: `Cloudonix: ${address} belongs to the application ${Rest.applicationLabel(existing)}; move it to ${application} in the Cloudonix cockpit`
         }
       }
       const attached = yield* rest.send({
         apiKey: config.bearer_token,
         method: "POST",
         path: `${appPath}/dnids`,
-        body: { source: address, prefix: false, expression: false },
+        body: { source: address, prefix: false, expression: false, asteriskCompatible: false },
         schema: Schema.Unknown,
         what: "attach the number to the application"
       })

@@ -22,7 +22,8 @@
  * frame, before a mark (the mark must follow its audio) — a clear drops it. Exotel has no frame to end
  * a stream: closing the socket does, so `Stop` encodes to nothing.
  */
-import type { AudioFormat, MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
+import type { AudioFormat } from "@agentline/core/audio/AudioFormat"
+import type { MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
 import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
 import { Effect } from "effect"
 

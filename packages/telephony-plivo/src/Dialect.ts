@@ -4,7 +4,7 @@
  * order of L16 audio. Everything else — the Call API, callbacks, the answer XML, the stream protocol —
  * is shared by `PlivoCompatible.ts`, so a Plivo clone is one dialect value, not a copy of the adapter.
  */
-import type { AudioEncoding } from "@agentline/core/telephony/Media"
+import type { AudioEncoding } from "@agentline/core/audio/AudioFormat"
 import { optionalText, present, providerConfig, requiredText } from "@agentline/core/telephony/ProviderConfig"
 import type { ProviderField } from "@agentline/core/telephony/TelephonyProvider"
 import { Schema } from "effect"

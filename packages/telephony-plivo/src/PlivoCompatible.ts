@@ -9,6 +9,7 @@
  */
 import type {
   ProviderCalls,
+  ProviderSync,
   ProviderInbound,
   ProviderWebhooks,
   TelephonyProvider,
@@ -76,6 +77,18 @@ export const make = (dialect: PlivoDialect, options: Options = {}): PlivoCompati
     calls: Calls.make(rest),
     webhooks: webhooks(dialect),
     media: media(dialect),
-    inbound: InboundSetup.make(rest)
+    inbound: InboundSetup.make(rest),
+    verifyCredentials: (config) => verifyCredentials(rest, config)
   }
 }
+
+/** One page of one application: the cheapest request that needs the account's credentials. */
+const verifyCredentials = (rest: Rest.Rest, config: PlivoCompatibleConfig): Effect.Effect<ProviderSync> =>
+  rest.send(config, { method: "GET", path: "Application/?limit=1&offset=0", what: "check the credentials" }).pipe(
+    Effect.flatMap((response) =>
+      response.status >= 200 && response.status < 300
+        ? Effect.succeed<ProviderSync>({ ok: true, message: `${rest.dialect.displayName} accepts the credentials` })
+        : rest.refused("check the credentials", response)
+    ),
+    Effect.catchAll((e) => Effect.succeed<ProviderSync>({ ok: false, message: e.message }))
+  )

@@ -13,7 +13,8 @@
  * at 8/16 kHz (Vobiz also 24 kHz) in the carrier's byte order (Vobiz streams big-endian L16 to us and
  * takes little-endian back). Commands take L16 in either byte order and send what the carrier takes.
  */
-import type { AudioFormat, MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
+import type { AudioFormat } from "@agentline/core/audio/AudioFormat"
+import type { MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
 import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
 import { Effect, Either, ParseResult, Schema } from "effect"
 import { decodeParameters } from "./Answer.js"

@@ -175,6 +175,17 @@ describe("Plivo against its fake", () => {
       expect(yield* plivo.calls.get({ config, providerCallId: "anything" })).toMatchObject({ _tag: "Unknown" })
     }))
 
+  it.scopedLive("verifyCredentials: the fake accepts the account's token and refuses another, without saying it (agentline doctor)", () =>
+    Effect.gen(function*() {
+      const fake = yield* FakePlivo.make({ accounts: [account] })
+      const plivo = Plivo.make({ apiUrl: fake.url })
+      expect(yield* plivo.verifyCredentials!(config)).toEqual({ ok: true, message: "Plivo accepts the credentials" })
+      const refused = yield* plivo.verifyCredentials!({ ...config, auth_token: "a-wrong-token" })
+      expect(refused.ok).toBe(false)
+      expect(refused.message).toMatch(/^Plivo refused to check the credentials \(HTTP 401\)/)
+      expect(refused.message).not.toContain("a-wrong-token")
+    }))
+
   it.scopedLive("refuses callbacks signed with another token", () =>
     Effect.gen(function*() {
       const fake = yield* FakePlivo.make({ accounts: [{ ...account, authToken: "not-the-configured-token" }] })

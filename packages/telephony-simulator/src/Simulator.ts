@@ -226,6 +226,7 @@ export const make: Effect.Effect<SimulatorProvider, never, Scope.Scope> = Effect
   return {
     name: "simulator",
     displayName: "Simulator (no real calls)",
+    verifyCredentials: () => Effect.succeed({ ok: true, message: "simulated: there are no credentials to check" }),
     configSchema: SimulatorConfig,
     fields,
     accountId: (config) => config.account_id,

@@ -10,7 +10,7 @@
  * The stream is the simulator's own protocol (`SimulatorMedia.ts`) over a real WebSocket to the URL
  * the server gave for the call, so a simulated conversation crosses the same path a carrier's does.
  */
-import type { AudioFormat } from "@agentline/core/telephony/Media"
+import type { AudioFormat } from "@agentline/core/audio/AudioFormat"
 import type { TextToSpeechService } from "@agentline/core/voice/Speech"
 import { Context, Effect, Option, Stream } from "effect"
 import WebSocket from "ws"

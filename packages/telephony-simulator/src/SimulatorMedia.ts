@@ -7,14 +7,8 @@
  *                       <binary audio>  {"event":"dtmf","digit"}  {"event":"mark","name"}  {"event":"stop"}
  *   to the simulator    <binary audio>  {"event":"mark","name"}  {"event":"clear"}  {"event":"stop"}
  */
-import type {
-  AudioFormat,
-  MediaCommand,
-  MediaEvent,
-  MediaSession,
-  ProviderMedia,
-  WebSocketFrame
-} from "@agentline/core/telephony/Media"
+import type { AudioFormat } from "@agentline/core/audio/AudioFormat"
+import type { MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
 import { Effect, Either, ParseResult, Schema } from "effect"
 import { error } from "./SimulatorWebhooks.js"
 

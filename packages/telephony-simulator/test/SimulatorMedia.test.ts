@@ -1,4 +1,5 @@
-import type { AudioEncoding, AudioFormat, WebSocketFrame } from "@agentline/core/telephony/Media"
+import type { AudioEncoding, AudioFormat } from "@agentline/core/audio/AudioFormat"
+import type { WebSocketFrame } from "@agentline/core/telephony/Media"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, FastCheck } from "effect"
 import { Simulator } from "../src/index.js"

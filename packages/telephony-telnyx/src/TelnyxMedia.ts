@@ -18,7 +18,8 @@
  * is not caller audio and is dropped here. Telnyx has no frame to stop a stream: closing the socket or
  * hanging up the call (`calls.hangUp`) does, so `Stop` encodes to nothing.
  */
-import type { AudioEncoding, AudioFormat, MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
+import type { AudioEncoding, AudioFormat } from "@agentline/core/audio/AudioFormat"
+import type { MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
 import type { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
 import { Effect, Either, ParseResult, Schema } from "effect"
 import * as ClientState from "./ClientState.js"

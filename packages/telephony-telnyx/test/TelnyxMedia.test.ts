@@ -1,6 +1,6 @@
 import type { WebSocketFrame } from "@agentline/core/telephony/Media"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, FastCheck } from "effect"
+import { Effect, FastCheck, Logger } from "effect"
 import { Telnyx } from "../src/index.js"
 
 const { ClientState, Media } = Telnyx
@@ -42,7 +42,11 @@ describe("telnyx media codec", () => {
       expect(yield* codec.decode(media(audio, "outbound"))).toEqual([])
       expect(yield* codec.decode(text({ event: "dtmf", stream_id: "stream-1", dtmf: { digit: "#" } }))).toEqual([{ _tag: "Dtmf", digit: "#" }])
       expect(yield* codec.decode(text({ event: "mark", stream_id: "stream-1", mark: { name: "greeting" } }))).toEqual([{ _tag: "Mark", name: "greeting" }])
-      expect(yield* codec.decode(text({ event: "error", payload: { code: 100002, title: "malformed", detail: "x" } }))).toEqual([])
+      // Telnyx's error frame is logged (a warning with its payload) and yields nothing.
+      const logged: Array<unknown> = []
+      const capture = Logger.replace(Logger.defaultLogger, Logger.make(({ logLevel, message }) => void logged.push([logLevel.label, message])))
+      expect(yield* codec.decode(text({ event: "error", payload: { code: 100002, title: "malformed", detail: "x" } })).pipe(Effect.provide(capture))).toEqual([])
+      expect(logged).toEqual([["WARN", ["telnyx media: Telnyx reported a media stream error", { code: 100002, title: "malformed", detail: "x" }]]])
       expect(yield* codec.decode(text({ event: "stop", stop: { call_control_id: "v3:call-1" } }))).toEqual([{ _tag: "Stop" }])
     }))
 

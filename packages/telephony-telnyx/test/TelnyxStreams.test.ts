@@ -89,9 +89,14 @@ describe("telnyx media streams against the fake Telnyx", () => {
       const { providerCallId } = yield* place(s, to, { stream: true })
       const connection = yield* Effect.promise(() => waitFor("the media connection", () => s.receiver.media[0]))
       yield* Effect.promise(() => waitFor("start", () => connection.events.find((e) => e._tag === "Start")))
+      const before = connection.events.length
       connection.send([{ _tag: "Text", text: JSON.stringify({ event: "media", media: { payload: "not base64!" } }) }])
       const leg = s.fake.call(providerCallId)!.media!
       yield* Effect.promise(() => waitFor("the error frame", () => leg.errors() === 1 || undefined))
+      // Skipped: no event of its own, and the stream goes on (a codec failing on it would end the connection).
+      leg.speak(mulaw(160, 0x22))
+      yield* Effect.promise(() => waitFor("caller audio after the error", () => connection.events.length > before || undefined))
+      expect(connection.events.slice(before).map((e) => e._tag)).toEqual(["Audio"])
       yield* s.adapter.calls.hangUp({ config: s.config, providerCallId })
       yield* ended(s, providerCallId)
     }))

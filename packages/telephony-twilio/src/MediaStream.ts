@@ -9,7 +9,8 @@
  * Twilio has no "stop" message of ours: closing the WebSocket ends `<Connect>` (and the call, with the
  * `<Hangup/>` that follows it in our TwiML).
  */
-import type { AudioFormat, MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
+import type { AudioFormat } from "@agentline/core/audio/AudioFormat"
+import type { MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
 import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
 import { Effect, Either, ParseResult, Schema } from "effect"
 

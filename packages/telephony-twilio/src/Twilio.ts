@@ -189,9 +189,27 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Tw
       }
     }).pipe(Effect.catchAll((e) => Effect.succeed<ProviderSync>({ ok: false, message: e.message })))
 
+  /** One page of one number: the cheapest request that needs the account's credentials. */
+  const verifyCredentials = (config: TwilioConfig) =>
+    rest.send({
+      credentials: config,
+      method: "GET",
+      path: "/IncomingPhoneNumbers.json",
+      params: [["PageSize", "1"]],
+      schema: Rest.IncomingNumbers,
+      what: "check the credentials"
+    }).pipe(
+      Effect.map(Either.match({
+        onLeft: (failure): ProviderSync => ({ ok: false, message: Rest.failure(failure, "check the credentials").message }),
+        onRight: (): ProviderSync => ({ ok: true, message: "Twilio accepts the credentials" })
+      })),
+      Effect.catchAll((e) => Effect.succeed<ProviderSync>({ ok: false, message: e.message }))
+    )
+
   return {
     name: "twilio",
     displayName: "Twilio",
+    verifyCredentials,
     configSchema: TwilioConfig,
     fields,
     accountId: (config) => present(config.account_sid),

@@ -72,6 +72,17 @@ describe("Vobiz against its fake", () => {
       expect(check(url, { "x-vobiz-signature-v3": headers["x-vobiz-signature-v2"]!, "x-vobiz-signature-v3-nonce": "1234" })).toBe(false)
     }))
 
+  it.scopedLive("verifyCredentials: the fake accepts the account's token and refuses another (agentline doctor)", () =>
+    Effect.gen(function*() {
+      const fake = yield* FakeVobiz.make({ accounts: [account] })
+      const vobiz = Vobiz.make({ apiUrl: fake.url })
+      expect(yield* vobiz.verifyCredentials!(config)).toEqual({ ok: true, message: "Vobiz accepts the credentials" })
+      const refused = yield* vobiz.verifyCredentials!({ ...config, auth_token: "a-wrong-token" })
+      expect(refused.ok).toBe(false)
+      expect(refused.message).toMatch(/^Vobiz refused to check the credentials \(HTTP 401\)/)
+      expect(refused.message).not.toContain("a-wrong-token")
+    }))
+
   it.scopedLive("refuses other credentials, maps busy and machine answers, hangs up and looks calls up", () =>
     Effect.gen(function*() {
       const { fake, outcome, place, vobiz } = yield* setup

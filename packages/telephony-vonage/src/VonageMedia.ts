@@ -23,7 +23,8 @@
  * the end of the stream. A call's uuid is not in the stream; the answer document passes what the
  * server needs as the endpoint's headers, which come back in `websocket:connected`.
  */
-import type { AudioFormat, MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
+import type { AudioFormat } from "@agentline/core/audio/AudioFormat"
+import type { MediaCommand, MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/core/telephony/Media"
 import { TelephonyError } from "@agentline/core/telephony/TelephonyProvider"
 import * as Crypto from "node:crypto"
 import { Effect } from "effect"

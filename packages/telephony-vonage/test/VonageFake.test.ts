@@ -83,6 +83,8 @@ describe("Vonage adapter against the fake", () => {
         const limited = yield* Effect.flip(adapter.calls.place(input(configOf(ours.application.id, ours.privateKey))))
         expect(limited).toMatchObject({ retryable: true })
         expect(limited.message).toContain("HTTP 429")
+        // Ringing for long (scaled) minutes, so the call is still in progress when asked, however loaded the machine.
+        fake.behave("+14155550100", { answer: "human", ringSeconds: 6000 })
         const placed = yield* adapter.calls.place(input(configOf(ours.application.id, ours.privateKey)))
         expect(fake.call(placed.providerCallId)?.to).toBe("14155550100")
         expect((yield* adapter.calls.get({ config: configOf(ours.application.id, ours.privateKey), providerCallId: placed.providerCallId }))._tag).toBe("InProgress")

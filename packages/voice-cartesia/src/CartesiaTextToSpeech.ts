@@ -6,7 +6,7 @@
  * sends `cancel` for the context and closes the socket. The address is `AGENTLINE_CARTESIA_URL`
  * (default `wss://api.cartesia.ai`), the key `CARTESIA_API_KEY`.
  */
-import type { AudioFormat } from "@agentline/core/telephony/Media"
+import type { AudioFormat } from "@agentline/core/audio/AudioFormat"
 import { SpeechError, TextToSpeech } from "@agentline/core/voice/Speech"
 import type { SpeechAudio } from "@agentline/core/voice/Speech"
 import { Chunk, Config, Effect, Layer, Redacted, Schema, Stream } from "effect"

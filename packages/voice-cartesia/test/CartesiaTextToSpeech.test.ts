@@ -1,4 +1,4 @@
-import type { AudioFormat } from "@agentline/core/telephony/Media"
+import type { AudioFormat } from "@agentline/core/audio/AudioFormat"
 import { describe, expect, it } from "@effect/vitest"
 import { SpeechError, TextToSpeech } from "@agentline/core/voice/Speech"
 import { Chunk, Effect, Redacted, Schedule, Stream } from "effect"

@@ -4,8 +4,8 @@
  * endpoint), `SpeechStarted`, `UtteranceEnd` and `Metadata` read back as `SpeechEvent`s. The address is
  * `AGENTLINE_DEEPGRAM_URL` (default `wss://api.deepgram.com`), the key `DEEPGRAM_API_KEY`.
  */
-import type { AudioFormat, AudioFrame } from "@agentline/core/telephony/Media"
-import { SpeechError, SpeechToText } from "@agentline/core/voice/Speech"
+import type { AudioFormat, AudioFrame } from "@agentline/core/audio/AudioFormat"
+import { meterAudio, SpeechError, SpeechToText } from "@agentline/core/voice/Speech"
 import type { SpeechEvent, TranscribeOptions } from "@agentline/core/voice/Speech"
 import { Chunk, Clock, Config, Effect, Layer, Redacted, Schedule, Schema, Stream } from "effect"
 import WebSocket from "ws"
@@ -97,8 +97,17 @@ export const toEvents = (message: any): ReadonlyArray<SpeechEvent> => {
   }
 }
 
+/**
+ * Deepgram bills the audio streamed to it: the audio given is counted as `Metadata` as the results come
+ * (`meterAudio`, before each final and at the end), in place of Deepgram's own `Metadata`, which only
+ * comes at the close — after a call's end when the caller hung up.
+ */
 export const make = (options: DeepgramOptions): DeepgramSpeechToTextService => ({
   transcribe: <E>(format: AudioFormat, audio: Stream.Stream<AudioFrame, E>, transcribe: TranscribeOptions = {}) =>
+    meterAudio(audio, (counted) => listen(options, format, counted, transcribe))
+})
+
+const listen = <E>(options: DeepgramOptions, format: AudioFormat, audio: Stream.Stream<AudioFrame, E>, transcribe: TranscribeOptions) =>
     Stream.asyncScoped<SpeechEvent, DeepgramError | E>((emit) =>
       Effect.gen(function*() {
         const socket = yield* Effect.acquireRelease(
@@ -163,7 +172,6 @@ export const make = (options: DeepgramOptions): DeepgramSpeechToTextService => (
         )
       })
     )
-})
 
 /** The adapter as the `SpeechToText` port. */
 export const toPort = (service: DeepgramSpeechToTextService) =>

@@ -1,4 +1,4 @@
-import type { AudioFormat, AudioFrame } from "@agentline/core/telephony/Media"
+import type { AudioFormat, AudioFrame } from "@agentline/core/audio/AudioFormat"
 import { describe, expect, it } from "@effect/vitest"
 import { SpeechError, SpeechToText } from "@agentline/core/voice/Speech"
 import { Chunk, Effect, Fiber, Redacted, Stream, TestClock } from "effect"
@@ -15,13 +15,17 @@ describe("Deepgram live STT against a fake /v1/listen", () => {
       const fake = yield* startFakeDeepgram({ key: "dg-key", words: "book an appointment", bytesPerSecond: 8000 })
       const stt = Deepgram.make({ apiKey: Redacted.make("dg-key"), url: fake.url, model: "nova-3" })
       const events = Chunk.toReadonlyArray(yield* Stream.runCollect(stt.transcribe(format, Stream.fromIterable(second))))
-      expect(events).toEqual([
+      expect(events.filter((e) => e._tag !== "Metadata")).toEqual([
         { _tag: "SpeechStarted", at: 0.2 },
         { _tag: "Interim", text: "book" },
         { _tag: "Final", text: "book an appointment", endOfSpeech: true, start: 0.2, duration: 1 },
-        { _tag: "UtteranceEnd", lastWordEnd: 1.2 },
-        { _tag: "Metadata", audioSeconds: 1 }
+        { _tag: "UtteranceEnd", lastWordEnd: 1.2 }
       ])
+      // Usage: the audio sent, reported before the final (whatever was sent by then) and the rest at the
+      // end, in place of Deepgram's own Metadata at the close (which says the same second).
+      const reported = events.flatMap((e) => (e._tag === "Metadata" ? [e.audioSeconds] : []))
+      expect(reported.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6)
+      expect(events[events.findIndex((e) => e._tag === "Final") - 1]?._tag).toBe("Metadata")
       const query = fake.queries[0]!
       expect(Object.fromEntries(query)).toMatchObject({
         model: "nova-3",
@@ -52,6 +56,26 @@ describe("Deepgram live STT against a fake /v1/listen", () => {
       yield* realWait(100)
       expect(fake.controls).toEqual(["KeepAlive"])
       yield* Fiber.interrupt(fiber)
+    })))
+
+  it.effect("usage counts the audio sent when the call ends before Deepgram's closing Metadata", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const fake = yield* startFakeDeepgram({ key: "k", words: "yes please", bytesPerSecond: 8000 })
+      const stt = Deepgram.make({ apiKey: Redacted.make("k"), url: fake.url, model: "nova-3" })
+      // Two seconds, then the line stays open: the runtime stops reading once the call is over.
+      const open = Stream.concat(Stream.fromIterable([...second, ...second]), Stream.never)
+      const untilFinal = yield* stt.transcribe(format, open).pipe(
+        Stream.takeUntil((e) => e._tag === "Final"),
+        Stream.runCollect,
+        Effect.map(Chunk.toReadonlyArray)
+      )
+      expect(untilFinal.at(-1)?._tag).toBe("Final")
+      const reported = untilFinal.flatMap((e) => (e._tag === "Metadata" ? [e.audioSeconds] : []))
+      expect(reported.length).toBe(1)
+      // At least the half second the fake waits for before answering; at most what was sent.
+      expect(reported[0]).toBeGreaterThanOrEqual(0.5)
+      expect(reported[0]).toBeLessThanOrEqual(2)
+      expect(fake.controls).toEqual([])
     })))
 
   it.effect("a refused key fails with the handshake's 401", () =>

@@ -7,7 +7,7 @@
  * closes the socket, which stops the generation. The address is `AGENTLINE_ELEVENLABS_URL` (default
  * `wss://api.elevenlabs.io`), the key `ELEVENLABS_API_KEY`.
  */
-import type { AudioFormat } from "@agentline/core/telephony/Media"
+import type { AudioFormat } from "@agentline/core/audio/AudioFormat"
 import { SpeechError, TextToSpeech } from "@agentline/core/voice/Speech"
 import type { Alignment, SpeechAudio } from "@agentline/core/voice/Speech"
 import { Chunk, Config, Effect, Layer, Redacted, Schema, Stream } from "effect"

@@ -8,13 +8,14 @@
  * expected to say, a JSGF grammar of those phrases recognizes them well. The runtime passes the
  * phrases it knows (the simulator's scripted lines, a node's expected answers).
  */
-import type { AudioFormat, AudioFrame } from "@agentline/core/telephony/Media"
-import { SpeechError, SpeechToText } from "@agentline/core/voice/Speech"
+import type { AudioFormat, AudioFrame } from "@agentline/core/audio/AudioFormat"
+import { meterAudio, SpeechError, SpeechToText } from "@agentline/core/voice/Speech"
 import type { SpeechEvent } from "@agentline/core/voice/Speech"
 import { Command, CommandExecutor, FileSystem } from "@effect/platform"
 import { isPlatformError } from "@effect/platform/Error"
 import { Context, Effect, Fiber, Layer, Stream } from "effect"
-import { makeConverter } from "./Audio.js"
+import { makeConverter } from "@agentline/core/audio/Pcm"
+import { DEFAULT_MODEL_DIRECTORY } from "./Installed.js"
 import { processError } from "./LocalTextToSpeech.js"
 import { LocalVoiceError } from "./LocalVoiceError.js"
 
@@ -58,7 +59,7 @@ export const make = (options: LocalSpeechToTextOptions = {}) =>
   Effect.gen(function*() {
     const executor = yield* CommandExecutor.CommandExecutor
     const fs = yield* FileSystem.FileSystem
-    const model = options.modelDirectory ?? "/usr/share/pocketsphinx/model/en-us"
+    const model = options.modelDirectory ?? DEFAULT_MODEL_DIRECTORY
 
     const transcribe = <E>(audio: Stream.Stream<AudioFrame, E>, transcribeOptions: TranscribeOptions = {}) =>
       Stream.unwrapScoped(Effect.gen(function*() {
@@ -147,7 +148,8 @@ export const layer = (options: LocalSpeechToTextOptions = {}) => Layer.effect(Lo
 
 /**
  * The offline recognizer as the `SpeechToText` port: each utterance is one `Final` at the end of the
- * caller's speech (pocketsphinx gives no interim results and no timings).
+ * caller's speech (pocketsphinx gives no interim results and no timings), and the audio it was given
+ * as `Metadata` (before each `Final` and at the end: `meterAudio`), for the run's usage.
  */
 export const portLayer = (options: LocalSpeechToTextOptions = {}) =>
   Layer.effect(
@@ -155,11 +157,13 @@ export const portLayer = (options: LocalSpeechToTextOptions = {}) =>
     Effect.map(make(options), (local) =>
       SpeechToText.of({
         transcribe: (_format, audio, transcribeOptions) =>
-          local.transcribe(audio, transcribeOptions).pipe(
-            Stream.map((text): SpeechEvent => ({ _tag: "Final", text, endOfSpeech: true, start: 0, duration: 0 })),
-            Stream.mapError((error) =>
-              error instanceof LocalVoiceError ? new SpeechError({ service: "local", message: error.message }) : error
+          meterAudio(audio, (counted) =>
+            local.transcribe(counted, transcribeOptions).pipe(
+              Stream.map((text): SpeechEvent => ({ _tag: "Final", text, endOfSpeech: true, start: 0, duration: 0 }))
+            )).pipe(
+              Stream.mapError((error) =>
+                error instanceof LocalVoiceError ? new SpeechError({ service: "local", message: error.message }) : error
+              )
             )
-          )
       }))
   )

@@ -4,13 +4,13 @@
  * back as 20 ms frames while sox writes them. The text goes in on standard input, never on the
  * command line, so no text can be read as an option.
  */
-import type { AudioFormat, AudioFrame } from "@agentline/core/telephony/Media"
+import type { AudioFormat, AudioFrame } from "@agentline/core/audio/AudioFormat"
 import { SpeechError, TextToSpeech } from "@agentline/core/voice/Speech"
 import { Command, CommandExecutor } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
 import { Context, Effect, Layer, Stream } from "effect"
-import { frameBytes, makeFramer } from "./Frames.js"
-import { bytesPerSample } from "./Audio.js"
+import { bytesPerSample, frameBytes } from "@agentline/core/audio/AudioFormat"
+import { makeFramer } from "@agentline/core/audio/Frames"
 import { LocalVoiceError } from "./LocalVoiceError.js"
 
 export interface LocalTextToSpeechOptions {

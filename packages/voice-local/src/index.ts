@@ -1,5 +1,4 @@
-export * as Audio from "./Audio.js"
-export * as Frames from "./Frames.js"
+export * as Installed from "./Installed.js"
 export * as LocalSpeechToText from "./LocalSpeechToText.js"
 export * as LocalTextToSpeech from "./LocalTextToSpeech.js"
 export * from "./LocalVoiceError.js"

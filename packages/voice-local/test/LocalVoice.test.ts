@@ -1,9 +1,9 @@
 import { NodeContext } from "@effect/platform-node"
-import type { AudioFormat, AudioFrame } from "@agentline/core/telephony/Media"
+import type { AudioFormat, AudioFrame } from "@agentline/core/audio/AudioFormat"
 import { describe, expect, layer } from "@effect/vitest"
 import { SpeechToText, TextToSpeech } from "@agentline/core/voice/Speech"
 import { Chunk, Effect, Layer, Stream } from "effect"
-import { durationMs } from "../src/Audio.js"
+import { durationMs } from "@agentline/core/audio/AudioFormat"
 import * as LocalSpeechToText from "../src/LocalSpeechToText.js"
 import * as LocalTextToSpeech from "../src/LocalTextToSpeech.js"
 
@@ -72,11 +72,20 @@ describe("local engines (espeak-ng, sox, pocketsphinx)", () => {
         const [first, second] = [yield* speak("yes please", wideband), yield* speak("goodbye", wideband)]
         expect(spoken.map((s) => s.audio.data.length)).toEqual([...first, ...second].map((f) => f.data.length))
         const audio = [...withPause(first, wideband), ...withPause(second, wideband)]
-        const events = yield* Stream.runCollect(stt.transcribe(wideband, Stream.fromIterable(audio), { phrases: ["yes please", "goodbye"] }))
-        expect(Chunk.toReadonlyArray(events)).toEqual([
+        const events = Chunk.toReadonlyArray(
+          yield* Stream.runCollect(stt.transcribe(wideband, Stream.fromIterable(audio), { phrases: ["yes please", "goodbye"] }))
+        )
+        expect(events.filter((e) => e._tag !== "Metadata")).toEqual([
           { _tag: "Final", text: "yes please", endOfSpeech: true, start: 0, duration: 0 },
           { _tag: "Final", text: "goodbye", endOfSpeech: true, start: 0, duration: 0 }
         ])
+        // Usage: the audio it was given, reported before each final (a call may end before the
+        // recognizer's stream does) and the rest at the end; together exactly the audio's length.
+        const given = audio.reduce((ms, frame) => ms + durationMs(wideband, frame.data.length), 0) / 1000
+        const reported = events.flatMap((e) => (e._tag === "Metadata" ? [e.audioSeconds] : []))
+        expect(reported.reduce((a, b) => a + b, 0)).toBeCloseTo(given, 5)
+        expect(events.findIndex((e) => e._tag === "Metadata")).toBeLessThan(events.findIndex((e) => e._tag === "Final"))
+        expect(reported[0]).toBeGreaterThan(0.5)
       }))
 
     it.effect("a failing audio source fails the transcription with its own error", () =>

@@ -8,12 +8,13 @@
  * `tts-1` and `whisper-1` do not stream this way; the defaults are `gpt-4o-mini-tts` and
  * `gpt-4o-mini-transcribe`.
  */
-import type { AudioFormat, AudioFrame } from "@agentline/core/telephony/Media"
+import type { AudioFormat, AudioFrame } from "@agentline/core/audio/AudioFormat"
 import { SpeechError, SpeechToText, TextToSpeech } from "@agentline/core/voice/Speech"
-import * as Pcm from "@agentline/core/media/Pcm"
-import { defaultEnergySettings, initialEnergyState, initialVadState, stepEnergy, stepTurn, type VadSettings } from "@agentline/core/voice/VoiceActivity"
+import * as Pcm from "@agentline/core/audio/Pcm"
+import { defaultEnergySettings, initialEnergyState, initialVadState, stepEnergy, stepTurn, type VadSettings } from "@agentline/core/audio/VoiceActivity"
 import type { SpeechAudio, SpeechEvent } from "@agentline/core/voice/Speech"
-import { durationMs, makeConverter, toWav } from "@agentline/voice-local/Audio"
+import { durationMs } from "@agentline/core/audio/AudioFormat"
+import { toWav } from "@agentline/core/audio/WavAudio"
 import { AiError } from "@effect/ai"
 import { OpenAiClient } from "@effect/ai-openai"
 import { HttpClientRequest } from "@effect/platform"
@@ -67,7 +68,7 @@ export const makeSpeech = (options: OpenAiSpeechOptions) =>
     /** The sentences spoken in this format, each requested when it arrives. */
     synthesize: <E>(format: AudioFormat, sentences: Stream.Stream<string, E>): Stream.Stream<SpeechAudio, AiError.AiError | E> =>
       Stream.suspend(() => {
-        const converter = makeConverter(OPENAI_PCM, format)
+        const converter = Pcm.makeConverter(OPENAI_PCM, format)
         return sentences.pipe(
           Stream.filter((sentence) => sentence.trim().length > 0),
           Stream.flatMap((input) =>

@@ -1,5 +1,5 @@
-import type { AudioFormat, AudioFrame } from "@agentline/core/telephony/Media"
-import { decodeToPcm16, encodePcm16 } from "@agentline/voice-local/Audio"
+import type { AudioFormat, AudioFrame } from "@agentline/core/audio/AudioFormat"
+import { decodeToPcm16, encodePcm16 } from "@agentline/core/audio/Pcm"
 import { OpenAiClient } from "@effect/ai-openai"
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
@@ -143,6 +143,15 @@ describe("OpenAI speech against the fake", () => {
         "SpeechStarted", "Final", "UtteranceEnd", "Metadata",
         "SpeechStarted", "Final", "UtteranceEnd", "Metadata"
       ])
+      // Usage: each utterance's audio as sent (and billed): the length of the WAV of its request.
+      const wavSeconds = (body: Buffer) => {
+        const riff = body.indexOf("RIFF")
+        const data = body.indexOf("data", riff + 12)
+        return body.readUInt32LE(data + 4) / body.readUInt16LE(riff + 32) / body.readUInt32LE(riff + 24)
+      }
+      const sent = [...new Set(fake.received.map((r) => wavSeconds(r.body as Buffer)))].sort()
+      expect(events.flatMap((e) => (e._tag === "Metadata" ? [e.audioSeconds] : [])).sort()).toEqual(sent)
+      expect(sent.length).toBe(2)
       // Two utterances, one retried: three requests, each a WAV with the chosen model.
       expect(fake.received.map((r) => r.path)).toEqual(["/v1/audio/transcriptions", "/v1/audio/transcriptions", "/v1/audio/transcriptions"])
       expect(fake.received.every((r) => /name="model"\r\n\r\ngpt-4o-transcribe/.test((r.body as Buffer).toString("latin1")))).toBe(true)

@@ -16,7 +16,7 @@
  * one thread per inference (several calls run in parallel on onnxruntime's side, none oversubscribes
  * the machine's cores).
  */
-import * as Pcm from "@agentline/core/media/Pcm"
+import * as Pcm from "@agentline/core/audio/Pcm"
 import {
   defaultEnergySettings,
   initialEnergyState,
@@ -24,7 +24,7 @@ import {
   VoiceActivity,
   type VoiceActivityService,
   type VoiceDetector
-} from "@agentline/core/voice/VoiceActivity"
+} from "@agentline/core/audio/VoiceActivity"
 import { Effect, Layer, Schema } from "effect"
 import type { Scope } from "effect"
 import { createRequire } from "node:module"

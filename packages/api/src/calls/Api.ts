@@ -5,11 +5,27 @@ import { ApiKeyAuthentication, Authentication } from "../Authentication.js"
 import { AttemptId } from "../Ids.js"
 import { idFromString } from "../Params.js"
 
-/** Single calls: `X-API-Key` is required (no login tokens), as in the reference implementation. */
+/**
+ * Single calls: `X-API-Key` is required (no login tokens), as in the reference implementation. The
+ * plain routes run the agent's published version; the `/test/` routes run its latest draft (or the
+ * published version when there is no draft), with the agent's template variables as defaults.
+ */
 export class CallsApi extends HttpApiGroup.make("calls")
   .add(
     HttpApiEndpoint.post("byWorkflowUuid", "/public/agent/workflow/:workflow_uuid")
       .setPath(Schema.Struct({ workflow_uuid: Schema.String }))
+      .setPayload(CallRequest)
+      .addSuccess(CallResponse)
+  )
+  .add(
+    HttpApiEndpoint.post("testByWorkflowUuid", "/public/agent/test/workflow/:workflow_uuid")
+      .setPath(Schema.Struct({ workflow_uuid: Schema.String }))
+      .setPayload(CallRequest)
+      .addSuccess(CallResponse)
+  )
+  .add(
+    HttpApiEndpoint.post("testByTriggerPath", "/public/agent/test/:uuid")
+      .setPath(Schema.Struct({ uuid: Schema.String }))
       .setPayload(CallRequest)
       .addSuccess(CallResponse)
   )

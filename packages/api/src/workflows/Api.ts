@@ -1,10 +1,22 @@
 import { Run, RunsPage } from "../runs/Run.js"
-import { CreateWorkflowRequest, ListWorkflowsParams, SetStatusRequest, UpdateWorkflowRequest, Workflow, WorkflowListItem, WorkflowVersion } from "./Workflow.js"
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import {
+  CreateWorkflowRequest,
+  ListWorkflowsParams,
+  PublishedVersion,
+  SetStatusRequest,
+  UpdateWorkflowRequest,
+  ValidationResult,
+  Workflow,
+  WorkflowListItem,
+  WorkflowVersion
+} from "./Workflow.js"
+import { DefinitionRejectedResponse } from "../Errors.js"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "../Authentication.js"
 import { RunId, WorkflowId } from "../Ids.js"
 import { idFromString, PageParams } from "../Params.js"
+import { NodeSpec, NodeTypesResponse } from "./NodeSpec.js"
 
 const WorkflowPath = Schema.Struct({ workflow_id: idFromString(WorkflowId) })
 
@@ -18,11 +30,40 @@ export class WorkflowsApi extends HttpApiGroup.make("workflows")
       .addSuccess(Workflow)
   )
   .add(HttpApiEndpoint.get("versions", "/workflow/:workflow_id/versions").setPath(WorkflowPath).addSuccess(Schema.Array(WorkflowVersion)))
+  .add(
+    HttpApiEndpoint.post("publish", "/workflow/:workflow_id/publish").setPath(WorkflowPath).addSuccess(PublishedVersion)
+      .addError(DefinitionRejectedResponse)
+  )
+  .add(HttpApiEndpoint.post("createDraft", "/workflow/:workflow_id/create-draft").setPath(WorkflowPath).addSuccess(WorkflowVersion))
+  .add(
+    HttpApiEndpoint.post("validate", "/workflow/:workflow_id/validate").setPath(WorkflowPath).addSuccess(ValidationResult)
+      .addError(DefinitionRejectedResponse)
+  )
   .add(HttpApiEndpoint.get("runs", "/workflow/:workflow_id/runs").setPath(WorkflowPath).setUrlParams(PageParams).addSuccess(RunsPage))
   .add(
     HttpApiEndpoint.get("run", "/workflow/:workflow_id/runs/:run_id")
       .setPath(Schema.Struct({ workflow_id: idFromString(WorkflowId), run_id: idFromString(RunId) }))
       .addSuccess(Run)
+  )
+  .middleware(Authentication)
+{}
+
+/**
+ * The node-type catalog (the reference's routes and shapes): every node type an agent definition may
+ * hold, with the fields of its `data`. What it says is what a save accepts (`NodeTypes.ts`).
+ */
+export class NodeTypesApi extends HttpApiGroup.make("nodeTypes")
+  .add(
+    HttpApiEndpoint.get("list", "/node-types").addSuccess(NodeTypesResponse).annotate(
+      OpenApi.Description,
+      "Every node type with its spec; `spec_version` is the catalog's contract version."
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/node-types/:name").setPath(Schema.Struct({ name: Schema.String })).addSuccess(NodeSpec).annotate(
+      OpenApi.Description,
+      "One node type's spec; an unknown name is a 404 that lists the known ones."
+    )
   )
   .middleware(Authentication)
 {}

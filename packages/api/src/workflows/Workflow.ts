@@ -1,10 +1,16 @@
 /**
  * Agents (workflows) as the API shows them, and their versions.
  *
- * Versioning model: every change of the definition, the template context variables or the
- * configurations publishes a new version at once; earlier versions are kept (status `archived`) and
- * never change, so a run's `definition_id` always names exactly what it ran. There is no separate
- * draft/publish step. A name change is not a new version.
+ * Versioning model (docs/agents.md): every change of the definition, the template context variables
+ * or the configurations saves a new version, a `draft`; `POST /workflow/{id}/publish` makes the draft
+ * the `published` version. Campaigns, API triggers, inbound calls and the public embed run the
+ * published version; test calls run the latest draft. Creating an agent publishes version 1. Earlier
+ * versions are kept (status `archived`) and never change, so a run's `definition_id` always names
+ * exactly what it ran. A name change is not a new version.
+ *
+ * In an agent: `current_definition_id` is the published version; `workflow_definition`,
+ * `template_context_variables` and `workflow_configurations` are the latest version's (the draft when
+ * there is one), and `version_number`/`version_status` say which version that is.
  */
 import { DefinitionId, WorkflowId } from "../Ids.js"
 import { Schema } from "effect"
@@ -14,7 +20,8 @@ const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 export const WorkflowStatus = Schema.Literal("active", "archived")
 export type WorkflowStatus = typeof WorkflowStatus.Type
 
-export const VersionStatus = Schema.Literal("published", "archived")
+export const VersionStatus = Schema.Literal("draft", "published", "archived")
+export type VersionStatus = typeof VersionStatus.Type
 
 export const Workflow = Schema.Struct({
   id: WorkflowId,
@@ -48,6 +55,8 @@ export const WorkflowVersion = Schema.Struct({
   version_number: Schema.Int,
   status: VersionStatus,
   created_at: Schema.String,
+  /** When the version was published; null for a draft and for a draft archived unpublished. */
+  published_at: Schema.NullOr(Schema.String),
   workflow_definition: JsonObject,
   template_context_variables: Schema.NullOr(JsonObject),
   workflow_configurations: Schema.NullOr(JsonObject)
@@ -128,6 +137,31 @@ export const UpdateWorkflowRequest = Schema.Struct({
 export type UpdateWorkflowRequest = typeof UpdateWorkflowRequest.Type
 
 export const SetStatusRequest = Schema.Struct({ status: WorkflowStatus })
+
+/** `POST /workflow/{id}/publish`: the version now published (the reference's answer). */
+export const PublishedVersion = Schema.Struct({
+  id: DefinitionId,
+  version_number: Schema.Int,
+  status: Schema.Literal("published"),
+  published_at: Schema.String
+})
+export type PublishedVersion = typeof PublishedVersion.Type
+
+/** One problem of a definition, in the reference's shape (`field` without the `data.` prefix). */
+export const DefinitionProblem = Schema.Struct({
+  kind: Schema.Literal("node", "edge", "workflow"),
+  id: Schema.NullOr(Schema.String),
+  field: Schema.NullOr(Schema.String),
+  message: Schema.String
+}).annotations({ identifier: "DefinitionProblem" })
+export type DefinitionProblem = typeof DefinitionProblem.Type
+
+/** `POST /workflow/{id}/validate` when the definition is valid; the 422 carries the same shape with the problems. */
+export const ValidationResult = Schema.Struct({
+  is_valid: Schema.Boolean,
+  errors: Schema.Array(DefinitionProblem)
+}).annotations({ identifier: "ValidationResult" })
+export type ValidationResult = typeof ValidationResult.Type
 
 export const ListWorkflowsParams = Schema.Struct({
   status: Schema.optional(

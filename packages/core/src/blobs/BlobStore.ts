@@ -10,6 +10,12 @@ export class BlobNotFound extends Data.TaggedError("BlobNotFound")<{ readonly ke
 
 export class BlobTooLarge extends Data.TaggedError("BlobTooLarge")<{ readonly key: string; readonly limit: number }> {}
 
+/** Part of a blob: `length` bytes from `offset` (both in bytes, within the blob). */
+export interface ByteRange {
+  readonly offset: number
+  readonly length: number
+}
+
 export interface BlobInfo {
   readonly key: string
   readonly size: number
@@ -27,7 +33,8 @@ export class BlobStore extends Context.Tag("@agentline/core/BlobStore")<
       content: Stream.Stream<Uint8Array, E>,
       options: { readonly maxBytes: number; readonly contentType?: string }
     ) => Effect.Effect<BlobInfo, E | BlobTooLarge>
-    readonly stream: (key: string) => Effect.Effect<Stream.Stream<Uint8Array>, BlobNotFound>
+    /** The blob's bytes; with `range`, only `length` bytes from `offset` (a download's byte range). */
+    readonly stream: (key: string, range?: ByteRange) => Effect.Effect<Stream.Stream<Uint8Array>, BlobNotFound>
     readonly head: (key: string) => Effect.Effect<BlobInfo, BlobNotFound>
     readonly remove: (key: string) => Effect.Effect<void>
   }

@@ -1,5 +1,7 @@
 /**
- * Single outbound calls started by an API request (`/public/agent/...`), and provider callbacks.
+ * Single outbound calls started by an API request (`/public/agent/...`, `/telephony/initiate-call`),
+ * and provider callbacks. Production routes run the agent's published version; test calls its latest
+ * version (the draft when there is one), with the agent's template variables as defaults.
  */
 import { AttemptId, OrganizationId, TelephonyConfigurationId } from "@agentline/api/Ids"
 import type { CallRequest } from "@agentline/api/calls/Call"
@@ -12,7 +14,7 @@ import { normalizeAddress } from "../phone-numbers/PhoneAddress.js"
 import { OutboundRouting } from "../telephony/OutboundRouting.js"
 import type { WebhookRequest } from "../telephony/TelephonyProvider.js"
 import { AgentArchived, WorkflowNotFound } from "../workflows/Errors.js"
-import { WorkflowsRepo } from "../workflows/WorkflowsRepo.js"
+import { type VersionChoice, WorkflowsRepo } from "../workflows/WorkflowsRepo.js"
 import { AgentNotFound, AgentTriggerInactive, InvalidCallback, InvalidCallbackSignature, UnknownCall } from "./Errors.js"
 
 /** Context keys the caller cannot override: they describe the call itself. */
@@ -31,13 +33,14 @@ export class Calls extends Effect.Service<Calls>()("@agentline/core/Calls", {
         | { readonly _tag: "WorkflowUuid"; readonly uuid: string }
         | { readonly _tag: "TriggerPath"; readonly path: string }
         | { readonly _tag: "WorkflowId"; readonly id: number },
-      request: CallRequest
+      request: CallRequest,
+      version: VersionChoice
     ) {
       const found = agent._tag === "WorkflowUuid"
-        ? yield* workflows.findByUuid(agent.uuid)
+        ? yield* workflows.findByUuid(agent.uuid, version)
         : agent._tag === "TriggerPath"
-        ? yield* workflows.findByTriggerPath(agent.path)
-        : yield* workflows.find(principal.organizationId, agent.id)
+        ? yield* workflows.findByTriggerPath(agent.path, version)
+        : yield* workflows.find(principal.organizationId, agent.id, version)
       // Another organization's agent is reported exactly like a missing one.
       if (Option.isNone(found) || found.value.organization_id !== principal.organizationId) {
         return yield* agent._tag === "WorkflowUuid"
@@ -47,6 +50,7 @@ export class Calls extends Effect.Service<Calls>()("@agentline/core/Calls", {
           : new WorkflowNotFound({ workflowId: agent.id })
       }
       const workflow = found.value
+      // The trigger must be in the version that runs (a draft may add one the published version lacks).
       if (agent._tag === "TriggerPath") {
         const node = ((workflow.workflow_definition as any).nodes ?? []).find(
           (n: any) => n?.type === "trigger" && n?.data?.trigger_path === agent.path
@@ -60,15 +64,15 @@ export class Calls extends Effect.Service<Calls>()("@agentline/core/Calls", {
       if (Either.isLeft(to)) {
         return yield* new InvalidPhoneNumber({ field: "phone_number", input: request.phone_number, reason: to.left.message })
       }
-      // A test call (by id) gets the agent's template variables under what the request gives, as the reference's does.
-      const given = agent._tag === "WorkflowId"
+      // A test call gets the agent's template variables under what the request gives, as the reference's does.
+      const given = version === "latest"
         ? { ...(workflow.template_context_variables ?? {}), ...(request.initial_context ?? {}) }
         : request.initial_context ?? {}
       const context: Record<string, unknown> = {}
       for (const [key, value] of Object.entries(given)) if (!RESERVED.has(key)) context[key] = value
       context.agent_identifier = agent._tag === "WorkflowUuid" ? agent.uuid : agent._tag === "TriggerPath" ? agent.path : agent.id
       context.agent_identifier_type = agent._tag === "WorkflowUuid" ? "workflow_uuid" : agent._tag === "TriggerPath" ? "trigger_path" : "workflow_id"
-      if (agent._tag === "WorkflowId") context.trigger_mode = "test"
+      context.trigger_mode = version === "latest" ? "test" : "production"
       if (principal.via._tag === "ApiKey") context.api_key_id = principal.via.apiKeyId
       return yield* dispatcher.placeSingleCall({
         organizationId: OrganizationId.make(principal.organizationId),

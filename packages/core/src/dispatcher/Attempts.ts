@@ -9,7 +9,9 @@ import {
   type OrganizationId,
   WorkflowId
 } from "@agentline/api/Ids"
-import { Clock, Effect, Either, FiberSet, Option } from "effect"
+import { Clock, Effect, Either, FiberSet, Metric, Option } from "effect"
+import { CallTraces } from "../CallTraces.js"
+import { callAttempts, SpanNames } from "../Telemetry.js"
 import type { OutboundRoute } from "../telephony/OutboundRouting.js"
 import type { CallEvent } from "../telephony/TelephonyProvider.js"
 import { iso } from "../Time.js"
@@ -50,6 +52,15 @@ export interface BeginInput {
   readonly callType?: "inbound" | "outbound"
 }
 
+/** The ids a call's log lines carry (`AGENTLINE_LOG_FORMAT=json` writes them as fields). */
+export const logIds = (attempt: LiveAttempt | undefined): Record<string, unknown> =>
+  attempt === undefined ? {} : {
+    attempt_id: attempt.attemptId,
+    run_id: attempt.runId,
+    organization_id: attempt.organizationId,
+    ...(attempt.campaignId !== null ? { campaign_id: attempt.campaignId } : {})
+  }
+
 export class Attempts extends Effect.Service<Attempts>()("@agentline/core/dispatcher/Attempts", {
   scoped: Effect.gen(function*() {
     const repo = yield* DispatchRepo
@@ -59,6 +70,7 @@ export class Attempts extends Effect.Service<Attempts>()("@agentline/core/dispat
     const wakeups = yield* Wakeups
     const tx = yield* Transactor
     const settings = yield* DispatcherSettings
+    const traces = yield* CallTraces
     const calls = yield* FiberSet.make()
 
     // Calls ending together are written together: attempts, contacts, counters and runs of a batch in a
@@ -103,12 +115,23 @@ export class Attempts extends Effect.Service<Attempts>()("@agentline/core/dispat
             ...(end.error !== undefined ? { error: end.error } : {})
           }
         ]
-        const finished = yield* persistently(endings.write({ attempt, end: { ...end, contactNext, events, at } }))
+        const finished = yield* persistently(endings.write({ attempt, end: { ...end, contactNext, events, at } })).pipe(
+          traces.within(attemptId, SpanNames.save)
+        )
+        yield* traces.end(attemptId, finished
+          ? {
+            "agentline.outcome": end.outcome,
+            "agentline.duration_seconds": end.durationSeconds,
+            ...(end.error !== undefined ? { "agentline.error": end.error } : {})
+          }
+          : { "agentline.already_ended": true })
         if (!finished) return
+        yield* Effect.logDebug(`call ended: ${end.outcome} after ${end.durationSeconds} s`).pipe(Effect.annotateLogs(logIds(attempt)))
+        yield* Metric.increment(Metric.tagged(Metric.tagged(callAttempts, "outcome", end.outcome), "provider", attempt.provider))
         yield* recorder.learnDisposition(attempt.workflowId, end.outcome)
         yield* breaker.record(attempt, end.outcome, end.error !== undefined ? "call_initiation_failed" : end.outcome)
         yield* wakeups.callEnded(attempt.organizationId, attempt.campaignId)
-      }).pipe(Effect.withSpan("Dispatcher.finish", { attributes: { attemptId } }))
+      }).pipe(Effect.annotateLogs({ attempt_id: attemptId }), Effect.withSpan("Dispatcher.finish", { attributes: { attemptId } }))
 
     /**
      * Normalized events from any provider end up here (in-process or through the callback route). A
@@ -116,10 +139,20 @@ export class Attempts extends Effect.Service<Attempts>()("@agentline/core/dispat
      * that dies mid-call loses none of them; in-process events (the simulator) are written with the
      * call's end, in one statement.
      */
-    const handleEvent = Effect.fn("Dispatcher.handleEvent")(function*(
+    const handleEvent = (attemptId: AttemptId, event: CallEvent, options: { readonly durable?: boolean } = {}) =>
+      applyEvent(attemptId, event, options).pipe(
+        Effect.annotateLogs({ attempt_id: attemptId }),
+        traces.within(attemptId, SpanNames.event, {
+          "agentline.event": event.type,
+          "agentline.provider_call_id": event.providerCallId,
+          "agentline.durable": options.durable === true
+        })
+      )
+
+    const applyEvent = Effect.fnUntraced(function*(
       attemptId: AttemptId,
       event: CallEvent,
-      options: { readonly durable?: boolean } = {}
+      options: { readonly durable?: boolean }
     ) {
       const entry: StatusEvent = {
         status: event.type,
@@ -257,9 +290,23 @@ export class Attempts extends Effect.Service<Attempts>()("@agentline/core/dispat
         const [begun] = yield* tx.withTransaction(open([input])).pipe(
           Effect.onError(() => persistently(repo.releaseClaimed(input.attemptId)).pipe(Effect.catchAllCause(Effect.logError)))
         )
-        yield* live.track(begun!.attempt)
+        yield* track(begun!.attempt, input.callType ?? "outbound")
         return begun!
       })
+
+    /** Keeps the attempt in memory and, the first time, starts its call's trace. */
+    const track = (attempt: LiveAttempt, direction: "inbound" | "outbound" = "outbound") =>
+      Effect.flatMap(live.track(attempt), (added) =>
+        added
+          ? traces.start({
+            attemptId: attempt.attemptId,
+            runId: attempt.runId,
+            organizationId: attempt.organizationId,
+            campaignId: attempt.campaignId,
+            provider: attempt.provider,
+            direction
+          })
+          : Effect.void)
 
     /** Hands the call to the provider; a refusal ends the attempt `failed` at once. */
     const place = (attempt: LiveAttempt, route: OutboundRoute, to: string, from: string | null) =>
@@ -269,7 +316,7 @@ export class Attempts extends Effect.Service<Attempts>()("@agentline/core/dispat
           from: from ?? undefined,
           attemptId: attempt.attemptId,
           onEvent: (event, options) => handleEvent(attempt.attemptId, event, options).pipe(Effect.catchAllCause(Effect.logError))
-        }).pipe(Effect.either)
+        }).pipe(Effect.either, traces.within(attempt.attemptId, SpanNames.dial, { "agentline.provider": attempt.provider }))
         if (Either.isLeft(placed)) {
           // Adapters word their errors without credentials (docs/telephony-adapters.md); the contract suite checks it.
           yield* Effect.logWarning(`attempt ${attempt.attemptId} not placed through ${attempt.provider}: ${placed.left.message}`)
@@ -278,7 +325,7 @@ export class Attempts extends Effect.Service<Attempts>()("@agentline/core/dispat
         }
         yield* rememberCallId(attempt.attemptId, placed.right.providerCallId)
         return Either.right(placed.right.providerCallId)
-      })
+      }).pipe(Effect.annotateLogs(logIds(attempt)))
 
     /** The provider's id of the attempt's call, in memory and in storage (recovery asks the provider by it). */
     const rememberCallId = (attemptId: AttemptId, providerCallId: string) =>
@@ -294,7 +341,7 @@ export class Attempts extends Effect.Service<Attempts>()("@agentline/core/dispat
     const dial = (attempt: LiveAttempt, route: OutboundRoute, to: string, from: string | null) =>
       FiberSet.run(calls, Effect.interruptible(place(attempt, route, to, from)))
 
-    return { open, begin, track: live.track, place, dial, handleEvent, finish, fromStorage, rememberCallId } as const
+    return { open, begin, track, place, dial, handleEvent, finish, fromStorage, rememberCallId } as const
   }),
-  dependencies: [LiveAttempts.Default, BreakerWindow.Default, RunRecorder.Default, Wakeups.Default]
+  dependencies: [LiveAttempts.Default, BreakerWindow.Default, RunRecorder.Default, Wakeups.Default, CallTraces.Default]
 }) {}

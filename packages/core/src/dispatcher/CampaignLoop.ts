@@ -5,7 +5,7 @@
  * completes the campaign in the pass that finds nothing queued or dialing.
  */
 import { type CampaignId, type ContactId, TelephonyConfigurationId } from "@agentline/api/Ids"
-import { Clock, Effect, Either, Option, Queue } from "effect"
+import { Clock, Effect, Either, Metric, Option, Queue } from "effect"
 import { isWithinSchedule, nextWindowStart } from "../campaigns/CallingWindow.js"
 import { logEntry } from "../campaigns/CampaignLog.js"
 import type { ScheduleConfig } from "@agentline/api/campaigns/CampaignSettings"
@@ -23,6 +23,7 @@ import { DispatcherSettings } from "./DispatcherSettings.js"
 import { type ClaimedContact, type DispatchCampaign, DispatchRepo, type DueContact } from "./DispatchRepo.js"
 import { Recovery } from "./Recovery.js"
 import { Wakeups } from "./Wakeups.js"
+import { claimDuration, refillDuration, SpanNames } from "../Telemetry.js"
 
 /** How long the route, agent and organization limit are reused by a busy loop (the claim enforces limits anyway). */
 const CONTEXT_TTL_MILLIS = 1000
@@ -89,15 +90,19 @@ export class CampaignLoop extends Effect.Service<CampaignLoop>()("@agentline/cor
       Effect.gen(function*() {
         const at = yield* Clock.currentTimeMillis
         const due = yield* repo.dueContacts({ campaignId: campaign.id, now: iso(at), limit: settings.claimBatch })
-        if (due.length === 0) return { claimed: 0, skipped: 0, due: 0, heldBackBy: "campaign" as const }
         const { deferrals, ready } = partitionBySchedule(due, campaign.schedule, at)
         if (deferrals.length > 0) yield* repo.deferContacts(deferrals)
-        if (ready.length === 0) return { claimed: 0, skipped: 0, due: 0, heldBackBy: "campaign" as const }
+        if (ready.length === 0) {
+          // Nothing waits for a slot: a slot freed now is no refill.
+          yield* wakeups.takeFreedAt(campaign.id)
+          return { claimed: 0, skipped: 0, due: 0, heldBackBy: "campaign" as const }
+        }
         const route = context.route
         // Uninterruptible: a lost lease stops the loop between batches, never between a claim and its
         // calls. The claims, their runs and `dialing` commit together: a crash before the commit leaves
         // the contacts queued, after it the provider is asked about each attempt (recovery).
         return yield* Effect.uninterruptible(Effect.gen(function*() {
+          const claimStart = yield* Clock.currentTimeMillis
           const { begun, heldBackBy, skipped } = yield* tx.withTransaction(Effect.gen(function*() {
             const { claimed, heldBackBy, skipped } = yield* repo.claim({
               campaignId: campaign.id,
@@ -126,13 +131,25 @@ export class CampaignLoop extends Effect.Service<CampaignLoop>()("@agentline/cor
             })))
             return { begun: begun.map(({ attempt }, i) => ({ attempt, ...calls[i]! })), skipped, heldBackBy }
           }))
+          const claimed = yield* Clock.currentTimeMillis
+          yield* Metric.update(claimDuration, (claimed - claimStart) / 1000)
+          const freedAt = yield* wakeups.takeFreedAt(campaign.id)
+          if (begun.length > 0 && freedAt !== undefined) yield* Metric.update(refillDuration, (claimed - freedAt) / 1000)
           for (const { attempt, contact, from } of begun) {
             yield* attempts.track(attempt)
             yield* attempts.dial(attempt, route, contact.phoneNumber, from)
           }
+          yield* Effect.annotateCurrentSpan({ "agentline.claimed": begun.length, "agentline.skipped": skipped })
           return { claimed: begun.length, skipped, due: ready.length, heldBackBy }
         }))
-      })
+      }).pipe(
+        Effect.withSpan(SpanNames.claim, {
+          root: true,
+          attributes: { "agentline.campaign_id": campaign.id, "agentline.organization_id": campaign.organizationId }
+        }),
+        // The loop around it is not traced (see `run`).
+        Effect.withTracerEnabled(true)
+      )
 
     const waitForSignal = (queue: Queue.Queue<void>, untilMillis: number | null) =>
       Effect.gen(function*() {
@@ -234,7 +251,11 @@ export class CampaignLoop extends Effect.Service<CampaignLoop>()("@agentline/cor
         Effect.scoped,
         Effect.ensuring(repo.releaseCampaign({ campaignId, nodeId: settings.nodeId })),
         Effect.catchAllCause((cause) => Effect.logError(`Campaign ${campaignId} loop failed`, cause)),
-        Effect.withSpan("Dispatcher.campaign", { attributes: { campaignId } })
+        Effect.annotateLogs({ campaign_id: campaignId }),
+        // Not one span for the campaign's whole life (hours, and every query of every pass under it): each
+        // claim is a span of its own (`SpanNames.claim`), each call a trace of its own; the loop's other
+        // queries (loading the campaign, waiting) are not traced.
+        Effect.withTracerEnabled(false)
       )
 
     return { run } as const

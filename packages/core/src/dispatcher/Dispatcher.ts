@@ -44,7 +44,7 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("@agentline/core/Di
      * recorded here; what is left is handed over (claims released, the node retired so that other
      * processes settle its calls at once).
      */
-    const stopGracefully = Effect.gen(function*() {
+    const stopOnce = Effect.gen(function*() {
       yield* leases.stopAll
       const inProgress = yield* live.size
       yield* Effect.logInfo(`Dispatcher stopping: no new calls; ${inProgress} in progress get up to ${settings.drainMillis} ms to end`)
@@ -70,6 +70,9 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("@agentline/core/Di
       yield* recovery.handOver()
       yield* Effect.logInfo(`Dispatcher stopped: ${inProgress - left} calls ended here, ${left} handed over to other processes`)
     }).pipe(Effect.catchAllCause(Effect.logError))
+    // Once: the server drains first, while it still answers HTTP (the calls' callbacks and media), and
+    // the finalizer below then finds it done; a caller that comes while it runs waits for it.
+    const stopGracefully = yield* Effect.cached(stopOnce)
 
     // Events of this process's calls heard by another process's connection come back through the database;
     // those of other processes' calls heard here go to `handleEvent` (see `CallEventSink`).
@@ -96,6 +99,12 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("@agentline/core/Di
       /** Normalized events from any provider (in-process or through the callback route). */
       handleEvent: (attemptId: AttemptId, event: CallEvent, options?: { readonly durable?: boolean }) =>
         attempts.handleEvent(attemptId, event, options),
+      /**
+       * The graceful stop, before the dispatcher's own end: no new calls, those in progress get up to
+       * `drainMillis` to end, the rest is handed over. The standalone server runs it at SIGTERM while it
+       * still serves requests (docs/production.md); idempotent.
+       */
+      drain: stopGracefully,
       /** Highest number of calls this process had in progress at once, for benchmarks and tests. */
       peakInProgress: live.peak,
       inProgress: live.size

@@ -16,6 +16,8 @@ export class Leases extends Effect.Service<Leases>()("@agentline/core/dispatcher
     const campaignLoop = yield* CampaignLoop
     const settings = yield* DispatcherSettings
     const loops = yield* FiberMap.make<CampaignId>()
+    // Set by `stopAll`: a process that is stopping takes no campaign any more (it may still serve requests meanwhile).
+    let stopping = false
 
     const lease = Effect.map(Clock.currentTimeMillis, (at) => ({
       nodeId: settings.nodeId,
@@ -25,8 +27,11 @@ export class Leases extends Effect.Service<Leases>()("@agentline/core/dispatcher
 
     /** Takes the running campaigns nobody dials and starts their loops. */
     const acquire = Effect.gen(function*() {
+      if (stopping) return
       const owned = yield* repo.acquireCampaigns(yield* lease)
       for (const campaignId of owned) {
+        // Stopped meanwhile: the leases taken are given back with the node's retirement.
+        if (stopping) return
         yield* FiberMap.run(loops, campaignId, campaignLoop.run(campaignId), { onlyIfMissing: true })
       }
     }).pipe(Effect.withSpan("Dispatcher.acquire"))
@@ -55,7 +60,10 @@ export class Leases extends Effect.Service<Leases>()("@agentline/core/dispatcher
     })
 
     /** Stops every loop (each gives its lease back as it ends): a graceful stop. */
-    const stopAll = FiberMap.clear(loops)
+    const stopAll = Effect.suspend(() => {
+      stopping = true
+      return FiberMap.clear(loops)
+    })
 
     return { register, acquire, heartbeat, maintain, stopAll } as const
   }),

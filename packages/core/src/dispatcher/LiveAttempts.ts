@@ -12,8 +12,9 @@ import type {
   RunId,
   WorkflowId
 } from "@agentline/api/Ids"
-import { Effect, HashMap, Option, Ref, Stream, SubscriptionRef } from "effect"
+import { Effect, HashMap, Metric, Option, Ref, Stream, SubscriptionRef } from "effect"
 import type { CircuitBreakerConfig, RetryConfig } from "@agentline/api/campaigns/CampaignSettings"
+import { callLabels, callsInProgress, withLabels } from "../Telemetry.js"
 
 /** One entry of the run's `logs.telephony_status_callbacks`. */
 export interface StatusEvent {
@@ -51,10 +52,19 @@ export class LiveAttempts extends Effect.Service<LiveAttempts>()("@agentline/cor
     const live = yield* SubscriptionRef.make(HashMap.empty<AttemptId, LiveAttempt>())
     const peak = yield* Ref.make(0)
 
+    /** The calls-in-progress gauge of the attempt's organization and campaign, moved by `delta`. */
+    const count = (attempt: LiveAttempt, delta: number) =>
+      Metric.modify(withLabels(callsInProgress, callLabels(attempt.organizationId, attempt.campaignId)), delta)
+
+    /** Keeps the record; true when this process did not have the attempt yet. */
     const track = (attempt: LiveAttempt) =>
       Effect.flatMap(
-        Ref.updateAndGet(live, HashMap.set(attempt.attemptId, attempt)),
-        (all) => Ref.update(peak, (p) => Math.max(p, HashMap.size(all)))
+        Ref.modify(live, (all) => {
+          const next = HashMap.set(all, attempt.attemptId, attempt)
+          return [{ added: !HashMap.has(all, attempt.attemptId), size: HashMap.size(next) }, next] as const
+        }),
+        ({ added, size }) =>
+          Effect.as(Effect.zipRight(Ref.update(peak, (p) => Math.max(p, size)), added ? count(attempt, 1) : Effect.void), added)
       )
 
     /** Applies `f` to the record, if this process has it; returns the new record. */
@@ -66,7 +76,10 @@ export class LiveAttempts extends Effect.Service<LiveAttempts>()("@agentline/cor
 
     /** Removes the record and returns it: of several fibers ending one call, one gets it. */
     const take = (attemptId: AttemptId) =>
-      Ref.modify(live, (all) => [HashMap.get(all, attemptId), HashMap.remove(all, attemptId)] as const)
+      Effect.tap(
+        Ref.modify(live, (all) => [HashMap.get(all, attemptId), HashMap.remove(all, attemptId)] as const),
+        (taken) => (Option.isSome(taken) ? count(taken.value, -1) : Effect.void)
+      )
 
     return {
       track,

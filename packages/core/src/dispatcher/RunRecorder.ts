@@ -7,7 +7,7 @@ import { type CampaignId, type OrganizationId, RunId, WorkflowId } from "@agentl
 import { Effect, Option } from "effect"
 import { RunsRepo } from "../runs/RunsRepo.js"
 import { iso } from "../Time.js"
-import { PostCall } from "../webhooks/PostCall.js"
+import { PostCall } from "../runs/PostCall.js"
 import { runStartedData } from "../webhooks/WebhookEvents.js"
 import { WebhookOutbox } from "../webhooks/WebhookOutbox.js"
 import { WorkflowsRepo } from "../workflows/WorkflowsRepo.js"
@@ -58,7 +58,8 @@ export class RunRecorder extends Effect.Service<RunRecorder>()("@agentline/core/
           organization_id: input.organizationId,
           workflow_id: input.workflow.id,
           campaign_id: input.campaignId,
-          definition_id: input.workflow.current_definition_id,
+          // The version the call runs: the published one, or a test call's draft.
+          definition_id: input.workflow.definition_id,
           name: input.name,
           mode: input.provider,
           call_type: input.callType ?? "outbound",

@@ -16,6 +16,7 @@ import { DispatchRepo } from "./DispatchRepo.js"
 import { DoNotCallRepo } from "../do-not-call/DoNotCallRepo.js"
 import { NumberOnDoNotCallList } from "../do-not-call/Errors.js"
 import { CallNotPlaced, ConcurrencyLimitReached } from "./Errors.js"
+import { claimDuration, timedSeconds } from "../Telemetry.js"
 
 export class SingleCalls extends Effect.Service<SingleCalls>()("@agentline/core/dispatcher/SingleCalls", {
   effect: Effect.gen(function*() {
@@ -43,39 +44,44 @@ export class SingleCalls extends Effect.Service<SingleCalls>()("@agentline/core/
       // leave a slot claimed (a failure releases it; see `Attempts.begin`). Placing stays interruptible
       // (the provider's own fibers must be), and a call cut short there is settled by the sweeper.
       const placed = yield* Effect.uninterruptibleMask((restore) => Effect.gen(function*() {
-        const slot = yield* repo.claimSingle({
-          organizationId: input.organizationId,
-          to: input.to,
-          provider: route.provider.name,
-          telephonyConfigurationId: TelephonyConfigurationId.make(route.configurationId),
-          nodeId: settings.nodeId,
-          now: iso(at),
-          reconcileAt: iso(claimDeadline(at, settings.reconcileMarginSeconds))
-        })
-        if (Option.isNone(slot)) return Option.none()
-        const from = callerIds.next(route)
-        const { attempt, run } = yield* attempts.begin({
-          attemptId: slot.value,
-          organizationId: input.organizationId,
-          campaign: undefined,
-          contactId: null,
-          workflow: input.workflow,
-          attemptNumber: 1,
-          route,
-          from,
-          name: `WR-API-${Crypto.randomBytes(4).toString("hex").toUpperCase()}`,
-          initialContext: {
-            ...input.initialContext,
-            phone_number: input.to,
-            called_number: input.to,
-            caller_number: from,
+        const claimed = yield* Effect.gen(function*() {
+          const slot = yield* repo.claimSingle({
+            organizationId: input.organizationId,
+            to: input.to,
             provider: route.provider.name,
-            direction: "outbound",
-            telephony_configuration_id: route.configurationId,
-            workflow_uuid: input.workflow.workflow_uuid
-          },
-          at
-        })
+            telephonyConfigurationId: TelephonyConfigurationId.make(route.configurationId),
+            nodeId: settings.nodeId,
+            now: iso(at),
+            reconcileAt: iso(claimDeadline(at, settings.reconcileMarginSeconds))
+          })
+          if (Option.isNone(slot)) return Option.none()
+          const from = callerIds.next(route)
+          const { attempt, run } = yield* attempts.begin({
+            attemptId: slot.value,
+            organizationId: input.organizationId,
+            campaign: undefined,
+            contactId: null,
+            workflow: input.workflow,
+            attemptNumber: 1,
+            route,
+            from,
+            name: `WR-API-${Crypto.randomBytes(4).toString("hex").toUpperCase()}`,
+            initialContext: {
+              ...input.initialContext,
+              phone_number: input.to,
+              called_number: input.to,
+              caller_number: from,
+              provider: route.provider.name,
+              direction: "outbound",
+              telephony_configuration_id: route.configurationId,
+              workflow_uuid: input.workflow.workflow_uuid
+            },
+            at
+          })
+          return Option.some({ attempt, run, from })
+          }).pipe(timedSeconds(claimDuration))
+        if (Option.isNone(claimed)) return Option.none()
+        const { attempt, from, run } = claimed.value
         return Option.some({ run, call: yield* restore(attempts.place(attempt, route, input.to, from)) })
       }))
       if (Option.isNone(placed)) {

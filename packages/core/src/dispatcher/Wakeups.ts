@@ -8,13 +8,15 @@
  * on every call end made each of them run a claim (and take the organization's lock) for nothing.
  */
 import type { CampaignId, OrganizationId } from "@agentline/api/Ids"
-import { Effect, Queue } from "effect"
+import { Clock, Effect, Queue } from "effect"
 
 interface Subscription {
   readonly organizationId: OrganizationId
   readonly queue: Queue.Queue<void>
   /** What the loop waits for: a slot of its own campaign, or one of the organization's. */
   waitingFor: "campaign" | "organization"
+  /** When the first call end since the loop's last claim freed a slot (the start of a refill). */
+  freedAt: number | undefined
 }
 
 export class Wakeups extends Effect.Service<Wakeups>()("@agentline/core/dispatcher/Wakeups", {
@@ -25,7 +27,7 @@ export class Wakeups extends Effect.Service<Wakeups>()("@agentline/core/dispatch
     const subscribe = (campaignId: CampaignId, organizationId: OrganizationId) =>
       Effect.acquireRelease(
         Effect.tap(Queue.sliding<void>(1), (queue) =>
-          Effect.sync(() => loops.set(campaignId, { organizationId, queue, waitingFor: "organization" }))),
+          Effect.sync(() => loops.set(campaignId, { organizationId, queue, waitingFor: "organization", freedAt: undefined }))),
         (queue) => Effect.sync(() => loops.get(campaignId)?.queue === queue && loops.delete(campaignId))
       )
 
@@ -46,12 +48,25 @@ export class Wakeups extends Effect.Service<Wakeups>()("@agentline/core/dispatch
 
     /** A call ended: its campaign's loop, and the loops waiting for an organization slot. */
     const callEnded = (organizationId: OrganizationId, campaignId: CampaignId | null) =>
-      Effect.forEach(
-        [...loops.entries()].filter(([id, loop]) =>
-          id === campaignId || (loop.organizationId === organizationId && loop.waitingFor === "organization")),
-        ([, loop]) => Queue.offer(loop.queue, undefined),
-        { discard: true }
-      )
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.forEach(
+          [...loops.entries()].filter(([id, loop]) =>
+            id === campaignId || (loop.organizationId === organizationId && loop.waitingFor === "organization")),
+          ([, loop]) => {
+            loop.freedAt ??= now
+            return Queue.offer(loop.queue, undefined)
+          },
+          { discard: true }
+        ))
+
+    /** When the slot the loop's claim refilled was freed (and forgets it); none when no call ended since its last claim. */
+    const takeFreedAt = (campaignId: CampaignId) =>
+      Effect.sync(() => {
+        const loop = loops.get(campaignId)
+        const at = loop?.freedAt
+        if (loop !== undefined) loop.freedAt = undefined
+        return at
+      })
 
     const wakeCampaign = (campaignId: CampaignId) =>
       Effect.suspend(() => {
@@ -59,6 +74,6 @@ export class Wakeups extends Effect.Service<Wakeups>()("@agentline/core/dispatch
         return loop ? Queue.offer(loop.queue, undefined) : Effect.void
       })
 
-    return { subscribe, waitFor, wakeOrganization, callEnded, wakeCampaign } as const
+    return { subscribe, waitFor, wakeOrganization, callEnded, wakeCampaign, takeFreedAt } as const
   }
 }) {}

@@ -11,14 +11,17 @@
  */
 import { AttemptId } from "@agentline/api/Ids"
 import { Clock, Deferred, Effect, FiberSet, Option, Queue, Schedule, Sink, Stream } from "effect"
+import { CallTraces } from "../CallTraces.js"
+import { SpanNames } from "../Telemetry.js"
 import { Dispatcher } from "../dispatcher/Dispatcher.js"
 import { DispatchRepo, type StoredAttempt } from "../dispatcher/DispatchRepo.js"
 import type { MediaEvent, WebSocketFrame } from "../telephony/Media.js"
 import { type OutboundRoute, OutboundRouting } from "../telephony/OutboundRouting.js"
-import { type CallAudio, type CallAudioEvent, CallAudioHandler } from "./CallAudio.js"
-import { PostCall } from "../webhooks/PostCall.js"
+import { type CallAudio, type CallAudioEvent, CallAudioHandler } from "../audio/CallAudio.js"
+import { PostCall } from "../runs/PostCall.js"
 import { MediaTokens } from "./MediaTokens.js"
-import * as Pcm from "./Pcm.js"
+import { frameBytes } from "../audio/AudioFormat.js"
+import * as Pcm from "../audio/Pcm.js"
 
 /** One WebSocket as the media route sees it. */
 export interface MediaConnection {
@@ -49,6 +52,7 @@ export class MediaStreams extends Effect.Service<MediaStreams>()("@agentline/cor
     const handler = yield* CallAudioHandler
     const postCall = yield* PostCall
     const settlers = yield* FiberSet.make()
+    const traces = yield* Effect.serviceOption(CallTraces)
 
     /** The call a token opens; none for a wrong, reused or expired token, or a call that is gone. */
     const open = Effect.fn("MediaStreams.open")(function*(provider: string, token: string) {
@@ -122,7 +126,7 @@ export class MediaStreams extends Effect.Service<MediaStreams>()("@agentline/cor
       const play = (frame: Pcm.PcmFrame) =>
         Effect.gen(function*() {
           const encoded = Pcm.encode(frame, format)
-          const chunk = Math.max(1, Math.round(format.sampleRate / 50)) * (format.encoding.startsWith("l16") ? 2 : 1)
+          const chunk = frameBytes(format, 20)
           for (let offset = 0; offset < encoded.data.length; offset += chunk) {
             yield* Effect.flatMap(
               codec.encode({ _tag: "Audio", audio: { format, data: encoded.data.subarray(offset, offset + chunk) } }),
@@ -173,6 +177,11 @@ export class MediaStreams extends Effect.Service<MediaStreams>()("@agentline/cor
       // The run's post-call work (run.ended, webhook nodes) waits for what the handler writes.
       yield* postCall.mediaStarted(audio.runId)
       yield* handler.handle(audio).pipe(
+        // The conversation is part of the call's trace (the voice runtime's turns are children of it).
+        Option.match(traces, {
+          onNone: () => Effect.withSpan(SpanNames.media, { attributes: { "agentline.attempt_id": call.attempt.id } }),
+          onSome: (t) => t.within(call.attempt.id, SpanNames.media, { "agentline.provider": audio.provider })
+        }),
         Effect.catchAllCause((cause) => Effect.logError("media: the call audio handler failed", cause)),
         // Forked, not run in the finalizer: a finalizer cannot be interrupted, and database work there
         // could hold a shutdown; a run whose session end is not recorded gets its post-call work from
@@ -186,7 +195,13 @@ export class MediaStreams extends Effect.Service<MediaStreams>()("@agentline/cor
       )
       yield* connection.close
       if (providerCallId !== undefined) yield* FiberSet.run(settlers, settle(call, providerCallId))
-    }, Effect.scoped)
+    }, Effect.scoped, (self, call) =>
+      Effect.annotateLogs(self, {
+        attempt_id: call.attempt.id,
+        organization_id: call.attempt.organizationId,
+        ...(call.attempt.runId !== null ? { run_id: call.attempt.runId } : {}),
+        ...(call.attempt.campaignId !== null ? { campaign_id: call.attempt.campaignId } : {})
+      }))
 
     return { open, serve } as const
   })

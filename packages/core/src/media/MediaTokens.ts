@@ -3,7 +3,7 @@
  * `/telephony/media/{provider}/{token}`; the token names the call attempt, works once and expires, so
  * a URL seen in a log or replayed by someone else opens nothing. Only its SHA-256 is stored.
  */
-import type { AttemptId } from "@agentline/api/Ids"
+import { AttemptId } from "@agentline/api/Ids"
 import { Clock, Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
 import * as GroupCommit from "../GroupCommit.js"
@@ -36,6 +36,9 @@ export class MediaTokens extends Effect.Service<MediaTokens>()("@agentline/core/
       return yield* repo.redeem({ tokenHash: hash(input.token), provider: input.provider, now: iso(yield* Clock.currentTimeMillis) })
     })
 
-    return { issue, redeem } as const
+    /** `issue` for the attempts of one provider's calls (what `answerInstruction` takes). */
+    const issuerFor = (provider: string) => (attemptId: number) => issue({ attemptId: AttemptId.make(attemptId), provider })
+
+    return { issue, issuerFor, redeem } as const
   })
 }) {}

@@ -16,17 +16,18 @@ import {
   type RecordingUpdateRequest,
   type TranscriptionResponse
 } from "@agentline/api/recordings/Recordings"
-import { Clock, Context, Effect, Either, Option, Stream } from "effect"
+import { Clock, Context, Effect, Either, Layer, Option, Stream } from "effect"
 import * as Crypto from "node:crypto"
-import * as Pcm from "../media/Pcm.js"
+import * as Pcm from "../audio/Pcm.js"
 import { iso } from "../Time.js"
 import { isRecordingKeyOf, issuedFor } from "../uploads/Upload.js"
 import { Uploads } from "../uploads/Uploads.js"
 import type { SpeechToTextService } from "../voice/Speech.js"
+import { PlayableRecordings } from "../workflows/PlayableRecordings.js"
 import { WorkflowsRepo } from "../workflows/WorkflowsRepo.js"
 import { InvalidRecordings, RecordingIdTaken, RecordingNotFound, SpeechToTextUnavailable, UnreadableAudio } from "./Errors.js"
 import { type StoredRecording, RecordingsRepo } from "./RecordingsRepo.js"
-import { ACCEPTED_FORMATS, decodeWav } from "./WavAudio.js"
+import { ACCEPTED_FORMATS, decodeWav } from "../audio/WavAudio.js"
 
 /**
  * The speech-to-text service recordings are transcribed with: the server's (`AGENTLINE_STT`), none
@@ -201,7 +202,17 @@ export class Recordings extends Effect.Service<Recordings>()("@agentline/core/Re
 
     return { uploadUrls, create, list, update, remove, transcribe } as const
   })
-}) {}
+}) {
+  /** The agents' `PlayableRecordings`: the organization's active recordings. */
+  static readonly playable = Layer.effect(
+    PlayableRecordings,
+    Effect.map(RecordingsRepo, (repo) =>
+      PlayableRecordings.of({
+        active: (organizationId, recordingIds) =>
+          Effect.map(repo.findActive(organizationId, recordingIds), (found) => new Set(found.map((r) => r.recording_id)))
+      }))
+  )
+}
 
 /** A recording ready to play: its words and its audio (mono 16-bit PCM at the file's rate). */
 export interface PlayableRecording {

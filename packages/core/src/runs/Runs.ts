@@ -1,5 +1,5 @@
 import { Clock, Effect, Option } from "effect"
-import { BlobStore } from "../blobs/BlobStore.js"
+import { BlobStore, type ByteRange } from "../blobs/BlobStore.js"
 import type { Principal } from "@agentline/api/Authentication"
 import { PublicUrls } from "../PublicUrls.js"
 import * as PublicLinksModule from "./PublicLinks.js"
@@ -82,7 +82,11 @@ export class Runs extends Effect.Service<Runs>()("@agentline/core/Runs", {
       return present(run.value, yield* Clock.currentTimeMillis)
     })
 
-    /** Resolves a public link; any invalid, expired or dangling link is the same 404. */
+    /**
+     * Resolves a public link; any invalid, expired or dangling link is the same 404. The artifact's size
+     * comes first, so the HTTP layer can answer a byte range (or refuse it) before reading: `read` gives
+     * the whole file or `range` of it.
+     */
     const download = Effect.fn("Runs.download")(function*(token: string, artifact: Artifact) {
       const invalid = new PublicLinkInvalid()
       const runId = PublicLinksModule.verify(links, token, yield* Clock.currentTimeMillis)
@@ -91,10 +95,10 @@ export class Runs extends Effect.Service<Runs>()("@agentline/core/Runs", {
       if (Option.isNone(run)) return yield* invalid
       const key = run.value.artifacts[artifact]
       if (key === null) return yield* new RunArtifactMissing({ runId, artifact })
-      const content = yield* blobs.stream(key).pipe(
-        Effect.catchTag("BlobNotFound", () => new RunArtifactMissing({ runId, artifact }))
-      )
-      return { content, contentType: CONTENT_TYPES[artifact] }
+      const missing = () => new RunArtifactMissing({ runId, artifact })
+      const { size } = yield* blobs.head(key).pipe(Effect.catchTag("BlobNotFound", missing))
+      const read = (range?: ByteRange) => blobs.stream(key, range).pipe(Effect.catchTag("BlobNotFound", missing))
+      return { size, read, contentType: CONTENT_TYPES[artifact] }
     })
 
     return { page, get, download, present, insert: repo.insert, update: repo.update, findById: repo.findById } as const

@@ -4,8 +4,9 @@
  * deployment under a lease) hears every process's calls and hands their events to its own dispatcher,
  * which applies them to the attempt in the database, as a status callback landing on any process is.
  *
- * The dispatcher registers itself when it is built (it sits above the telephony configurations, which
- * hand these events on); until then an event waits a little, then is dropped with a warning.
+ * The dispatcher registers itself when it is built (the provider connections that hand these events on
+ * are built before it: the dispatcher's calls are placed through them); until then an event waits a
+ * little, then is dropped with a warning.
  */
 import { Deferred, Effect, Option } from "effect"
 import type { AttemptId } from "@agentline/api/Ids"

@@ -1,7 +1,7 @@
 /**
  * The connections providers keep per configuration (`TelephonyProvider.connect`: ARI's events
  * WebSocket). One is opened when the configuration is created, by the application's sweep
- * (`TelephonyConfigs.keepConnected`: at start-up and every half minute, so incoming calls are heard
+ * (`ProviderConnections.keepConnected`: at start-up and every half minute, so incoming calls are heard
  * without an outbound call first), or at the latest on its first call, and kept open — every call of
  * the configuration reports over it — until the configuration changes (a new version opens a new one
  * and closes the old), is deleted, or the application stops (the scope this was made in closes).

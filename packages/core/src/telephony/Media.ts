@@ -9,22 +9,8 @@
  * transcoding is the voice runtime's job.
  */
 import type { Effect } from "effect"
+import type { AudioFormat, AudioFrame } from "../audio/AudioFormat.js"
 import type { TelephonyError } from "./TelephonyProvider.js"
-
-/** How audio is encoded: G.711 µ-law or A-law, or 16-bit linear PCM in the given byte order. */
-export type AudioEncoding = "mulaw" | "alaw" | "l16le" | "l16be"
-
-export interface AudioFormat {
-  readonly encoding: AudioEncoding
-  /** Samples per second per channel, e.g. 8000, 16000, 24000. */
-  readonly sampleRate: number
-}
-
-/** A chunk of audio in a known format. */
-export interface AudioFrame {
-  readonly format: AudioFormat
-  readonly data: Uint8Array
-}
 
 /** One WebSocket message, as received from or sent to the provider. */
 export type WebSocketFrame =

@@ -256,6 +256,11 @@ export interface TelephonyProvider<Config = any> {
    * and serves the calls of every configuration that shares it. Without it, each configuration's own.
    */
   readonly connectionKey?: (config: Config) => string
+  /**
+   * Whether the provider accepts the configuration's credentials, asked with one cheap authenticated
+   * request (`agentline doctor` runs it for every stored configuration). Never fails: reports.
+   */
+  readonly verifyCredentials?: (config: Config) => Effect.Effect<ProviderSync>
 }
 
 /** What the application gives a held connection (`connect`). */

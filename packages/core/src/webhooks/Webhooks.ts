@@ -12,7 +12,7 @@ import type {
 } from "@agentline/api/webhooks/Webhooks"
 import { Clock, Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
-import { SecretBox } from "../telephony/Secrets.js"
+import { SecretBox } from "../crypto/SecretBox.js"
 import { iso } from "../Time.js"
 import { WebhookDeliveryNotFound, WebhookEndpointNotFound, WebhookTargetRefused } from "./Errors.js"
 import { refusedTarget } from "../OutboundTargets.js"

@@ -5,6 +5,7 @@
  * `WorkflowDefinition.ts`.
  */
 import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
+import { type EdgeRuleBreak, edgeRuleBreaks, NODE_TYPE_DECLARATIONS } from "@agentline/api/workflows/NodeTypes"
 import { NODE_SCHEMAS, NODE_TYPES, type NodeType, transitionToolName, WorkflowDefinition, WorkflowEdge } from "./WorkflowDefinition.js"
 
 /** One problem with a definition, in the reference's `{kind, id, field, message}` shape. */
@@ -171,27 +172,38 @@ export const checkDefinition = (
     }
   })
 
-  // Instance limits are properties of the whole definition, as the reference reports them.
+  // Instance limits are properties of the whole definition, as the reference reports them. They and
+  // the edge rules below are the node types' graph constraints, as the catalog states them.
   const instances = (type: NodeType) => byType.get(type) ?? []
-  if (instances("startCall").length !== 1) {
-    issue(
-      "workflow",
-      null,
-      "nodes",
-      instances("startCall").length === 0
-        ? "a startCall node is required: it is where every call begins"
-        : `exactly one startCall node is allowed, found ${instances("startCall").length} (${instances("startCall").join(", ")})`
-    )
-  }
-  for (const type of ["globalNode", "trigger"] as const) {
-    if (instances(type).length > 1) {
-      issue("workflow", null, "nodes", `at most one ${type} node is allowed, found ${instances(type).length} (${instances(type).join(", ")})`)
+  for (const type of NODE_TYPES) {
+    const { max_instances: max, min_instances: min, why } = NODE_TYPE_DECLARATIONS[type].graph
+    const found = instances(type)
+    if (min !== undefined && found.length < min) {
+      issue(
+        "workflow",
+        null,
+        "nodes",
+        `${min === 1 ? `a ${type} node is required` : `at least ${min} ${type} nodes are required, found ${found.length}`}${
+          why?.instances === undefined ? "" : `: ${why.instances}`
+        }`
+      )
+    } else if (max !== undefined && found.length > max) {
+      issue(
+        "workflow",
+        null,
+        "nodes",
+        `${min === max ? "exactly" : "at most"} ${max === 1 ? "one" : max} ${type} node${max === 1 ? " is" : "s are"} allowed, found ${found.length} (${
+          found.join(", ")
+        })`
+      )
     }
   }
 
   // Edges -------------------------------------------------------------------------------------------
   const edgeIds = new Set<string>()
   const toolNames = new Map<string, string>()
+  const incoming = new Map<string, number>()
+  const outgoing = new Map<string, number>()
   edges.forEach((raw, index) => {
     if (!isObject(raw)) return issue("edge", null, null, `edges[${index}] must be an object`)
     const id = usableId(raw.id)
@@ -208,14 +220,9 @@ export const checkDefinition = (
     const sourceType = ends.source === null ? undefined : typeOf.get(ends.source)
     const targetType = ends.target === null ? undefined : typeOf.get(ends.target)
 
-    if (targetType === "startCall") issue("edge", id, "target", "the startCall node cannot have incoming edges: calls only begin there")
-    if (targetType === "trigger") issue("edge", id, "target", "a trigger node cannot have incoming edges")
-    if (sourceType === "endCall") issue("edge", id, "source", "an endCall node cannot have outgoing edges: the call ends there")
-    for (const [end, type] of [["source", sourceType], ["target", targetType]] as const) {
-      if (type === "globalNode" || type === "webhook" || type === "qa") {
-        issue("edge", id, end, `a ${type} node cannot be connected by edges; remove this edge`)
-      }
-    }
+    for (const broken of edgeRuleBreaks(sourceType, targetType)) issue("edge", id, broken.end, edgeRuleMessage(broken))
+    if (ends.source !== null && sourceType !== undefined) outgoing.set(ends.source, (outgoing.get(ends.source) ?? 0) + 1)
+    if (ends.target !== null && targetType !== undefined) incoming.set(ends.target, (incoming.get(ends.target) ?? 0) + 1)
 
     const data = isObject(raw.data) ? raw.data : undefined
     if (ends.source !== null && data !== undefined && typeof data.label === "string" && data.label.trim() !== "") {
@@ -232,6 +239,18 @@ export const checkDefinition = (
     }
   })
 
+  // Bounds other than "none at all" (which the edges above report one by one), per node.
+  for (const [nodeId, type] of typeOf) {
+    const graph = NODE_TYPE_DECLARATIONS[type].graph
+    for (const [direction, count, min, max] of [
+      ["incoming", incoming.get(nodeId) ?? 0, graph.min_incoming, graph.max_incoming],
+      ["outgoing", outgoing.get(nodeId) ?? 0, graph.min_outgoing, graph.max_outgoing]
+    ] as const) {
+      if (min !== undefined && count < min) issue("node", nodeId, null, `a ${type} node needs at least ${min} ${direction} edge${min === 1 ? "" : "s"}, it has ${count}`)
+      if (max !== undefined && max > 0 && count > max) issue("node", nodeId, null, `a ${type} node takes at most ${max} ${direction} edge${max === 1 ? "" : "s"}, it has ${count}`)
+    }
+  }
+
   if (errors.length > 0) {
     return { definition: { ...input, nodes, edges } as unknown as WorkflowDefinition, errors }
   }
@@ -244,6 +263,20 @@ export const checkDefinition = (
   return { definition: decoded.right, errors }
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Trigger paths
-// ---------------------------------------------------------------------------------------------------
+/** "the startCall node" (one per definition), "an endCall node", "a trigger node". */
+const aNode = (type: NodeType): string => {
+  const { max_instances, min_instances } = NODE_TYPE_DECLARATIONS[type].graph
+  return `${min_instances === 1 && max_instances === 1 ? "the" : /^[aeiou]/i.test(type) ? "an" : "a"} ${type} node`
+}
+
+const edgeRuleMessage = (broken: EdgeRuleBreak): string => {
+  const because = broken.why === undefined ? "" : `: ${broken.why}`
+  switch (broken.rule) {
+    case "no_edges":
+      return `${aNode(broken.type)} cannot be connected by edges${because}; remove this edge`
+    case "no_incoming":
+      return `${aNode(broken.type)} cannot have incoming edges${because}`
+    case "no_outgoing":
+      return `${aNode(broken.type)} cannot have outgoing edges${because}`
+  }
+}

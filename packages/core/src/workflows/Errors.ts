@@ -30,3 +30,35 @@ export class InvalidWorkflowDefinition extends Schema.TaggedError<InvalidWorkflo
     return `The agent definition is invalid: ${this.issues.map((issue) => issue.msg).join("; ")}`
   }
 }
+
+/** Publishing needs a draft: the agent's latest version is its published one. */
+export class NoDraftToPublish extends Schema.TaggedError<NoDraftToPublish>()("NoDraftToPublish", { workflowId: Schema.Number }) {
+  override get message() {
+    return `No draft to publish: the latest version of agent ${this.workflowId} is already the published one; save a change or create a draft first`
+  }
+}
+
+/**
+ * The definition fails the checks a published version must pass (at publish, or asked with validate):
+ * every problem in the reference's `{kind, id, field, message}` shape.
+ */
+export class DefinitionNotPublishable extends Schema.TaggedError<DefinitionNotPublishable>()("DefinitionNotPublishable", {
+  workflowId: Schema.Number,
+  problems: Schema.Array(Schema.Struct({
+    kind: Schema.Literal("node", "edge", "workflow"),
+    id: Schema.NullOr(Schema.String),
+    field: Schema.NullOr(Schema.String),
+    message: Schema.String
+  }))
+}) {
+  override get message() {
+    return `The definition of agent ${this.workflowId} cannot be published: ${this.problems.map((p) => p.message).join("; ")}`
+  }
+}
+
+/** A newer save replaced the draft while it was being published: nothing was published. */
+export class DraftReplaced extends Schema.TaggedError<DraftReplaced>()("DraftReplaced", { workflowId: Schema.Number }) {
+  override get message() {
+    return `A newer save replaced the draft of agent ${this.workflowId} while it was being published; nothing was published. Publish again to publish the newest draft`
+  }
+}

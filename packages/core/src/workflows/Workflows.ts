@@ -3,13 +3,21 @@ import * as Crypto from "node:crypto"
 import type { ValidationIssue } from "@agentline/api/Errors"
 import { sameJson } from "../Json.js"
 import type { Principal } from "@agentline/api/Authentication"
-import { AgentArchived, InvalidWorkflowDefinition, TriggerPathTaken, WorkflowNotFound } from "./Errors.js"
+import {
+  AgentArchived,
+  DefinitionNotPublishable,
+  DraftReplaced,
+  InvalidWorkflowDefinition,
+  NoDraftToPublish,
+  TriggerPathTaken,
+  WorkflowNotFound
+} from "./Errors.js"
 import type { CreateWorkflowRequest, UpdateWorkflowRequest, WorkflowStatus } from "@agentline/api/workflows/Workflow"
 import { type DefinitionIssue, validateDefinition } from "./DefinitionValidation.js"
 import { mintTriggerPaths, recordingReferences, triggerPaths, type WorkflowDefinition } from "./WorkflowDefinition.js"
 import { OutboundTargets, refusedTargetTemplate } from "../OutboundTargets.js"
-import { RecordingsRepo } from "../recordings/RecordingsRepo.js"
-import { type StoredWorkflow, type TriggerConflict, type VersionContent, WorkflowsRepo } from "./WorkflowsRepo.js"
+import { PlayableRecordings } from "./PlayableRecordings.js"
+import { type StoredWorkflow, type TriggerConflict, type VersionChoice, type VersionContent, WorkflowsRepo } from "./WorkflowsRepo.js"
 
 import { iso } from "../Time.js"
 
@@ -50,7 +58,7 @@ const webhookTargetIssues = (definition: WorkflowDefinition, allowPrivate: boole
  * webhook target refused, and every recording it plays that is not an active recording of the organization.
  */
 const prepare = (
-  recordings: RecordingsRepo["Type"],
+  recordings: PlayableRecordings["Type"],
   targets: OutboundTargets["Type"],
   organizationId: number,
   input: Pick<VersionContent, "template_context_variables" | "workflow_configurations"> & { readonly workflow_definition: unknown }
@@ -61,7 +69,7 @@ const prepare = (
   if (refused.length > 0) return yield* new InvalidWorkflowDefinition({ issues: refused.map(toIssue) })
   const references = recordingReferences(definition)
   if (references.length > 0) {
-    const known = new Set((yield* recordings.findActive(organizationId, [...new Set(references.map((r) => r.recordingId))])).map((r) => r.recording_id))
+    const known = yield* recordings.active(organizationId, [...new Set(references.map((r) => r.recordingId))])
     const missing = references.filter((r) => !known.has(r.recordingId))
     if (missing.length > 0) {
       return yield* new InvalidWorkflowDefinition({
@@ -85,17 +93,38 @@ const prepare = (
   }
 })
 
+/** A definition problem in the reference's shape, from the validation item that carries it. */
+const problemOf = (issue: ValidationIssue): DefinitionNotPublishable["problems"][number] => ({
+  kind: issue.kind ?? "workflow",
+  id: issue.id ?? null,
+  field: issue.field ?? null,
+  message: issue.message ?? issue.msg
+})
+
+/**
+ * Agents and their versions (docs/agents.md): a save makes a draft, publishing makes the draft what
+ * campaigns, API triggers, inbound calls and the embed run. Every draft is checked as fully as a
+ * published version when it is saved, because test calls run it; publishing checks it again, for what
+ * may have changed since it was saved (a recording it plays deleted, stricter checks of a newer server).
+ */
 export class Workflows extends Effect.Service<Workflows>()("@agentline/core/Workflows", {
   effect: Effect.gen(function*() {
     const repo = yield* WorkflowsRepo
-    const recordings = yield* RecordingsRepo
+    const recordings = yield* PlayableRecordings
     const targets = yield* OutboundTargets
 
-    const find = (principal: Principal, id: number) =>
-      Effect.flatMap(repo.find(principal.organizationId, id), Option.match({
+    const find = (principal: Principal, id: number, version: VersionChoice = "published") =>
+      Effect.flatMap(repo.find(principal.organizationId, id, version), Option.match({
         onNone: () => Effect.fail(notFound(id)),
         onSome: (w: StoredWorkflow) => Effect.succeed(w)
       }))
+
+    /** The checks a published version must pass, on `workflow`'s content; every problem found. */
+    const check = (principal: Principal, workflow: StoredWorkflow) =>
+      prepare(recordings, targets, principal.organizationId, workflow).pipe(
+        Effect.asVoid,
+        Effect.mapError((invalid) => new DefinitionNotPublishable({ workflowId: workflow.id, problems: invalid.issues.map(problemOf) }))
+      )
 
     const create = Effect.fn("Workflows.create")(function*(principal: Principal, request: CreateWorkflowRequest) {
       const content = yield* prepare(recordings, targets, principal.organizationId, {
@@ -118,13 +147,18 @@ export class Workflows extends Effect.Service<Workflows>()("@agentline/core/Work
       return yield* repo.list(principal.organizationId, statuses)
     })
 
+    /** The agent as the editor shows it: its draft when it has one, else its published version. */
     const get = Effect.fn("Workflows.get")(function*(principal: Principal, id: number) {
-      return yield* find(principal, id)
+      return yield* find(principal, id, "latest")
     })
 
+    /**
+     * Renames the agent and/or saves a new draft from the latest version with the fields sent replaced.
+     * The published version is untouched.
+     */
     const update = Effect.fn("Workflows.update")(function*(principal: Principal, id: number, request: UpdateWorkflowRequest) {
-      const current = yield* find(principal, id)
-      // `null` means "not sent", as in the reference: it neither clears a field nor publishes a version.
+      const current = yield* find(principal, id, "latest")
+      // `null` means "not sent", as in the reference: it neither clears a field nor saves a version.
       const definition = request.workflow_definition ?? undefined
       const variables = request.template_context_variables ?? undefined
       const configurations = request.workflow_configurations ?? undefined
@@ -135,7 +169,7 @@ export class Workflows extends Effect.Service<Workflows>()("@agentline/core/Work
           workflow_configurations: configurations ?? current.workflow_configurations
         })
         : undefined
-      // An update that changes nothing publishes no version (compared as JSON: key order is not a change).
+      // An update that changes nothing saves no version (compared as JSON: key order is not a change).
       const unchanged = content !== undefined &&
         sameJson(content.workflow_definition, current.workflow_definition) &&
         sameJson(content.template_context_variables, current.template_context_variables) &&
@@ -164,8 +198,47 @@ export class Workflows extends Effect.Service<Workflows>()("@agentline/core/Work
     })
 
     /**
-     * The agent a call or campaign will run: it must be in the organization and active.
-     * An archived agent is refused with 409 and told how to restore it.
+     * Publishes the agent's draft, once it passes the checks: the previously published version is
+     * archived, and the next campaign call, API trigger, inbound call and embed session run the draft.
+     */
+    const publish = Effect.fn("Workflows.publish")(function*(principal: Principal, id: number) {
+      const latest = yield* find(principal, id, "latest")
+      if (latest.version_status !== "draft") return yield* new NoDraftToPublish({ workflowId: id })
+      yield* check(principal, latest)
+      const outcome = yield* repo.publish({
+        organization_id: principal.organizationId,
+        id,
+        draftId: latest.definition_id,
+        now: iso(yield* Clock.currentTimeMillis)
+      })
+      if (Option.isNone(outcome)) return yield* notFound(id)
+      switch (outcome.value._tag) {
+        case "NoDraft":
+          return yield* new NoDraftToPublish({ workflowId: id })
+        case "DraftReplaced":
+          return yield* new DraftReplaced({ workflowId: id })
+        case "Published": {
+          const version = outcome.value.version
+          return { id: version.id, version_number: version.version_number, status: "published" as const, published_at: version.published_at! }
+        }
+      }
+    })
+
+    /** The agent's draft, made from the published version when there is none (the reference's create-draft). */
+    const createDraft = Effect.fn("Workflows.createDraft")(function*(principal: Principal, id: number) {
+      const draft = yield* repo.createDraft(principal.organizationId, id, iso(yield* Clock.currentTimeMillis))
+      return yield* Option.match(draft, { onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed })
+    })
+
+    /** Whether the latest version (the draft when there is one) would pass the checks of publishing. */
+    const validate = Effect.fn("Workflows.validate")(function*(principal: Principal, id: number) {
+      yield* check(principal, yield* find(principal, id, "latest"))
+      return { is_valid: true, errors: [] }
+    })
+
+    /**
+     * The agent a campaign will run, with its published version: it must be in the organization and
+     * active. An archived agent is refused with 409 and told how to restore it.
      */
     const callable = Effect.fn("Workflows.callable")(function*(principal: Principal, id: number) {
       const workflow = yield* find(principal, id)
@@ -182,6 +255,9 @@ export class Workflows extends Effect.Service<Workflows>()("@agentline/core/Work
       update,
       setStatus,
       versions,
+      publish,
+      createDraft,
+      validate,
       callable,
       findByUuid: repo.findByUuid,
       findByTriggerPath: repo.findByTriggerPath,

@@ -20,11 +20,3 @@ export const ari: { readonly fields: ReadonlyArray<ProviderField> } = {
     textField("ws_client_name", "WebSocket client name", false)
   ]
 }
-
-export const twilio: { readonly fields: ReadonlyArray<ProviderField> } = {
-  fields: [
-    secretField("account_sid", "Account SID", true),
-    secretField("auth_token", "Auth token", true),
-    { name: "amd_enabled", label: "Answering machine detection", type: "boolean", required: false, sensitive: false }
-  ]
-}

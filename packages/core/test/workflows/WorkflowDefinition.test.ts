@@ -266,11 +266,12 @@ describe("validateDefinition: shape", () => {
     input.nodes.push(node("hook", "webhook", { name: "W", http_method: "FETCH", custom_headers: [{ key: "X" }], payload_template: [] }))
     input.nodes.push(node("qa", "qa", { name: "Q", qa_sample_rate: 0, qa_provider: "mistral" }))
     input.edges[0].data.transition_speech_type = "video"
+    // In the order the node-type catalog lists the fields.
     expect(issuesOf(input)).toEqual([
-      { kind: "node", id: "start", field: "allow_interrupt" },
-      { kind: "node", id: "start", field: "tool_uuids" },
       { kind: "node", id: "start", field: "greeting_type" },
+      { kind: "node", id: "start", field: "allow_interrupt" },
       { kind: "node", id: "start", field: "delayed_start_duration" },
+      { kind: "node", id: "start", field: "tool_uuids" },
       { kind: "node", id: "hook", field: "http_method" },
       { kind: "node", id: "hook", field: "custom_headers.0.value" },
       { kind: "node", id: "hook", field: "payload_template" },

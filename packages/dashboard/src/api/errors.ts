@@ -65,6 +65,21 @@ export const describeProblem = (error: unknown): ProblemDescription => {
         fields
       }
     }
+    case "DefinitionRejected": {
+      // The checks of publishing: every problem with the node or edge it belongs to.
+      const errors = isRecord(detail) && Array.isArray(detail.errors) ? detail.errors : []
+      const fields = errors.map((problem): FieldProblem => {
+        const where = isRecord(problem) && problem.kind !== "workflow" && typeof problem.id === "string"
+          ? `${String(problem.kind)} ${problem.id}${typeof problem.field === "string" && problem.field !== "" ? `.${problem.field}` : ""}`
+          : ""
+        return { field: where, message: isRecord(problem) && typeof problem.message === "string" ? problem.message : "is invalid" }
+      })
+      return {
+        kind: "validation",
+        message: fields.length === 1 ? "One problem must be fixed first." : `${fields.length} problems must be fixed first.`,
+        fields
+      }
+    }
     case "NotFound":
       return { kind: "not-found", message: text ?? "Not found.", fields: [] }
     case "Conflict":

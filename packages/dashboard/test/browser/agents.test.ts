@@ -6,7 +6,7 @@
  */
 import type { Page } from "playwright-core"
 import { expect, it } from "vitest"
-import { dashboardSuite, LAPTOP, PHONE } from "./Harness.js"
+import { dashboardSuite, LAPTOP, logIn, PHONE } from "./Harness.js"
 
 const nav = (page: Page, section: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: section }).click()
 
@@ -19,8 +19,11 @@ const createAgent = async (page: Page, name: string) => {
   await page.getByLabel("Prompt of the first step").fill("Ask how the caller is doing.")
   await page.getByRole("button", { name: "Create agent" }).click()
   await page.getByRole("heading", { name, level: 1 }).waitFor()
-  await page.getByRole("button", { name: "Save as new version" }).waitFor()
+  await page.getByRole("button", { name: "Save draft" }).waitFor()
 }
+
+/** The agent page's publishing panel. */
+const publishing = (page: Page) => page.getByRole("group", { name: "Publishing" })
 
 /** Whether the run page's first audio element can play: metadata loaded, a positive duration, and it plays. */
 const playFirstRecording = (page: Page) =>
@@ -36,7 +39,14 @@ const playFirstRecording = (page: Page) =>
     }
     audio.muted = true
     await audio.play()
-    return { readyState: audio.readyState, duration: audio.duration, src: audio.currentSrc }
+    // Seeking needs byte ranges: without them the browser can only play from the start.
+    const seekable = audio.seekable.length > 0 ? audio.seekable.end(0) : 0
+    await new Promise<void>((resolve, reject) => {
+      audio.addEventListener("seeked", () => resolve(), { once: true })
+      audio.addEventListener("error", () => reject(new Error(`audio error ${audio.error?.code} while seeking`)), { once: true })
+      audio.currentTime = audio.duration / 2
+    })
+    return { readyState: audio.readyState, duration: audio.duration, src: audio.currentSrc, seekable, at: audio.currentTime }
   })
 
 dashboardSuite("Agents and telephony", (dashboard) => {
@@ -132,7 +142,7 @@ dashboardSuite("Agents and telephony", (dashboard) => {
     expect(await page.locator(".react-flow__edge").count()).toBe(1)
 
     // Saved without a condition: the server's 422 lands on the edge and its Condition field.
-    await page.getByRole("button", { name: "Save as new version" }).click()
+    await page.getByRole("button", { name: "Save draft" }).click()
     await page.getByText(/The server found 1 problem/).waitFor()
     await panel.getByLabel("Problems with this edge").waitFor()
     expect(await panel.getByLabel("Condition", { exact: true }).getAttribute("aria-invalid")).toBe("true")
@@ -140,13 +150,21 @@ dashboardSuite("Agents and telephony", (dashboard) => {
     await dashboard.screenshot(page, "agent-editor-validation")
 
     await panel.getByLabel("Condition", { exact: true }).fill("The caller has answered")
-    await page.getByRole("button", { name: "Save as new version" }).click()
-    await page.getByText("Saved as version 2.").waitFor()
+    // Publishing waits for the editor's changes to be saved: it publishes the saved draft.
+    expect(await publishing(page).getByRole("button", { name: /^Publish/ }).isDisabled()).toBe(true)
+    await page.getByRole("button", { name: "Save draft" }).click()
+    await page.getByText(/^Saved as draft version 2/).waitFor()
     await page.getByText("Version 2 — no changes").waitFor()
+    await publishing(page).getByTestId("version-state").filter({ hasText: "Version 2 draft" }).waitFor()
+    await publishing(page).getByText("The next campaign call runs version 1").waitFor()
+    await publishing(page).getByRole("button", { name: "Publish version 2" }).click()
+    await page.getByText("Version 2 published: the next campaign call runs it.").waitFor()
+    await publishing(page).getByTestId("version-state").filter({ hasText: "Version 2 published" }).waitFor()
+    await publishing(page).getByText("The next campaign call runs version 2").waitFor()
     const agents = await dashboard.api("GET", "/api/v1/workflow/fetch")
     const created = agents.find((a: { name: string }) => a.name === "Two-step agent")
     const workflow = await dashboard.api("GET", `/api/v1/workflow/fetch/${created.id}`)
-    expect(workflow.version_number).toBe(2)
+    expect(workflow).toMatchObject({ version_number: 2, version_status: "published" })
     expect(workflow.workflow_definition.nodes.map((n: { type: string }) => n.type)).toEqual(["startCall", "endCall"])
     expect(workflow.workflow_definition.edges).toMatchObject([{ source: "start", data: { condition: "The caller has answered" } }])
     await dashboard.screenshot(page, "agent-editor")
@@ -193,6 +211,18 @@ dashboardSuite("Agents and telephony", (dashboard) => {
     expect(played.readyState).toBeGreaterThanOrEqual(1)
     expect(played.duration).toBeGreaterThan(0)
     expect(new URL(played.src).pathname).toMatch(/^\/api\/v1\/public\/download\/workflow\/[^/]+\/recording$/)
+    expect(played.seekable).toBeCloseTo(played.duration, 1)
+    expect(played.at).toBeCloseTo(played.duration / 2, 1)
+    // The same page opened at another address of the server than the one its links are signed with
+    // (AGENTLINE_PUBLIC_URL is the 127.0.0.1 one): the players play from the page's own origin.
+    const localhost = dashboard.url.replace("127.0.0.1", "localhost")
+    const elsewhere = await dashboard.newPage()
+    await elsewhere.goto(`${localhost}${new URL(page.url()).pathname}`)
+    await logIn(elsewhere, user)
+    await elsewhere.getByRole("heading", { name: /^Run / }).waitFor()
+    const there = await playFirstRecording(elsewhere)
+    expect(there.duration).toBeCloseTo(played.duration, 2)
+    expect(new URL(there.src).origin).toBe(localhost)
     await page.getByRole("heading", { name: "Timeline" }).waitFor()
     expect(await page.locator(".timeline li").count()).toBeGreaterThan(0)
 
@@ -201,8 +231,8 @@ dashboardSuite("Agents and telephony", (dashboard) => {
     await page.getByRole("link", { name: "Two-step agent" }).click()
     await page.getByLabel("Node type").selectOption({ label: "API trigger" })
     await page.getByRole("button", { name: "Add node" }).click()
-    await page.getByRole("button", { name: "Save as new version" }).click()
-    await page.getByText("Saved as version 3.").waitFor()
+    await page.getByRole("button", { name: "Save draft" }).click()
+    await page.getByText(/^Saved as draft version 3/).waitFor()
     const withTrigger = await dashboard.api("GET", `/api/v1/workflow/fetch/${created.id}`)
     const trigger = withTrigger.workflow_definition.nodes.find((n: { type: string }) => n.type === "trigger")
     expect(trigger.data.trigger_path).toMatch(/^[A-Za-z0-9_-]{1,36}$/)
@@ -221,7 +251,88 @@ dashboardSuite("Agents and telephony", (dashboard) => {
     await dashboard.screenshot(page, "agents")
   }, 120_000)
 
-  it("sets template variables and configurations as a new version, and saves nothing when nothing changed", async () => {
+  it("a draft edited while a campaign runs the published version (the campaign's calls keep the published version); published, the next campaign runs it", async () => {
+    const user = await dashboard.newUser({ role: "admin" })
+    // One call at a time, each a short conversation (the agent says its greeting and hangs up), so the
+    // campaign is still dialing when the draft is saved.
+    const config = await dashboard.api("POST", "/api/v1/organizations/telephony-configs", {
+      name: `Draft sim ${Date.now()}`,
+      config: { provider: "simulator", ring_seconds: 0.5, callee_lines: ["Hello?"] }
+    })
+    const agent = await dashboard.api("POST", "/api/v1/workflow/create/definition", {
+      name: `Live agent ${Date.now()}`,
+      workflow_definition: {
+        nodes: [{ id: "start", type: "startCall", data: { name: "Start", prompt: "Greet.", greeting: "Hello from the published version." } }],
+        edges: []
+      }
+    })
+    const campaignOf = async (name: string, phones: ReadonlyArray<string>) => {
+      const csv = `phone_number\n${phones.join("\n")}\n`
+      const presigned = await dashboard.api("POST", "/api/v1/storage/presigned-upload-url", { file_name: `${name}.csv`, file_size: csv.length })
+      expect((await fetch(presigned.upload_url, { method: "PUT", headers: { "content-type": "text/csv" }, body: csv })).ok).toBe(true)
+      return dashboard.api("POST", "/api/v1/campaign/create", {
+        name,
+        workflow_id: agent.id,
+        source_type: "csv",
+        source_id: presigned.file_key,
+        telephony_configuration_id: config.id,
+        max_concurrency: 1
+      })
+    }
+    const runsOf = async (campaignId: number) => (await dashboard.api("GET", `/api/v1/campaign/${campaignId}/runs?limit=100`)).runs as Array<any>
+    const untilCompleted = async (campaignId: number) => {
+      const deadline = Date.now() + 120_000
+      while ((await dashboard.api("GET", `/api/v1/campaign/${campaignId}`)).state !== "completed") {
+        if (Date.now() > deadline) throw new Error(`campaign ${campaignId} did not complete:\n${dashboard.serverOutput().slice(-4000)}`)
+        await new Promise((resolve) => setTimeout(resolve, 250))
+      }
+    }
+
+    const page = await dashboard.loggedIn(user)
+    await page.goto(`/agents/${agent.id}`)
+    await publishing(page).getByText("The next campaign call runs version 1").waitFor()
+    const campaign = await campaignOf("While editing", ["+14155550401", "+14155550402", "+14155550403", "+14155550404"])
+    await dashboard.api("POST", `/api/v1/campaign/${campaign.id}/start`)
+
+    // The greeting changed in the editor and saved: a draft, while the campaign dials.
+    await page.getByRole("button", { name: "Start call: Start" }).click()
+    const panel = page.getByRole("complementary", { name: "Selected item" })
+    await panel.getByLabel("Greeting", { exact: true }).fill("Hello from the new draft.")
+    await page.getByRole("button", { name: "Save draft" }).click()
+    await page.getByText(/^Saved as draft version 2/).waitFor()
+    const savedAt = Date.now()
+    expect((await dashboard.api("GET", `/api/v1/campaign/${campaign.id}`)).state, "the campaign was still running when the draft was saved").toBe("running")
+    await publishing(page).getByTestId("version-state").filter({ hasText: "Version 2 draft" }).waitFor()
+    await publishing(page).getByText("The next campaign call runs version 1").waitFor()
+    await dashboard.screenshot(page, "agent-draft")
+
+    await untilCompleted(campaign.id)
+    const runs = await runsOf(campaign.id)
+    expect(runs.map((r) => r.definition_id)).toEqual(runs.map(() => agent.current_definition_id))
+    const afterSave = runs.filter((r) => Date.parse(r.created_at) > savedAt)
+    expect(afterSave.length, "calls placed after the draft was saved").toBeGreaterThan(0)
+    // What the callee heard: the published greeting, on a call placed after the draft was saved.
+    await page.goto(`/runs/${agent.id}/${afterSave[0].id}`)
+    await page.getByText("Hello from the published version.").waitFor({ timeout: 30_000 })
+    expect(await page.getByText("Hello from the new draft.").count()).toBe(0)
+
+    // Published: the next campaign's calls run the new version.
+    await page.goto(`/agents/${agent.id}`)
+    await publishing(page).getByRole("button", { name: "Publish version 2" }).click()
+    await page.getByText("Version 2 published: the next campaign call runs it.").waitFor()
+    await publishing(page).getByText("The next campaign call runs version 2").waitFor()
+    const published = await dashboard.api("GET", `/api/v1/workflow/fetch/${agent.id}`)
+    const next = await campaignOf("After publishing", ["+14155550405"])
+    await dashboard.api("POST", `/api/v1/campaign/${next.id}/start`)
+    await untilCompleted(next.id)
+    const [nextRun] = await runsOf(next.id)
+    expect(nextRun.definition_id).toBe(published.current_definition_id)
+    expect(nextRun.definition_id).not.toBe(agent.current_definition_id)
+    await page.goto(`/runs/${agent.id}/${nextRun.id}`)
+    await page.getByText("Hello from the new draft.").waitFor({ timeout: 30_000 })
+  }, 240_000)
+
+  it("sets template variables and configurations as a new draft, and saves nothing when nothing changed", async () => {
     const user = await dashboard.newUser({ role: "admin" })
     const agent = await dashboard.api("POST", "/api/v1/workflow/create/definition", {
       name: "Configured agent",
@@ -236,7 +347,7 @@ dashboardSuite("Agents and telephony", (dashboard) => {
     await page.getByLabel("Longest call (seconds)").fill("600")
     await page.getByLabel("Detect voicemail").check()
     await page.getByRole("button", { name: "Save settings" }).click()
-    await page.getByText("Saved as version 2.").waitFor()
+    await page.getByText(/^Saved as draft version 2/).waitFor()
     const saved = await dashboard.api("GET", `/api/v1/workflow/fetch/${agent.id}`)
     expect(saved.template_context_variables).toEqual({ first_name: "there" })
     // The key the form has no field for is kept.

@@ -122,4 +122,19 @@ dashboardSuite("Login", (dashboard) => {
     await page.waitForURL(/\/settings\/api-keys$/)
     await page.getByRole("heading", { name: "API keys" }).waitFor()
   })
+
+  it("a server without a language model says so: in its output at start, and in a banner on every page with what to set", async () => {
+    // The test servers run without AGENTLINE_LLM, as a new user's first `npm start` does.
+    expect(dashboard.serverOutput()).toContain("Voice runtime: LLM none, STT local (pocketsphinx), TTS local (espeak-ng), VAD silero")
+    expect(dashboard.serverOutput()).toMatch(/WARN[^\n]*\n={100}\nNo language model is configured \(AGENTLINE_LLM is not set\)/)
+    const page = await dashboard.loggedIn(await dashboard.newUser())
+    const banner = page.getByRole("region", { name: "Server configuration" })
+    await banner.getByText("No language model: agents cannot hold a conversation.").waitFor()
+    expect(await banner.textContent()).toContain("Set AGENTLINE_LLM=openai:<model> and restart the server")
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Runs" }).click()
+    await page.getByRole("heading", { name: "Runs", level: 1 }).waitFor()
+    expect(await banner.isVisible()).toBe(true)
+    await page.setViewportSize(PHONE)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), "no sideways scrolling at 375 px").toBeLessThanOrEqual(PHONE.width)
+  })
 })

@@ -11,9 +11,13 @@ export const CallsLive = HttpApiBuilder.group(AgentlineApi, "calls", (handlers) 
     const calls = yield* Calls
     return handlers
       .handle("byWorkflowUuid", ({ path, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (p) => wire(calls.start(p, { _tag: "WorkflowUuid", uuid: path.workflow_uuid }, payload))))
+        Effect.flatMap(CurrentPrincipal, (p) => wire(calls.start(p, { _tag: "WorkflowUuid", uuid: path.workflow_uuid }, payload, "published"))))
       .handle("byTriggerPath", ({ path, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (p) => wire(calls.start(p, { _tag: "TriggerPath", path: path.uuid }, payload))))
+        Effect.flatMap(CurrentPrincipal, (p) => wire(calls.start(p, { _tag: "TriggerPath", path: path.uuid }, payload, "published"))))
+      .handle("testByWorkflowUuid", ({ path, payload }) =>
+        Effect.flatMap(CurrentPrincipal, (p) => wire(calls.start(p, { _tag: "WorkflowUuid", uuid: path.workflow_uuid }, payload, "latest"))))
+      .handle("testByTriggerPath", ({ path, payload }) =>
+        Effect.flatMap(CurrentPrincipal, (p) => wire(calls.start(p, { _tag: "TriggerPath", path: path.uuid }, payload, "latest"))))
   }))
 
 export const TestCallsLive = HttpApiBuilder.group(AgentlineApi, "testCalls", (handlers) =>
@@ -25,7 +29,7 @@ export const TestCallsLive = HttpApiBuilder.group(AgentlineApi, "testCalls", (ha
           phone_number: payload.phone_number,
           ...(payload.initial_context !== undefined ? { initial_context: payload.initial_context } : {}),
           ...(payload.telephony_configuration_id !== undefined ? { telephony_configuration_id: payload.telephony_configuration_id } : {})
-        })).pipe(
+        }, "latest")).pipe(
           Effect.map((placed) => ({ ...placed, message: `Call initiated successfully with run name ${placed.workflow_run_name}` }))
         )))
   }))

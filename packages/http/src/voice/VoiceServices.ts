@@ -4,7 +4,7 @@
  * language model is optional: without `AGENTLINE_LLM` the runtime says so in the run.
  */
 import { SpeechToText, TextToSpeech } from "@agentline/core/voice/Speech"
-import { energy, VoiceActivity } from "@agentline/core/voice/VoiceActivity"
+import { energy, VoiceActivity } from "@agentline/core/audio/VoiceActivity"
 import * as Cartesia from "@agentline/voice-cartesia/CartesiaTextToSpeech"
 import * as Deepgram from "@agentline/voice-deepgram/DeepgramSpeechToText"
 import * as ElevenLabs from "@agentline/voice-elevenlabs/ElevenLabsTextToSpeech"
@@ -15,7 +15,7 @@ import { AgentLanguageModel, SpeechServiceNames } from "@agentline/voice/session
 import { type ModelOverrides, type OverriddenServices, VoiceServiceOverrides } from "@agentline/voice/session/ServiceOverrides"
 import { resolveVendorKey } from "@agentline/core/credentials/Credentials"
 import { CredentialsRepo } from "@agentline/core/credentials/CredentialsRepo"
-import { SecretBox } from "@agentline/core/telephony/Secrets"
+import { SecretBox } from "@agentline/core/crypto/SecretBox"
 import * as NodeCrypto from "node:crypto"
 import { FetchHttpClient } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"

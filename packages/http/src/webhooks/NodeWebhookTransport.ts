@@ -6,7 +6,7 @@
  * attempt): following one would let a public receiver point us at an internal one.
  */
 import { isPrivateAddress } from "@agentline/core/OutboundTargets"
-import { type OutgoingWebhook, type WebhookAnswer, WebhookTransport } from "@agentline/core/webhooks/WebhookTransport"
+import { type OutgoingWebhook, type WebhookAnswer, WebhookTransport } from "@agentline/core/webhook-delivery/WebhookTransport"
 import { Effect, Layer } from "effect"
 import * as Dns from "node:dns"
 import * as Http from "node:http"

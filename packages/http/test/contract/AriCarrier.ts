@@ -8,7 +8,7 @@
  * StasisStart, ChannelDestroyed), and `forgeCallback` posts an event to the server's callback route
  * with a wrong or no ARI password, which the server must refuse (ARI never posts callbacks).
  */
-import * as Pcm from "@agentline/core/media/Pcm"
+import * as Pcm from "@agentline/core/audio/Pcm"
 import { Ari } from "@agentline/telephony-ari"
 import * as FakeAri from "@agentline/telephony-ari/testing/FakeAri"
 import type { CarrierUnderTest, FakeInbound, FakeMediaLeg, Scenario } from "./Carrier.js"

@@ -2,7 +2,7 @@
 import { Cloudonix } from "@agentline/telephony-cloudonix"
 import * as FakeCloudonix from "@agentline/telephony-cloudonix/testing/FakeCloudonix"
 import type { Behaviour } from "@agentline/telephony-twilio/testing/FakeCall"
-import type { CarrierUnderTest, FakeMediaLeg, Scenario } from "./Carrier.js"
+import type { CarrierUnderTest, FakeMediaLeg, Scenario, Started } from "./Carrier.js"
 import { inboundSeen, mediaLeg } from "./TwilioCarrier.js"
 
 const domain = { name: "contract.cloudonix.net", apiKey: "XIcontract0123456789abcdef" }
@@ -19,52 +19,56 @@ const behaviours: Record<Scenario, Behaviour> = {
   talking: { answer: "human", talkSeconds: 3000 }
 }
 
+/** Starts the fake and wires the adapter to it; `fake` is the fake itself, for Cloudonix's own tests. */
+export const startCloudonix = async (): Promise<{ readonly started: Started; readonly fake: FakeCloudonix.FakeCloudonix }> => {
+  const fake = await FakeCloudonix.start({ domains: [domain], secondMillis: 20 })
+  fake.application(domain.name, APPLICATION)
+  let consoleApps = 0
+  const found = (token: string) => {
+    const call = fake.call(token)
+    if (call === undefined) throw new Error(`the fake has no session ${token}`)
+    return call
+  }
+  const started: Started = {
+    adapter: Cloudonix.make({ apiUrl: fake.url }),
+    config: () => ({ bearer_token: domain.apiKey, domain_id: "contract", application_name: APPLICATION }),
+    fake: {
+      // Cloudonix takes any caller id; numbers for incoming calls are attached when bound.
+      own: () => undefined,
+      behave: (number, scenario) => fake.behave(number, behaviours[scenario]),
+      failNext: (status, count) => fake.failNext(status, count),
+      route: (number, url) => {
+        // As if set in the cockpit: the number on an application of its own, pointed at `url`.
+        const name = `console-${++consoleApps}`
+        fake.application(domain.name, name, url)
+        fake.attach(domain.name, number, name)
+      },
+      voiceUrl: fake.voiceUrl,
+      placeInbound: async ({ from, signature, to }) => {
+        const call = await fake.placeInbound({
+          to,
+          from,
+          behaviour: { answer: "human", talkSeconds: 1000 },
+          ...(signature === "wrong" ? { apiKey: "not-the-api-key" } : {})
+        })
+        if (call === undefined) throw new Error(`the fake has no application URL for ${to}`)
+        return inboundSeen(call)
+      },
+      media: async (token): Promise<FakeMediaLeg> => {
+        return mediaLeg(await found(token).mediaConnected)
+      },
+      ended: (token) => found(token).ended,
+      resendCallbacks: (token, order) => found(token).resend(order),
+      forgeCallback: (token, signature) => found(token).forge(signature),
+      close: fake.close
+    }
+  }
+  return { started, fake }
+}
+
 export const cloudonix: CarrierUnderTest = {
   provider: "cloudonix",
   callMillis: 200,
   machineDetection: false,
-  start: async () => {
-    const fake = await FakeCloudonix.start({ domains: [domain], secondMillis: 20 })
-    fake.application(domain.name, APPLICATION)
-    let consoleApps = 0
-    const found = (token: string) => {
-      const call = fake.call(token)
-      if (call === undefined) throw new Error(`the fake has no session ${token}`)
-      return call
-    }
-    return {
-      adapter: Cloudonix.make({ apiUrl: fake.url }),
-      config: () => ({ bearer_token: domain.apiKey, domain_id: "contract", application_name: APPLICATION }),
-      fake: {
-        // Cloudonix takes any caller id; numbers for incoming calls are attached when bound.
-        own: () => undefined,
-        behave: (number, scenario) => fake.behave(number, behaviours[scenario]),
-        failNext: (status, count) => fake.failNext(status, count),
-        route: (number, url) => {
-          // As if set in the cockpit: the number on an application of its own, pointed at `url`.
-          const name = `console-${++consoleApps}`
-          fake.application(domain.name, name, url)
-          fake.attach(domain.name, number, name)
-        },
-        voiceUrl: fake.voiceUrl,
-        placeInbound: async ({ from, signature, to }) => {
-          const call = await fake.placeInbound({
-            to,
-            from,
-            behaviour: { answer: "human", talkSeconds: 1000 },
-            ...(signature === "wrong" ? { apiKey: "not-the-api-key" } : {})
-          })
-          if (call === undefined) throw new Error(`the fake has no application URL for ${to}`)
-          return inboundSeen(call)
-        },
-        media: async (token): Promise<FakeMediaLeg> => {
-          return mediaLeg(await found(token).mediaConnected)
-        },
-        ended: (token) => found(token).ended,
-        resendCallbacks: (token, order) => found(token).resend(order),
-        forgeCallback: (token, signature) => found(token).forge(signature),
-        close: fake.close
-      }
-    }
-  }
+  start: async () => (await startCloudonix()).started
 }

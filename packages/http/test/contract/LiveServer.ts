@@ -3,7 +3,7 @@
  * it back (callbacks, answer requests, media WebSockets) as a carrier calls a deployed server. Time is
  * real: fakes play calls out on wall-clock timers.
  */
-import type { CallAudioHandlerShape } from "@agentline/core/media/CallAudio"
+import type { CallAudioHandlerShape } from "@agentline/core/audio/CallAudio"
 import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
 import { type Database, Testing } from "@agentline/sql"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"

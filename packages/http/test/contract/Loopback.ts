@@ -2,7 +2,7 @@
  * A test voice runtime: it echoes the caller's audio back and records both directions. Digits drive
  * it: `1` sets a mark, `2` clears playback, `8` plays a minute of tone, `9` hangs up.
  */
-import type { CallAudioHandlerShape } from "@agentline/core/media/CallAudio"
+import type { CallAudioHandlerShape } from "@agentline/core/audio/CallAudio"
 import { Effect, Stream } from "effect"
 
 export interface Recording {

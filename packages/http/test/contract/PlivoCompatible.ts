@@ -2,7 +2,7 @@
  * The contract wiring of the Plivo-compatible carriers (Plivo, Vobiz): their adapter against their
  * fake (`@agentline/telephony-plivo/testing/FakeCarrier` in the carrier's dialect).
  */
-import * as Pcm from "@agentline/core/media/Pcm"
+import * as Pcm from "@agentline/core/audio/Pcm"
 import type { TelephonyProvider } from "@agentline/core/telephony/TelephonyProvider"
 import { finalStatuses } from "@agentline/telephony-plivo/Callbacks"
 import type * as FakeCarrier from "@agentline/telephony-plivo/testing/FakeCarrier"

@@ -1,5 +1,5 @@
 /** The contract suite for Telnyx, against the fake Telnyx of `@agentline/telephony-telnyx/testing`. */
-import * as Pcm from "@agentline/core/media/Pcm"
+import * as Pcm from "@agentline/core/audio/Pcm"
 import { Telnyx } from "@agentline/telephony-telnyx"
 import * as FakeTelnyx from "@agentline/telephony-telnyx/testing/FakeTelnyx"
 import type { CarrierUnderTest, FakeInbound, FakeMediaLeg, Scenario } from "./Carrier.js"

@@ -1,5 +1,5 @@
 /** Twilio as a carrier under test: the adapter against the fake Twilio of `@agentline/telephony-twilio/testing`. */
-import * as Pcm from "@agentline/core/media/Pcm"
+import * as Pcm from "@agentline/core/audio/Pcm"
 import { Twilio } from "@agentline/telephony-twilio"
 import * as FakeTwilio from "@agentline/telephony-twilio/testing/FakeTwilio"
 import * as FakeTwiml from "@agentline/telephony-twilio/testing/FakeTwiml"

@@ -1,5 +1,5 @@
 /** Vonage as a carrier under test: the adapter against the fake Vonage of `@agentline/telephony-vonage/testing`. */
-import * as Pcm from "@agentline/core/media/Pcm"
+import * as Pcm from "@agentline/core/audio/Pcm"
 import { Vonage } from "@agentline/telephony-vonage"
 import * as FakeVonage from "@agentline/telephony-vonage/testing/FakeVonage"
 import type { CarrierUnderTest, FakeInbound, FakeMediaLeg, Scenario } from "./Carrier.js"

@@ -2,20 +2,20 @@ import { SpeechToText, TextToSpeech } from "@agentline/core/voice/Speech"
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, ConfigProvider, Effect, Either, Layer, Option, Redacted, Stream } from "effect"
 import { parseChoice, PROVIDERS } from "../../src/voice/VoiceChoice.js"
-import { Prices } from "@agentline/voice/session/Costs"
+import { costOf, Prices } from "@agentline/voice/session/Costs"
 import { AgentLanguageModel, SpeechServiceNames } from "@agentline/voice/session/LanguageModelTools"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import { layerConfig, overridesLayer, voiceActivityLayerConfig } from "../../src/voice/VoiceServices.js"
-import { VoiceActivity } from "@agentline/core/voice/VoiceActivity"
+import { VoiceActivity } from "@agentline/core/audio/VoiceActivity"
 import { modelOverrides, VoiceServiceOverrides } from "@agentline/voice/session/ServiceOverrides"
 import { CredentialsRepo } from "@agentline/core/credentials/CredentialsRepo"
 import { OrganizationsRepo } from "@agentline/core/organizations/OrganizationsRepo"
-import { SecretBox } from "@agentline/core/telephony/Secrets"
+import { SecretBox } from "@agentline/core/crypto/SecretBox"
 import { Repositories, Testing } from "@agentline/sql"
-import { reply, startFakeOpenAi } from "@agentline/voice-openai/testing/FakeOpenAi"
-import type { LanguageModel } from "@effect/ai"
+import { chunk, reply, startFakeOpenAi } from "@agentline/voice-openai/testing/FakeOpenAi"
+import { LanguageModel, Prompt } from "@effect/ai"
 
 const withEnv = (env: Record<string, string>) =>
   Layer.provide(layerConfig, Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
@@ -119,6 +119,53 @@ describe("VoiceServices.layerConfig", () => {
       expect(String(refused)).toContain("per_million_characters")
       const missing = yield* Effect.flip(Layer.build(withEnv({ AGENTLINE_PRICES: NodePath.join(dir, "none.json") })).pipe(Effect.scoped))
       expect(String(missing)).toContain("cannot read")
+    }))
+})
+
+describe("a local model: an OpenAI-compatible server (Ollama, llama.cpp's server, vLLM) through OPENAI_BASE_URL", () => {
+  const prompt = Prompt.make([{ role: "system", content: "Greet the caller." }, { role: "user", content: "Hello?" }])
+
+  it.scoped("its own model name goes as it is, with no key; its usage is recorded under it and unpriced ($0) unless AGENTLINE_PRICES names it", () =>
+    Effect.gen(function*() {
+      // A server that reports usage (OpenAI's stream_options.include_usage), then one that does not.
+      const fake = yield* startFakeOpenAi([
+        reply("Hi there, how can I help?"),
+        { _tag: "Stream", chunks: [chunk({ role: "assistant", content: "" }), chunk({ content: "Goodbye." }, "stop")] }
+      ])
+      const env = { AGENTLINE_LLM: "openai:llama3.1:8b", OPENAI_BASE_URL: fake.url }
+      const [llm, prices] = yield* Effect.all([AgentLanguageModel, Prices]).pipe(Effect.provide(withEnv(env)))
+      const model = Option.getOrThrow(llm)
+      expect(model.name).toBe("openai:llama3.1:8b")
+      const ask = LanguageModel.generateText({ prompt }).pipe(Effect.provideService(LanguageModel.LanguageModel, model.model))
+      const first = yield* ask
+      expect(first.text).toBe("Hi there, how can I help?")
+      expect(first.usage.inputTokens).toBe(100)
+      const second = yield* ask
+      expect(second.text).toBe("Goodbye.")
+      expect(second.usage.inputTokens).toBeUndefined()
+      expect(fake.received.map((r) => [r.path, r.body.model, r.authorization])).toEqual([
+        ["/v1/chat/completions", "llama3.1:8b", undefined],
+        ["/v1/chat/completions", "llama3.1:8b", undefined]
+      ])
+
+      // As the runtime keys the run's usage_info and prices it (tokens a server does not report count 0).
+      const usage = {
+        llm: { [model.name]: { inputTokens: first.usage.inputTokens ?? 0, outputTokens: first.usage.outputTokens ?? 0 } },
+        stt: { local: { seconds: 12 } },
+        tts: { local: { characters: 40 } }
+      }
+      expect(costOf(prices, usage)).toEqual({
+        total_cost_usd: 0,
+        llm_cost_usd: 0,
+        stt_cost_usd: 0,
+        tts_cost_usd: 0,
+        unpriced: ["llm:openai:llama3.1:8b"]
+      })
+      const dir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "agentline-prices-"))
+      const file = NodePath.join(dir, "prices.json")
+      NodeFs.writeFileSync(file, JSON.stringify({ llm: { "openai:llama3.1:8b": { input_per_million: 0, output_per_million: 0 } } }))
+      const priced = yield* Effect.provide(Prices, withEnv({ ...env, AGENTLINE_PRICES: file }))
+      expect(costOf(priced, usage)).toEqual({ total_cost_usd: 0, llm_cost_usd: 0, stt_cost_usd: 0, tts_cost_usd: 0 })
     }))
 })
 

@@ -4,9 +4,9 @@
  * recordings (mixed, caller and agent WAV at the call's sample rate, aligned on the call's clock).
  * Pure: the session records with call-relative times; nothing here reads a clock.
  */
-import type { PcmFrame } from "@agentline/core/media/Pcm"
-import { resample } from "@agentline/core/media/Pcm"
-import { toWav } from "@agentline/voice-local/Audio"
+import type { PcmFrame } from "@agentline/core/audio/Pcm"
+import { resample } from "@agentline/core/audio/Pcm"
+import { toWav } from "@agentline/core/audio/WavAudio"
 
 export type Role = "user" | "assistant"
 

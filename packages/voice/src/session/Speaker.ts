@@ -4,8 +4,8 @@
  * with a mark after each sentence. What was sent is recorded on the call's timeline, and `played`
  * tells how much of the text the caller heard when playback is cut short (barge-in).
  */
-import type { CallAudio } from "@agentline/core/media/CallAudio"
-import * as Pcm from "@agentline/core/media/Pcm"
+import type { CallAudio } from "@agentline/core/audio/CallAudio"
+import * as Pcm from "@agentline/core/audio/Pcm"
 import type { TextToSpeechService } from "@agentline/core/voice/Speech"
 import { Effect, Stream } from "effect"
 import { type CallRecord, recordAgentAudio } from "./CallRecord.js"

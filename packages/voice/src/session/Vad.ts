@@ -15,11 +15,11 @@ import {
   type VadEvent,
   type VadSettings,
   type VadState
-} from "@agentline/core/voice/VoiceActivity"
+} from "@agentline/core/audio/VoiceActivity"
 
 // The turn machine lives with the port in core (adapters that find utterances themselves use it too).
-export { defaultVadSettings, initialVadState, levelDbfs, stepTurn } from "@agentline/core/voice/VoiceActivity"
-export type { VadEvent, VadSettings, VadState } from "@agentline/core/voice/VoiceActivity"
+export { defaultVadSettings, initialVadState, levelDbfs, stepTurn } from "@agentline/core/audio/VoiceActivity"
+export type { VadEvent, VadSettings, VadState } from "@agentline/core/audio/VoiceActivity"
 
 /** The turn machine over the energy detector, in one state: what the scripted recognizer uses. */
 export interface EnergyVadState extends VadState {

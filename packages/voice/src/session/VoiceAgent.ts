@@ -15,8 +15,8 @@
  * Timers (`max_call_duration`, `max_user_idle_timeout`, pacing) run on the Clock, so tests drive
  * them with TestClock.
  */
-import type { CallAudio, CallAudioHandlerShape } from "@agentline/core/media/CallAudio"
-import * as Pcm from "@agentline/core/media/Pcm"
+import type { CallAudio, CallAudioHandlerShape } from "@agentline/core/audio/CallAudio"
+import * as Pcm from "@agentline/core/audio/Pcm"
 import { BlobStore } from "@agentline/core/blobs/BlobStore"
 import { loadPlayable, type PlayableRecording } from "@agentline/core/recordings/Recordings"
 import { RecordingsRepo } from "@agentline/core/recordings/RecordingsRepo"
@@ -40,7 +40,7 @@ import { hasOverrides, VoiceServiceOverrides } from "./ServiceOverrides.js"
 import { optOutIn, type SessionSettings, saysVoicemail, sessionSettings } from "./SessionSettings.js"
 import { DoNotCallRepo } from "@agentline/core/do-not-call/DoNotCallRepo"
 import { normalizeForCampaign } from "@agentline/core/phone-numbers/PhoneAddress"
-import { VoiceActivity } from "@agentline/core/voice/VoiceActivity"
+import { VoiceActivity } from "@agentline/core/audio/VoiceActivity"
 import { initialVadState, stepTurn } from "./Vad.js"
 
 type SessionEvent =

@@ -2,13 +2,14 @@
  * A FAKE speech recognizer for tests and demos where what the caller says matters more than how well
  * it is recognized: it finds utterances in the audio as a streaming vendor would (speech, then a pause
  * of `pauseMillis`) and reports each as the next line of its script, with the `Final`/`UtteranceEnd`
- * events and billed seconds of the real port. Clearly not a recognizer: it never listens to the words.
- * Each call (each `transcribe`) starts its script from the first line; `script` is read when the call
- * starts, so a test can set the lines of the call it is about to place.
+ * events of the real port and the audio it was given as billed seconds (`meterAudio`). Clearly not a
+ * recognizer: it never listens to the words. Each call (each `transcribe`) starts its script from the
+ * first line; `script` is read when the call starts, so a test can set the lines of the call it is
+ * about to place.
  */
-import * as Pcm from "@agentline/core/media/Pcm"
+import * as Pcm from "@agentline/core/audio/Pcm"
 import type { SpeechEvent, SpeechToTextService } from "@agentline/core/voice/Speech"
-import { SpeechToText } from "@agentline/core/voice/Speech"
+import { meterAudio, SpeechToText } from "@agentline/core/voice/Speech"
 import { Layer, Stream } from "effect"
 import { defaultVadSettings, initialEnergyVadState, stepVad } from "../session/Vad.js"
 
@@ -16,16 +17,14 @@ export const make = (script: () => ReadonlyArray<string>, options: { readonly pa
   const settings = { ...defaultVadSettings, stopMillis: options.pauseMillis ?? 300 }
   return {
     transcribe: (_format, audio) =>
-      Stream.suspend(() => {
+      meterAudio(audio, (counted) => Stream.suspend(() => {
         const lines = script()
         let next = 0
         let vad = initialEnergyVadState
         let startedAt = 0
-        let seconds = 0
-        return audio.pipe(
+        return counted.pipe(
           Stream.mapConcat((frame): ReadonlyArray<SpeechEvent> => {
             const pcm = Pcm.decode(frame)
-            seconds += pcm.samples.length / pcm.sampleRate
             const [state, events] = stepVad(settings, vad, pcm)
             vad = state
             return events.flatMap((event): ReadonlyArray<SpeechEvent> => {
@@ -40,10 +39,9 @@ export const make = (script: () => ReadonlyArray<string>, options: { readonly pa
                 { _tag: "UtteranceEnd", lastWordEnd: event.atMs / 1000 }
               ]
             })
-          }),
-          Stream.concat(Stream.suspend(() => Stream.succeed<SpeechEvent>({ _tag: "Metadata", audioSeconds: seconds })))
+          })
         )
-      })
+      }))
   }
 }
 

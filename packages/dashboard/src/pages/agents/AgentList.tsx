@@ -65,7 +65,10 @@ const AgentRow = ({ agent }: { readonly agent: WorkflowListItem }) => {
     <tr>
       <td data-label="Name"><Link to={String(agent.id)}>{agent.name}</Link></td>
       <td data-label="Status"><Badge tone={agent.status === "active" ? "good" : "neutral"}>{agent.status}</Badge></td>
-      <td data-label="Version">{detail.data?.version_number ?? (detail.error !== undefined ? "?" : "…")}</td>
+      <td data-label="Version">
+        {detail.data?.version_number ?? (detail.error !== undefined ? "?" : "…")}
+        {detail.data?.version_status === "draft" && <> <Badge tone="warn">draft</Badge></>}
+      </td>
       <td data-label="Runs">{agent.total_runs}</td>
       <td data-label="Created">{formatDate(agent.created_at)}</td>
     </tr>

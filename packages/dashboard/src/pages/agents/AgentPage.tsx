@@ -1,7 +1,7 @@
 /**
- * One agent: its name, status and version, its UUID and trigger URLs (with copy buttons), archive /
- * restore, and its sub-pages: the graph editor, settings (name, template variables, configurations),
- * versions, runs and a test call.
+ * One agent: its name, status and version (draft or published, and publishing), its UUID and trigger
+ * URLs (with copy buttons), archive / restore, and its sub-pages: the graph editor, settings (name,
+ * template variables, configurations), versions, runs and a test call.
  */
 import type { Workflow } from "@agentline/api/workflows/Workflow"
 import { WorkflowId } from "@agentline/api/Ids"
@@ -15,6 +15,7 @@ import { PageTitle } from "../../components/PageTitle.js"
 import { RunsTable } from "../runs/RunsTable.js"
 import { AgentSettings } from "./AgentSettings.js"
 import { Editor } from "./Editor.js"
+import { PublishPanel } from "./Publish.js"
 import { TestCall } from "./TestCall.js"
 import { Versions } from "./Versions.js"
 import { apiUrl, Badge, Copyable, Loading, routeId } from "./ui.js"
@@ -41,6 +42,7 @@ const LoadedAgent = ({ id }: { readonly id: WorkflowId }) => {
   const setStatus = useAction((status: "active" | "archived") => client.workflows.setStatus({ path: { workflow_id: id }, payload: { status } }))
   // What the last save did: kept here, since the editor and settings start afresh on the new version.
   const [saved, setSaved] = useState<string | null>(null)
+  const [editing, setEditing] = useState(false)
   const onSaved = (message: string) => {
     setSaved(message)
     workflow.reload()
@@ -60,16 +62,24 @@ const LoadedAgent = ({ id }: { readonly id: WorkflowId }) => {
       <div className="agent-header card">
         <p>
           <Badge tone={agent.status === "active" ? "good" : "neutral"}>{agent.status}</Badge>{" "}
-          Version {agent.version_number ?? "?"} · {agent.total_runs ?? 0} runs
+          {agent.total_runs ?? 0} runs
         </p>
+        <PublishPanel workflow={agent} editing={editing} onPublished={onSaved} />
         {agent.status === "archived" && <p className="notice">This agent is archived: it takes no calls until it is restored.</p>}
         {agent.workflow_uuid !== null && (
           <>
             <Copyable label="Agent UUID" value={agent.workflow_uuid} />
             <Copyable label="Call URL" value={apiUrl(`/public/agent/workflow/${agent.workflow_uuid}`)} />
+            <Copyable label="Test call URL (runs the draft)" value={apiUrl(`/public/agent/test/workflow/${agent.workflow_uuid}`)} />
           </>
         )}
         {triggers.map((t) => <Copyable key={t.path} label={`Trigger URL (${t.name})`} value={apiUrl(`/public/agent/${t.path}`)} />)}
+        {agent.version_status === "draft" && triggers.length > 0 && (
+          <p className="hint">
+            Trigger URLs answer with the published version: a trigger only in this draft works at{" "}
+            <code>/public/agent/test/…</code> until the draft is published.
+          </p>
+        )}
         <div className="actions">
           <button type="button" className={agent.status === "active" ? "danger" : undefined} onClick={toggle} disabled={setStatus.pending}>
             {agent.status === "active" ? "Archive agent" : "Restore agent"}
@@ -88,8 +98,8 @@ const LoadedAgent = ({ id }: { readonly id: WorkflowId }) => {
         </ul>
       </nav>
       <Routes>
-        <Route index element={<Editor key={agent.current_definition_id ?? 0} workflow={agent} onSaved={onSaved} />} />
-        <Route path="settings" element={<AgentSettings key={agent.current_definition_id ?? 0} workflow={agent} onSaved={onSaved} />} />
+        <Route index element={<Editor key={agent.version_number ?? 0} workflow={agent} onSaved={onSaved} onDirtyChange={setEditing} />} />
+        <Route path="settings" element={<AgentSettings key={agent.version_number ?? 0} workflow={agent} onSaved={onSaved} />} />
         <Route path="versions" element={<Versions workflow={agent} onSaved={onSaved} />} />
         <Route path="runs" element={<RunsTable source={{ kind: "agent", workflowId: id }} />} />
         <Route path="test-call" element={<TestCall workflow={agent} />} />

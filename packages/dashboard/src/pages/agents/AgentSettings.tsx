@@ -1,6 +1,6 @@
 /**
  * The agent's name, template variables and configurations. A new name is not a new version; new
- * variables or configurations are (the server publishes them with the current definition).
+ * variables or configurations are (the server keeps them, with the latest definition, as a new draft).
  */
 import type { Workflow } from "@agentline/api/workflows/Workflow"
 import { WorkflowId } from "@agentline/api/Ids"
@@ -60,7 +60,7 @@ export const AgentSettings = ({ onSaved, workflow }: { readonly workflow: Workfl
     if (Either.isRight(result)) {
       onSaved(
         result.right.version_number !== workflow.version_number
-          ? `Saved as version ${result.right.version_number ?? "?"}.`
+          ? `Saved as draft version ${result.right.version_number ?? "?"}: test calls run it; publish it to make campaigns run it.`
           : "Saved (nothing else changed, so no new version)."
       )
     }

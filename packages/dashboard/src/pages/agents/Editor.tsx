@@ -3,8 +3,8 @@
  * handles, Delete removes the selection), a side panel with the selected node's or edge's form, and
  * keyboard-first controls next to the canvas (add a node, connect two nodes, pick any node or edge
  * from a list), so everything the mouse does has a button too. Save sends the definition; the server
- * publishes it as a new version, or answers 422 with every problem, which appear on their nodes, edges
- * and fields.
+ * keeps it as a new draft version (published with the agent page's Publish button), or answers 422 with
+ * every problem, which appear on their nodes, edges and fields.
  */
 import {
   applyEdgeChanges,
@@ -26,7 +26,7 @@ import "@xyflow/react/dist/style.css"
 import type { Workflow } from "@agentline/api/workflows/Workflow"
 import { WorkflowId } from "@agentline/api/Ids"
 import { Either } from "effect"
-import { createContext, useCallback, useContext, useMemo, useState } from "react"
+import { createContext, useCallback, useContext, useEffect, useMemo, useState } from "react"
 import { client } from "../../api/client.js"
 import { useAction } from "../../api/hooks.js"
 import { ApiError } from "../../components/ApiError.js"
@@ -90,7 +90,14 @@ type Selection = { readonly kind: "node" | "edge"; readonly id: string } | null
 const nodeName = (node: GraphNode | undefined): string =>
   node === undefined ? "?" : typeof node.data.name === "string" && node.data.name !== "" ? node.data.name : node.id
 
-export const Editor = ({ onSaved, workflow }: { readonly workflow: Workflow; readonly onSaved: (message: string) => void }) => {
+interface EditorProps {
+  readonly workflow: Workflow
+  readonly onSaved: (message: string) => void
+  /** Told whether the editor holds unsaved changes (publishing takes the saved draft only). */
+  readonly onDirtyChange?: ((dirty: boolean) => void) | undefined
+}
+
+export const Editor = ({ onDirtyChange, onSaved, workflow }: EditorProps) => {
   const initial = useMemo(() => {
     try {
       return { graph: toGraph(workflow.workflow_definition) } as const
@@ -101,10 +108,10 @@ export const Editor = ({ onSaved, workflow }: { readonly workflow: Workflow; rea
   if ("problem" in initial) {
     return <p className="error" role="alert">This definition cannot be edited here: {initial.problem}</p>
   }
-  return <GraphEditor workflow={workflow} initial={initial.graph} onSaved={onSaved} />
+  return <GraphEditor workflow={workflow} initial={initial.graph} onSaved={onSaved} onDirtyChange={onDirtyChange} />
 }
 
-const GraphEditor = ({ initial, onSaved, workflow }: { readonly workflow: Workflow; readonly initial: Graph; readonly onSaved: (message: string) => void }) => {
+const GraphEditor = ({ initial, onDirtyChange, onSaved, workflow }: EditorProps & { readonly initial: Graph }) => {
   const [graph, setGraph] = useState<Graph>(initial)
   const [selection, setSelection] = useState<Selection>(null)
   const [issues, setIssues] = useState<SortedIssues>(noIssues)
@@ -118,6 +125,11 @@ const GraphEditor = ({ initial, onSaved, workflow }: { readonly workflow: Workfl
 
   const stored = useMemo(() => JSON.stringify(fromGraph(initial)), [initial])
   const dirty = JSON.stringify(fromGraph(graph)) !== stored
+  useEffect(() => {
+    onDirtyChange?.(dirty)
+  }, [dirty, onDirtyChange])
+  // Leaving the editor leaves no unsaved changes behind.
+  useEffect(() => () => onDirtyChange?.(false), [onDirtyChange])
 
   // The selection is this editor's (the side lists set it too); React Flow's own select changes (a click,
   // or Enter on a node focused with Tab) are turned into it, and its `selected` flags are drawn from it.
@@ -166,7 +178,7 @@ const GraphEditor = ({ initial, onSaved, workflow }: { readonly workflow: Workfl
     const result = await save.run(fromGraph(graph))
     if (Either.isRight(result)) {
       setIssues(noIssues)
-      onSaved(`Saved as version ${result.right.version_number ?? "?"}.`)
+      onSaved(`Saved as draft version ${result.right.version_number ?? "?"}: test calls run it; publish it to make campaigns run it.`)
     } else {
       const error = result.left as { _tag?: string; detail?: unknown }
       if (error._tag === "ValidationError" && Array.isArray(error.detail)) {
@@ -206,7 +218,7 @@ const GraphEditor = ({ initial, onSaved, workflow }: { readonly workflow: Workfl
       <div className="editor">
         <div className="editor-toolbar" role="group" aria-label="Editor actions">
           <button type="button" className="primary" onClick={submit} disabled={save.pending || !dirty}>
-            {save.pending ? "Saving…" : "Save as new version"}
+            {save.pending ? "Saving…" : "Save draft"}
           </button>
           <button type="button" onClick={() => { setGraph(initial); setIssues(noIssues); setSelection(null); setNotice("Changes discarded.") }} disabled={!dirty}>
             Discard changes

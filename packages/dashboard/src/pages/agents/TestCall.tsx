@@ -1,7 +1,7 @@
 /**
  * A single test call of the agent to one number, through `POST /telephony/initiate-call` (the
  * reference's test call: the agent by id, with the login session), with the call's data over the
- * agent's template variables.
+ * agent's template variables. It runs the latest version: the draft when there is one.
  */
 import type { Workflow } from "@agentline/api/workflows/Workflow"
 import { TelephonyConfigurationId, WorkflowId } from "@agentline/api/Ids"
@@ -59,6 +59,10 @@ export const TestCall = ({ workflow }: { readonly workflow: Workflow }) => {
   return (
     <section aria-labelledby="test-call-heading">
       <h2 id="test-call-heading">Test call</h2>
+      <p className="hint">
+        A test call runs version {workflow.version_number ?? "?"}
+        {workflow.version_status === "draft" ? ", the draft" : ", the published version"}: the latest saved, published or not.
+      </p>
       <form className="card" onSubmit={submit} noValidate>
         <Field label="Number to call" required hint="E.164 (+14155550100), a SIP URI or an extension">
           {(props) => <input {...props} type="tel" autoComplete="off" value={phone} onChange={(e) => setPhone(e.target.value)} />}

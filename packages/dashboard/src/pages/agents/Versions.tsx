@@ -1,7 +1,8 @@
 /**
- * The agent's versions, newest first: each is what one save published; earlier ones are kept
- * (archived) and never change, so a run's version always names what it ran. A version's definition
- * can be looked at, and published again as the newest version.
+ * The agent's versions, newest first: each is what one save kept (a draft until it is published);
+ * earlier ones are kept (archived) and never change, so a run's version always names what it ran. A
+ * version's definition can be looked at, and restored as a new draft (then published from the page's
+ * Publish button).
  */
 import type { Workflow, WorkflowVersion } from "@agentline/api/workflows/Workflow"
 import { WorkflowId } from "@agentline/api/Ids"
@@ -20,9 +21,9 @@ const summary = (version: WorkflowVersion) => {
 
 export const Versions = ({ onSaved, workflow }: { readonly workflow: Workflow; readonly onSaved: (message: string) => void }) => {
   const id = WorkflowId.make(workflow.id)
-  const versions = useApi(() => client.workflows.versions({ path: { workflow_id: id } }), [id, workflow.current_definition_id])
+  const versions = useApi(() => client.workflows.versions({ path: { workflow_id: id } }), [id, workflow.current_definition_id, workflow.version_number])
   const [open, setOpen] = useState<number | null>(null)
-  const republish = useAction((version: WorkflowVersion) =>
+  const restore = useAction((version: WorkflowVersion) =>
     client.workflows.update({
       path: { workflow_id: id },
       payload: {
@@ -37,13 +38,14 @@ export const Versions = ({ onSaved, workflow }: { readonly workflow: Workflow; r
   return (
     <section aria-labelledby="versions-heading">
       <h2 id="versions-heading">Versions</h2>
-      <ApiError error={republish.error} title="Not published" />
+      <ApiError error={restore.error} title="Not restored" />
       <div className="table-wrap">
         <table className="stack">
           <thead>
             <tr>
               <th scope="col">Version</th>
               <th scope="col">Status</th>
+              <th scope="col">Saved</th>
               <th scope="col">Published</th>
               <th scope="col">Content</th>
               <th scope="col"><span className="visually-hidden">Actions</span></th>
@@ -53,8 +55,11 @@ export const Versions = ({ onSaved, workflow }: { readonly workflow: Workflow; r
             {sorted.map((version) => (
               <tr key={version.id}>
                 <td data-label="Version">{version.version_number}</td>
-                <td data-label="Status"><Badge tone={version.status === "published" ? "good" : "neutral"}>{version.status}</Badge></td>
-                <td data-label="Published">{formatDate(version.created_at)}</td>
+                <td data-label="Status">
+                  <Badge tone={version.status === "published" ? "good" : version.status === "draft" ? "warn" : "neutral"}>{version.status}</Badge>
+                </td>
+                <td data-label="Saved">{formatDate(version.created_at)}</td>
+                <td data-label="Published">{formatDate(version.published_at)}</td>
                 <td data-label="Content">
                   {summary(version)}
                   {open === version.id && <pre className="json" tabIndex={0}>{JSON.stringify(version.workflow_definition, null, 2)}</pre>}
@@ -64,18 +69,18 @@ export const Versions = ({ onSaved, workflow }: { readonly workflow: Workflow; r
                     <button type="button" aria-expanded={open === version.id} onClick={() => setOpen(open === version.id ? null : version.id)}>
                       {open === version.id ? "Hide" : "Show"} version {version.version_number}
                     </button>
-                    {version.status !== "published" && (
+                    {version.status === "archived" && (
                       <button
                         type="button"
-                        disabled={republish.pending}
+                        disabled={restore.pending}
                         onClick={async () => {
-                          const result = await republish.run(version)
+                          const result = await restore.run(version)
                           if (Either.isRight(result)) {
-                            onSaved(`Version ${version.version_number} published again as version ${result.right.version_number ?? "?"}.`)
+                            onSaved(`Version ${version.version_number} restored as draft version ${result.right.version_number ?? "?"}: publish it to make campaigns run it.`)
                           }
                         }}
                       >
-                        Publish version {version.version_number} again
+                        Restore version {version.version_number} as a draft
                       </button>
                     )}
                   </div>

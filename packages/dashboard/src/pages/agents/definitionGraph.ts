@@ -11,26 +11,20 @@
  * No dependency on `@xyflow/react` here: `GraphNode` and `GraphEdge` are structurally its `Node` and
  * `Edge`, so the page hands them over as they are and the logic stays testable in plain Node.
  */
+import { byNodeType, edgeRuleBreaks, isNodeType, NODE_TYPE_DECLARATIONS, NODE_TYPES, type NodeType } from "@agentline/api/workflows/NodeTypes"
 
-export const NODE_TYPES = ["startCall", "agentNode", "endCall", "globalNode", "trigger", "webhook", "qa"] as const
-export type NodeType = (typeof NODE_TYPES)[number]
+export { isNodeType, NODE_TYPES, type NodeType } from "@agentline/api/workflows/NodeTypes"
 
-export const isNodeType = (value: unknown): value is NodeType =>
-  typeof value === "string" && (NODE_TYPES as ReadonlyArray<string>).includes(value)
+/** What each node type is called in the editor's palette and on the node itself (the catalog's display names). */
+export const NODE_TYPE_LABELS: { readonly [T in NodeType]: string } = byNodeType((type) => NODE_TYPE_DECLARATIONS[type].display_name)
 
-/** What each node type is called in the editor's palette and on the node itself. */
-export const NODE_TYPE_LABELS: { readonly [T in NodeType]: string } = {
-  startCall: "Start call",
-  agentNode: "Agent",
-  endCall: "End call",
-  globalNode: "Global prompt",
-  trigger: "API trigger",
-  webhook: "Webhook",
-  qa: "QA review"
-}
-
-/** At most this many of a type in one definition (the server refuses more); others are unbounded. */
-export const MAX_INSTANCES: { readonly [T in NodeType]?: number } = { startCall: 1, globalNode: 1, trigger: 1 }
+/** At most this many of a type in one definition (the catalog's `max_instances`; the server refuses more). */
+export const MAX_INSTANCES: { readonly [T in NodeType]?: number } = Object.fromEntries(
+  NODE_TYPES.flatMap((type) => {
+    const max = NODE_TYPE_DECLARATIONS[type].graph.max_instances
+    return max === undefined ? [] : [[type, max]]
+  })
+)
 
 export type JsonObject = Record<string, unknown>
 
@@ -181,21 +175,31 @@ export const addNode = (graph: Graph, type: NodeType, position: Position): { rea
   return { graph: { ...graph, nodes: [...graph.nodes, { id, type, position, data: defaultNodeData(type) }] }, id }
 }
 
-/** Nodes that take no edges at all: their work is not a step of the conversation. */
-const UNCONNECTED: ReadonlyArray<NodeType> = ["globalNode", "webhook", "qa"]
+/** "The Start call node" (one per agent), "An End call node", "A Global prompt node". */
+const aNode = (type: NodeType): string => {
+  const { max_instances, min_instances } = NODE_TYPE_DECLARATIONS[type].graph
+  const label = NODE_TYPE_LABELS[type]
+  return `${min_instances === 1 && max_instances === 1 ? "The" : /^[aeiou]/i.test(label) ? "An" : "A"} ${label} node`
+}
 
 /**
  * Why an edge from a node of type `source` to one of type `target` is not allowed, or null. The same
- * rules the server applies on save; the editor checks them while drawing so an impossible edge is never
- * drawn (the server still has the last word, and its errors appear on the edge).
+ * rules the server applies on save (the catalog's graph constraints); the editor checks them while
+ * drawing so an impossible edge is never drawn (the server still has the last word, and its errors
+ * appear on the edge).
  */
 export const connectionProblem = (source: NodeType, target: NodeType): string | null => {
-  if (UNCONNECTED.includes(source)) return `A ${NODE_TYPE_LABELS[source]} node cannot have edges`
-  if (UNCONNECTED.includes(target)) return `A ${NODE_TYPE_LABELS[target]} node cannot have edges`
-  if (source === "endCall") return "An End call node cannot have outgoing edges: the call ends there"
-  if (target === "startCall") return "The Start call node cannot have incoming edges: calls only begin there"
-  if (target === "trigger") return "An API trigger node cannot have incoming edges"
-  return null
+  const broken = edgeRuleBreaks(source, target)[0]
+  if (broken === undefined) return null
+  const because = broken.why === undefined ? "" : `: ${broken.why}`
+  switch (broken.rule) {
+    case "no_edges":
+      return `${aNode(broken.type)} cannot have edges${because}`
+    case "no_incoming":
+      return `${aNode(broken.type)} cannot have incoming edges${because}`
+    case "no_outgoing":
+      return `${aNode(broken.type)} cannot have outgoing edges${because}`
+  }
 }
 
 /** Adds an edge between two existing nodes, or says why not. Label and condition are for the user to fill. */

@@ -1,10 +1,14 @@
 /**
- * The form of each node type and of an edge: which fields, how each is edited, and how a form value
- * becomes the definition's JSON and back. The fields are the ones the server's definition schema knows
- * (the reference's node types); their rules (required, bounds, allowed values) are the server's too, so
- * what the form offers is what a save accepts. Fields the form does not know stay in `data` untouched.
+ * The form of each node type and of an edge: which fields, how each is edited, when each is shown, and
+ * how a form value becomes the definition's JSON and back. The fields are the server's node-type catalog
+ * (`@agentline/api/workflows/NodeTypes`, what `GET /api/v1/node-types` serves), which is also what the
+ * server validates a definition with: labels, help, required, bounds, allowed values and visibility
+ * all come from there, so what the form offers is what a save accepts. Fields the form does not know
+ * stay in `data` untouched.
  */
-import type { JsonObject, NodeType } from "./definitionGraph.js"
+import type { PropertySpec } from "@agentline/api/workflows/NodeSpec"
+import { byNodeType, EDGE_PROPERTY_SPECS, NODE_TYPE_DECLARATIONS, type NodeType } from "@agentline/api/workflows/NodeTypes"
+import type { JsonObject } from "./definitionGraph.js"
 
 export type FieldKind =
   | "text"
@@ -17,10 +21,13 @@ export type FieldKind =
   | "lines"
   /** Any JSON object, typed as text. */
   | "json"
-  /** `[{name, type, prompt}]` rows. */
-  | "extractionVariables"
-  /** `[{key, value}]` rows. */
-  | "headers"
+  /** A list of rows, each with the `columns` fields. */
+  | "rows"
+
+export interface FieldOption {
+  readonly value: string
+  readonly label: string
+}
 
 export interface FieldSpec {
   readonly name: string
@@ -28,102 +35,111 @@ export interface FieldSpec {
   readonly kind: FieldKind
   readonly required?: boolean
   readonly help?: string
-  readonly options?: ReadonlyArray<string>
+  readonly placeholder?: string
+  readonly options?: ReadonlyArray<FieldOption>
   readonly min?: number
   readonly max?: number
   readonly step?: number
+  /** What the server does when the field is absent (the form shows it, and visibility rules read it). */
+  readonly defaultValue?: unknown
+  /** The catalog's `display_options`: when the field is shown. */
+  readonly display?: PropertySpec["display_options"]
+  /** For `rows`: the fields of each row, and what one row is called ("Variable 2 name"). */
+  readonly columns?: ReadonlyArray<FieldSpec>
+  readonly noun?: string
 }
 
-const name: FieldSpec = { name: "name", label: "Name", kind: "text", required: true }
+/** What one row of a list is called in its fields' labels; the catalog has no word for it. */
+const ROW_NOUNS: Readonly<Record<string, string>> = { extraction_variables: "Variable", custom_headers: "Header" }
 
-const prompted: ReadonlyArray<FieldSpec> = [
-  { name: "prompt", label: "Prompt", kind: "textarea", required: true, help: "What the agent does at this step; {{variable}} inserts a value of the call" },
-  { name: "allow_interrupt", label: "Caller may interrupt", kind: "checkbox" },
-  { name: "add_global_prompt", label: "Prepend the global prompt", kind: "checkbox" }
-]
-
-const extraction: ReadonlyArray<FieldSpec> = [
-  { name: "extraction_enabled", label: "Extract variables from the conversation", kind: "checkbox" },
-  { name: "extraction_prompt", label: "Extraction prompt", kind: "textarea" },
-  { name: "extraction_variables", label: "Variables to extract", kind: "extractionVariables" }
-]
-
-const references: ReadonlyArray<FieldSpec> = [
-  { name: "tool_uuids", label: "Tool UUIDs", kind: "lines", help: "One per line" },
-  { name: "document_uuids", label: "Document UUIDs", kind: "lines", help: "One per line" }
-]
-
-export const NODE_FIELDS: { readonly [T in NodeType]: ReadonlyArray<FieldSpec> } = {
-  startCall: [
-    name,
-    { name: "greeting", label: "Greeting", kind: "textarea", help: "Said first, before the prompt's reply" },
-    { name: "greeting_type", label: "Greeting type", kind: "select", options: ["text", "audio"] },
-    { name: "greeting_recording_id", label: "Greeting recording id", kind: "text" },
-    ...prompted,
-    { name: "delayed_start", label: "Wait before speaking", kind: "checkbox" },
-    { name: "delayed_start_duration", label: "Wait (seconds)", kind: "number", min: 0.1, max: 10, step: 0.1 },
-    { name: "pre_call_fetch_mode", label: "Pre-call fetch", kind: "select", options: ["disabled", "always", "inbound", "outbound"] },
-    { name: "pre_call_fetch_url", label: "Pre-call fetch URL", kind: "text" },
-    { name: "pre_call_fetch_credential_uuid", label: "Pre-call fetch credential UUID", kind: "text" },
-    ...extraction,
-    ...references
-  ],
-  agentNode: [name, ...prompted, ...extraction, ...references],
-  endCall: [name, ...prompted, ...extraction],
-  globalNode: [name, { name: "prompt", label: "Global prompt", kind: "textarea", required: true, help: "Prepended to the prompt of every node that asks for it" }],
-  trigger: [
-    name,
-    { name: "trigger_path", label: "Trigger path", kind: "text", help: "Letters, digits, _ and -, at most 36; left empty, one is made on save" },
-    { name: "enabled", label: "Enabled", kind: "checkbox" }
-  ],
-  webhook: [
-    name,
-    { name: "enabled", label: "Enabled", kind: "checkbox" },
-    { name: "http_method", label: "HTTP method", kind: "select", options: ["GET", "POST", "PUT", "PATCH", "DELETE"] },
-    { name: "endpoint_url", label: "Endpoint URL", kind: "text" },
-    { name: "credential_uuid", label: "Credential UUID", kind: "text" },
-    { name: "custom_headers", label: "Headers", kind: "headers" },
-    { name: "payload_template", label: "Payload template (JSON)", kind: "json", help: "{{workflow_run_id}}, {{gathered_context.x}}, {{recording_url}}… are filled in" }
-  ],
-  qa: [
-    name,
-    { name: "qa_enabled", label: "Enabled", kind: "checkbox" },
-    { name: "qa_system_prompt", label: "Review prompt", kind: "textarea" },
-    { name: "qa_min_call_duration", label: "Minimum call duration (seconds)", kind: "number", min: 0, step: 1 },
-    { name: "qa_voicemail_calls", label: "Review voicemail calls", kind: "checkbox" },
-    { name: "qa_sample_rate", label: "Sample rate (%)", kind: "number", min: 1, max: 100, step: 1 },
-    { name: "qa_use_workflow_llm", label: "Use the agent's model", kind: "checkbox" },
-    { name: "qa_provider", label: "Provider", kind: "select", options: ["openai", "azure", "openrouter", "anthropic"] },
-    { name: "qa_model", label: "Model", kind: "text" },
-    { name: "qa_api_key", label: "API key", kind: "secret" },
-    { name: "qa_endpoint", label: "Endpoint", kind: "text" }
-  ]
+const kindOf = (property: PropertySpec): FieldKind => {
+  switch (property.type) {
+    case "boolean":
+      return "checkbox"
+    case "number":
+      return "number"
+    case "options":
+      return "select"
+    case "fixed_collection":
+      return "rows"
+    case "json":
+      return "json"
+    case "multi_options":
+    case "tool_refs":
+    case "document_refs":
+      return "lines"
+    case "mention_textarea":
+      return "textarea"
+    default:
+      return property.editor === "textarea" ? "textarea" : property.editor === "password" ? "secret" : "text"
+  }
 }
 
-export const EDGE_FIELDS: ReadonlyArray<FieldSpec> = [
-  { name: "label", label: "Label", kind: "text", required: true, help: "The transition's name; labels from one node must differ" },
-  { name: "condition", label: "Condition", kind: "textarea", required: true, help: "When the conversation moves on along this edge" },
-  { name: "transition_speech", label: "Transition speech", kind: "textarea" },
-  { name: "transition_speech_type", label: "Transition speech type", kind: "select", options: ["text", "audio"] },
-  { name: "transition_speech_recording_id", label: "Transition speech recording id", kind: "text" }
-]
+/** The form field of a catalog property. */
+export const fieldOf = (property: PropertySpec): FieldSpec => {
+  const kind = kindOf(property)
+  return {
+    name: property.name,
+    label: property.display_name,
+    kind,
+    ...(property.required ? { required: true } : {}),
+    help: property.description,
+    ...(property.placeholder !== null ? { placeholder: property.placeholder } : {}),
+    ...(property.options !== null ? { options: property.options.map((o) => ({ value: String(o.value), label: o.label })) } : {}),
+    ...(property.min_value !== null ? { min: property.min_value } : {}),
+    ...(property.max_value !== null ? { max: property.max_value } : {}),
+    ...(kind === "number" && property.renderer_options?.number_input?.fractional !== true ? { step: 1 } : {}),
+    ...(property.default !== null ? { defaultValue: property.default } : {}),
+    ...(property.display_options !== null ? { display: property.display_options } : {}),
+    ...(property.properties !== null ? { columns: property.properties.map(fieldOf), noun: ROW_NOUNS[property.name] ?? "Row" } : {})
+  }
+}
+
+/** The form of each node type: its catalog properties, in the catalog's order. */
+export const NODE_FIELDS: { readonly [T in NodeType]: ReadonlyArray<FieldSpec> } = byNodeType((type) =>
+  NODE_TYPE_DECLARATIONS[type].spec.properties.map(fieldOf)
+)
+
+export const EDGE_FIELDS: ReadonlyArray<FieldSpec> = EDGE_PROPERTY_SPECS.map(fieldOf)
+
+/** A field's value for the visibility rules: what `data` has, else its default, else null. */
+const effectiveValue = (data: JsonObject, fields: ReadonlyArray<FieldSpec>, name: string): unknown =>
+  data[name] ?? fields.find((f) => f.name === name)?.defaultValue ?? null
+
+/**
+ * Whether `field` is shown for `data`, by the catalog's `display_options`: `show` while every named
+ * field has one of its listed values, and not while any `hide` field has one of its values. Hidden
+ * fields keep their values.
+ */
+export const isShown = (field: FieldSpec, data: JsonObject, fields: ReadonlyArray<FieldSpec>): boolean => {
+  const show = Object.entries(field.display?.show ?? {})
+  const hide = Object.entries(field.display?.hide ?? {})
+  return show.every(([name, values]) => values.includes(effectiveValue(data, fields, name))) &&
+    !hide.some(([name, values]) => values.includes(effectiveValue(data, fields, name)))
+}
+
+/** The fields the form shows for `data`: those `isShown`, and any the server found a problem with. */
+export const visibleFields = (
+  fields: ReadonlyArray<FieldSpec>,
+  data: JsonObject,
+  hasProblem: (name: string) => boolean = () => false
+): ReadonlyArray<FieldSpec> => fields.filter((field) => isShown(field, data, fields) || hasProblem(field.name))
 
 // ------------------------------------------------------------------------------------------ values
 
-/** A field's value as its input shows it: a string for text-like inputs, a boolean for checkboxes. */
+/** A field's value as its input shows it: a string for text-like inputs, a boolean for checkboxes (absent: its default). */
 export const displayValue = (data: JsonObject, field: FieldSpec): string | boolean => {
   const value = data[field.name]
   switch (field.kind) {
     case "checkbox":
-      return value === true
+      return (value ?? field.defaultValue) === true
     case "lines":
       return Array.isArray(value) ? value.map(String).join("\n") : ""
     case "json":
       return value === undefined || value === null ? "" : JSON.stringify(value, null, 2)
     case "number":
       return typeof value === "number" ? String(value) : ""
-    case "extractionVariables":
-    case "headers":
+    case "rows":
       return ""
     default:
       return typeof value === "string" ? value : ""
@@ -183,38 +199,38 @@ export const applyInput = (
 
 // ------------------------------------------------------------------------------------------ rows
 
-export interface ExtractionVariable {
-  readonly name: string
-  readonly type: "string" | "number" | "boolean"
-  readonly prompt: string
-}
-
-export const EXTRACTION_TYPES: ReadonlyArray<ExtractionVariable["type"]> = ["string", "number", "boolean"]
+/** One row of a `rows` field as its inputs show it: a string per column. */
+export type Row = Record<string, string>
 
 const isObject = (u: unknown): u is JsonObject => typeof u === "object" && u !== null && !Array.isArray(u)
 
-export const extractionRows = (data: JsonObject): Array<ExtractionVariable> =>
-  (Array.isArray(data.extraction_variables) ? data.extraction_variables : []).filter(isObject).map((v) => ({
-    name: typeof v.name === "string" ? v.name : "",
-    type: v.type === "number" || v.type === "boolean" ? v.type : "string",
-    prompt: typeof v.prompt === "string" ? v.prompt : ""
-  }))
-
-export const withExtractionRows = (data: JsonObject, rows: ReadonlyArray<ExtractionVariable>): JsonObject =>
-  rows.length === 0
-    ? without(data, "extraction_variables")
-    : { ...data, extraction_variables: rows.map((r) => (r.prompt === "" ? { name: r.name, type: r.type } : { ...r })) }
-
-export interface Header {
-  readonly key: string
-  readonly value: string
+/** A select column's value when the row has none (or one it does not offer): its first option. */
+const columnValue = (column: FieldSpec, value: unknown): string => {
+  if (column.options !== undefined) {
+    return column.options.some((o) => o.value === value) ? String(value) : column.options[0]?.value ?? ""
+  }
+  return typeof value === "string" ? value : ""
 }
 
-export const headerRows = (data: JsonObject): Array<Header> =>
-  (Array.isArray(data.custom_headers) ? data.custom_headers : []).filter(isObject).map((h) => ({
-    key: typeof h.key === "string" ? h.key : "",
-    value: typeof h.value === "string" ? h.value : ""
-  }))
+export const rowsOf = (data: JsonObject, field: FieldSpec): Array<Row> => {
+  const list = data[field.name]
+  return (Array.isArray(list) ? list : []).filter(isObject).map((row) =>
+    Object.fromEntries((field.columns ?? []).map((column) => [column.name, columnValue(column, row[column.name])]))
+  )
+}
 
-export const withHeaderRows = (data: JsonObject, rows: ReadonlyArray<Header>): JsonObject =>
-  rows.length === 0 ? without(data, "custom_headers") : { ...data, custom_headers: rows.map((r) => ({ ...r })) }
+/** A new, empty row: selects at their first option. */
+export const newRow = (field: FieldSpec): Row =>
+  Object.fromEntries((field.columns ?? []).map((column) => [column.name, columnValue(column, undefined)]))
+
+/** `data` with the rows set; an emptied optional column is left out of its row, no rows remove the field. */
+export const withRows = (data: JsonObject, field: FieldSpec, rows: ReadonlyArray<Row>): JsonObject =>
+  rows.length === 0 ? without(data, field.name) : {
+    ...data,
+    [field.name]: rows.map((row) =>
+      Object.fromEntries((field.columns ?? []).flatMap((column) => {
+        const value = row[column.name] ?? ""
+        return value === "" && column.required !== true ? [] : [[column.name, value]]
+      }))
+    )
+  }

@@ -190,6 +190,25 @@ export interface Recording {
   readonly url: string
 }
 
+const DOWNLOADS = "/api/v1/public/download/"
+
+/**
+ * A signed download link of this server as a path on the page's own origin. The server signs its links
+ * with its public address (`AGENTLINE_PUBLIC_URL`: what the telephony providers reach), which need not be
+ * the address this page was opened at (`http://127.0.0.1:8000` while it says `localhost`, a LAN name, a
+ * tunnel): from another origin a player is blocked by the page's `media-src 'self'`, and `download`
+ * links are ignored. The dashboard is served by the server it talks to (its API calls are relative
+ * too), so the path reaches the same file. Other links stay as they are.
+ */
+export const onThisOrigin = (url: string): string => {
+  try {
+    const parsed = new URL(url)
+    return parsed.pathname.startsWith(DOWNLOADS) ? `${parsed.pathname}${parsed.search}` : url
+  } catch {
+    return url
+  }
+}
+
 /** The run's recordings a browser can play: the signed public links (the API's `*_url` are the same links). */
 export const recordings = (run: RunLike): ReadonlyArray<Recording> => {
   const candidates: ReadonlyArray<readonly [string, string | null | undefined]> = [
@@ -197,10 +216,13 @@ export const recordings = (run: RunLike): ReadonlyArray<Recording> => {
     ["Caller's side", run.user_recording_public_url ?? run.user_recording_url],
     ["Agent's side", run.bot_recording_public_url ?? run.bot_recording_url]
   ]
-  return candidates.flatMap(([label, url]) => (typeof url === "string" && url !== "" ? [{ label, url }] : []))
+  return candidates.flatMap(([label, url]) => (typeof url === "string" && url !== "" ? [{ label, url: onThisOrigin(url) }] : []))
 }
 
-export const transcriptLink = (run: RunLike): string | null => run.transcript_public_url ?? run.transcript_url ?? null
+export const transcriptLink = (run: RunLike): string | null => {
+  const url = run.transcript_public_url ?? run.transcript_url ?? null
+  return url === null ? null : onThisOrigin(url)
+}
 
 // ------------------------------------------------------------------------------------------ key/value tables
 

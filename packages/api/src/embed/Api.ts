@@ -1,0 +1,31 @@
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "../Authentication.js"
+import { WorkflowId } from "../Ids.js"
+import { idFromString } from "../Params.js"
+import { EmbedConfig, EmbedTokenRequest, EmbedTokenResponse, EmbedTokenRevoked, InitEmbedRequest, InitEmbedResponse } from "./Embed.js"
+
+const WorkflowPath = Schema.Struct({ workflow_id: idFromString(WorkflowId) })
+
+/** The agent's embed token (one active token per agent), managed by the organization. */
+export class EmbedTokensApi extends HttpApiGroup.make("embedTokens")
+  .add(
+    HttpApiEndpoint.post("save", "/workflow/:workflow_id/embed-token").setPath(WorkflowPath).setPayload(EmbedTokenRequest)
+      .addSuccess(EmbedTokenResponse)
+  )
+  .add(HttpApiEndpoint.get("get", "/workflow/:workflow_id/embed-token").setPath(WorkflowPath).addSuccess(Schema.NullOr(EmbedTokenResponse)))
+  .add(HttpApiEndpoint.del("revoke", "/workflow/:workflow_id/embed-token").setPath(WorkflowPath).addSuccess(EmbedTokenRevoked))
+  .middleware(Authentication)
+{}
+
+/**
+ * What a website's widget calls, with no credentials but the embed token: from the origins the token
+ * allows (the `Origin` header), with answers readable cross-origin (CORS) there.
+ */
+export class PublicEmbedApi extends HttpApiGroup.make("publicEmbed")
+  .add(HttpApiEndpoint.post("init", "/public/embed/init").setPayload(InitEmbedRequest).addSuccess(InitEmbedResponse))
+  .add(
+    HttpApiEndpoint.get("config", "/public/embed/config/:token").setPath(Schema.Struct({ token: Schema.String }))
+      .addSuccess(EmbedConfig)
+  )
+{}
