@@ -103,6 +103,12 @@ export interface CarrierUnderTest {
    */
   readonly busySignal?: boolean
   /**
+   * Whether the provider's API can end a call that is still ringing (default true). Exotel's documents
+   * no such request: its adapter says so (a non-retryable error) and the call rings on until answered or
+   * given up on.
+   */
+  readonly endsRingingCalls?: boolean
+  /**
    * Set when the provider has no per-number voice webhook (Asterisk: the dialplan sends calls to the
    * Stasis application): `provider_sync` then only checks the provider, and `voiceUrl` is not asked.
    * Default false.

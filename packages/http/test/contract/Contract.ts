@@ -207,7 +207,7 @@ export const runContract = (carrier: CarrierUnderTest) => {
           expect(late.some((e: any) => e.status !== "ended")).toBe(true)
         }))
 
-      it.effect("hang-up ends a ringing call canceled; `get` tells a call in progress from one that ended, as recovery needs", () =>
+      it.effect("hang-up ends a ringing call canceled (or says it cannot); `get` tells a call in progress from one that ended, as recovery needs", () =>
         Effect.gen(function*() {
           const setup = yield* setupCarrier()
           const fake = yield* fakeOf
@@ -225,6 +225,15 @@ export const runContract = (carrier: CarrierUnderTest) => {
             first = yield* route.calls.get(attempt.providerCallId)
           }
           expect(first._tag).toBe("InProgress")
+          if (carrier.endsRingingCalls === false) {
+            // The provider cannot: the adapter says so, and the call rings on until the callee's end.
+            const cannot = yield* Effect.flip(route.calls.hangUp(attempt.providerCallId))
+            expect(cannot.retryable).toBe(false)
+            yield* Effect.promise(() => fake.ended(attempt.providerCallId))
+            expect((yield* completedRun(setup, placed.body.workflow_run_id)).gathered_context.outcome).toBe("no_answer")
+            yield* route.calls.hangUp(attempt.providerCallId)
+            return
+          }
           yield* route.calls.hangUp(attempt.providerCallId)
           expect(yield* Effect.promise(() => fake.ended(attempt.providerCallId))).toBe("canceled")
           const run = yield* completedRun(setup, placed.body.workflow_run_id)

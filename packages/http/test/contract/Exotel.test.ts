@@ -38,6 +38,7 @@ export const exotel: CarrierUnderTest = {
   machineDetection: false,
   inboundByApi: false,
   busySignal: false,
+  endsRingingCalls: false,
   start: async () => {
     const fake = await FakeExotel.start({ accounts: [account], secondMillis: 20 })
     const found = (sid: string) => {
