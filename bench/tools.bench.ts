@@ -16,7 +16,7 @@ import { checkArguments, parametersSchema } from "@agentline/core/tools/Paramete
 import { ToolCalls } from "@agentline/core/tools/ToolCalls"
 import { presetValues, renderRequest } from "@agentline/core/tools/ToolRequests"
 import type { StoredTool } from "@agentline/core/tools/ToolsRepo"
-import { WebhookSettings } from "@agentline/core/webhooks/WebhookSettings"
+import { OutboundTargets } from "@agentline/core/OutboundTargets"
 import { startMcpServer, startToolApi } from "@agentline/http/testing/ToolServers"
 import * as NodeToolTransport from "@agentline/http/tools/NodeToolTransport"
 import { Repositories, Testing } from "@agentline/sql"
@@ -123,7 +123,7 @@ const main = async () => {
   const mcpTool = tool({ schema_version: 1, type: "mcp", config: mcpConfig })
 
   const services = ToolCalls.Default.pipe(
-    Layer.provide(Layer.mergeAll(NodeToolTransport.layer, SecretBox.layer(Redacted.make("bench")), WebhookSettings.layer({ allowPrivate: true }))),
+    Layer.provide(Layer.mergeAll(NodeToolTransport.layer, SecretBox.layer(Redacted.make("bench")), OutboundTargets.layer({ allowPrivate: true }))),
     Layer.provide(Repositories.layer),
     Layer.provide(Testing.layerDatabase("sqlite"))
   )

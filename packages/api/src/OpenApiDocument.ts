@@ -5,6 +5,9 @@
  * - The platform lists its own `HttpApiDecodeError` (with a `_tag` and parse issues) as a 400 answer;
  *   this server never sends it: a request that does not decode gets 422 `ValidationError`. It is
  *   removed, with the schemas only it uses.
+ * - Objects do not say `additionalProperties: false`: the server ignores body fields it does not know
+ *   (as the reference implementation does, so its clients' extra fields do no harm), and responses may
+ *   gain fields, which clients should ignore.
  * - The spec declares the credentials as header parameters (`X-API-Key`, required on the endpoints
  *   that take only an API key; `authorization`, optional) besides the security schemes; clients
  *   generated from the parameters send them.
@@ -71,7 +74,18 @@ const correctOperation = (operation: Json): Json => {
   }
 }
 
-export const correct = (document: Json): Json => {
+/** `value` with every `additionalProperties: false` taken out, at any depth (see above: unknown fields are ignored). */
+export const openObjects = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(openObjects)
+  if (value === null || typeof value !== "object") return value
+  return Object.fromEntries(
+    Object.entries(value).filter(([key, v]) => !(key === "additionalProperties" && v === false)).map(([key, v]) => [key, openObjects(v)])
+  )
+}
+
+export const correct = (document: Json): Json => openObjects(correctOperations(document)) as Json
+
+const correctOperations = (document: Json): Json => {
   const paths: Json = {}
   for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {
     paths[path] = Object.fromEntries(Object.entries<Json>(item).map(([method, operation]) => [method, correctOperation(operation)]))

@@ -9,7 +9,8 @@
  * the failure at once (they retry with their own backoff); any other failure is tried again item by
  * item, so one bad write fails alone.
  */
-import { Cause, Deferred, Effect, Exit, Fiber, Option, Queue, type Scope } from "effect"
+import { Deferred, Effect, Exit, Fiber, Option, Queue, type Scope } from "effect"
+import * as Storage from "./Storage.js"
 import { Transactor } from "./Transactor.js"
 
 /** At most this many writes in one transaction (bounds how long it holds the database's write lock). */
@@ -24,14 +25,6 @@ export interface GroupCommit<I, O> {
   /** Commits `item` with the items queued beside it; completes with its result once committed. */
   readonly write: (item: I) => Effect.Effect<O>
 }
-
-/** Repositories turn storage failures into defects; this is how one looks (`@effect/sql`'s `SqlError`). */
-const isStorageFailure = (cause: Cause.Cause<unknown>) =>
-  Option.isSome(Cause.find(cause, (reason) =>
-    reason._tag === "Die" && typeof reason.defect === "object" && reason.defect !== null &&
-      (reason.defect as { readonly _tag?: unknown })._tag === "SqlError"
-      ? Option.some(reason)
-      : Option.none()))
 
 /**
  * A group-committing writer while the scope lasts. Closing the scope commits what was queued; a write
@@ -54,7 +47,7 @@ export const make = <I, O>(
         )
         if (Exit.isSuccess(exit)) {
           yield* Effect.forEach(batch, (p, i) => Deferred.succeed(p.done, exit.value[i]!), { discard: true })
-        } else if (batch.length === 1 || isStorageFailure(exit.cause)) {
+        } else if (batch.length === 1 || Option.isSome(Storage.storageErrorIn(exit.cause))) {
           yield* Effect.forEach(batch, (p) => Deferred.failCause(p.done, exit.cause), { discard: true })
         } else {
           yield* Effect.forEach(batch, (p) => commit([p]), { discard: true })

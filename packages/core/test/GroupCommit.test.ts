@@ -1,6 +1,7 @@
 import { expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, Layer, Ref, Scope } from "effect"
 import * as GroupCommit from "../src/GroupCommit.js"
+import { StorageError } from "../src/Storage.js"
 import { Transactor } from "../src/Transactor.js"
 
 /** Transactions that only count themselves: what is under test is the batching, not storage. */
@@ -93,7 +94,7 @@ it.effect("a batch that fails on storage fails every write at once (each caller 
     const group = yield* GroupCommit.make((items: ReadonlyArray<string>) =>
       Effect.gen(function*() {
         if (items.includes("hold")) yield* Deferred.await(gate)
-        if (items.includes("down")) return yield* Effect.die({ _tag: "SqlError", message: "connection refused" })
+        if (items.includes("down")) return yield* Effect.die(new StorageError({ cause: new Error("connection refused") }))
         return items
       })
     ).pipe(Effect.provide(counting(transactions)))

@@ -50,6 +50,7 @@ import { WebhookTransport } from "../src/webhook-delivery/WebhookTransport.js"
 import { WebhookOutbox } from "../src/webhooks/WebhookOutbox.js"
 import { Webhooks } from "../src/webhooks/Webhooks.js"
 import { type WebhookOptions, WebhookSettings } from "../src/webhooks/WebhookSettings.js"
+import { OutboundTargets } from "../src/OutboundTargets.js"
 import { Workflows } from "../src/workflows/Workflows.js"
 
 export const dialects = Testing.dialects
@@ -96,6 +97,7 @@ const infrastructure = (options: TestOptions) =>
     Layer.scoped(TelephonyRegistry, Effect.map(Simulator.make(), (simulator) => TelephonyRegistry.make([simulator, ...(options.providers ?? [])]))),
     // One process on a TestClock: long periodic timers, so a test that jumps hours ahead wakes them rarely.
     WebhookSettings.layer({ pollMillis: 60_000, sweepMillis: 3_600_000, ...options.webhooks }),
+    OutboundTargets.layer({ allowPrivate: options.webhooks?.allowPrivate ?? false }),
     options.transport ?? acceptingTransport,
     DispatcherSettings.layer({
       leaseSeconds: 600,

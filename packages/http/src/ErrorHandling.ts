@@ -4,13 +4,18 @@
  * - wire errors (`@agentline/api/Errors`, which handlers map domain errors to in `DomainErrors.ts`) →
  *   their status and `detail`;
  * - request decoding failures and malformed JSON → 422 listing every invalid field (see Validation);
- * - unknown routes → 404 JSON;
+ * - unknown routes → 404 JSON; a known path with another method → 405 with `Allow` (`ApiRoutes.ts`);
+ * - a multipart body that cannot be read → 400 (413 past a part's limit);
+ * - a read (GET, HEAD) that failed on storage is tried once more, 100 ms later, before anything is
+ *   answered: a dropped connection fails the statements on it, and the pool has (or opens) others;
  * - anything else (defects, unexpected failures) → 500 `{"detail": "internal_error"}`, logged with its
  *   cause; nothing internal reaches the client.
  */
-import { HttpApiBuilder, type HttpApi, type HttpApiError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, type HttpApi, type HttpApiError, type HttpApiGroup, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import { STATUS } from "@agentline/api/Errors"
+import { storageErrorIn } from "@agentline/core/Storage"
+import * as ApiRoutes from "./ApiRoutes.js"
 import * as Validation from "./Validation.js"
 
 const json = (status: number, detail: unknown) => HttpServerResponse.unsafeJson({ detail }, { status })
@@ -27,11 +32,30 @@ const requestParts = (request: HttpServerRequest.HttpServerRequest) =>
     return { method: request.method, pathname: url.pathname, query, body: Option.getOrUndefined(body) }
   })
 
-export const layer = (api: HttpApi.HttpApi.Any) => {
-  const revalidate = Validation.makeRevalidator(api)
+/**
+ * A pause before the second try, in real time whatever the clock: connections that dropped together
+ * with the one that failed are noticed by the pool (their termination arrives as an event) and are not
+ * handed out for the second try.
+ */
+const poolNotices = Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 100)))
+
+/** `app` run once more when it was a read (nothing written, so safe to repeat) that failed on storage. */
+const readOnceMore = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  Effect.catchAllCause(app, (cause) =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+      (request.method === "GET" || request.method === "HEAD") && Option.isSome(storageErrorIn(cause))
+        ? Effect.logWarning("A read failed on storage; trying it once more", cause).pipe(Effect.zipRight(poolNotices), Effect.zipRight(app))
+        : Effect.failCause(cause)
+    ))
+
+const MULTIPART_TOO_LARGE = new Set(["FileTooLarge", "FieldTooLarge", "BodyTooLarge", "TooManyParts"])
+
+export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(api: HttpApi.HttpApi<Id, Groups, E, R>) => {
+  const routes = ApiRoutes.make(api)
+  const revalidate = Validation.makeRevalidator(routes)
   return HttpApiBuilder.middleware(
     Effect.succeed((app) =>
-      Effect.catchAllCause(app, (cause) =>
+      Effect.catchAllCause(readOnceMore(app), (cause) =>
         Effect.gen(function*() {
           // Failures first; a request body that could not be read surfaces as a defect in some paths.
           const failure = Option.orElse(Cause.failureOption(cause), () => Cause.dieOption(cause))
@@ -55,6 +79,23 @@ export const layer = (api: HttpApi.HttpApi.Any) => {
               const parts = yield* requestParts(request)
               const issues = revalidate(parts)
               return json(422, issues.length > 0 ? issues : [Validation.malformedJson(error.cause ?? error.description)])
+            }
+            if (error?._tag === "MultipartError") {
+              return MULTIPART_TOO_LARGE.has(error.reason)
+                ? json(413, `The multipart body is over a limit of this endpoint (${error.reason}); send one smaller file`)
+                : json(400, "The multipart body could not be read; send a well-formed multipart/form-data body")
+            }
+            if (error?._tag === "RouteNotFound") {
+              const request = yield* HttpServerRequest.HttpServerRequest
+              const pathname = new URL(request.url, "http://localhost").pathname
+              const allowed = routes.methodsOf(pathname)
+              if (allowed.length > 0) {
+                const allow = allowed.join(", ")
+                return HttpServerResponse.unsafeJson(
+                  { detail: `Method Not Allowed: ${pathname} answers to ${allow}, not ${request.method}` },
+                  { status: 405, headers: { allow } }
+                )
+              }
             }
             if (error?._tag === "RouteNotFound" || error?._tag === "NotFound") return json(404, "Not Found")
           }

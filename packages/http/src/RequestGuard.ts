@@ -6,6 +6,8 @@
  *   Each refusal closes the connection, so the rest of the body is never read.
  * - A buffered body that nests too deep or holds a NUL is refused with 422 before any handler sees
  *   it, as are NULs in the path and the query. The handlers then get the body from memory.
+ * - A body in another media type than its endpoint reads (a form or a multipart body sent to a JSON
+ *   endpoint) is refused with 415 before it is read (`ApiRoutes.ts`).
  * - Upload bodies stream to their handler unread; any error answer there closes the connection too,
  *   so a refused upload (bad signature, too large) is not read to its end either.
  *
@@ -14,9 +16,10 @@
  */
 import type { ValidationIssue } from "@agentline/api/Errors"
 import { UploadSettings } from "@agentline/core/uploads/Uploads"
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { type HttpApi, HttpApiBuilder, type HttpApiGroup, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Chunk, Effect, Layer, Option, Stream } from "effect"
 import * as NodeHttp from "node:http"
+import * as ApiRoutes from "./ApiRoutes.js"
 import * as Limits from "./RequestLimits.js"
 
 type Read = { readonly _tag: "Body"; readonly bytes: Uint8Array } | { readonly _tag: "TooLarge" }
@@ -74,6 +77,9 @@ const tooLarge = (maxBytes: number) =>
 const invalid = (issues: ReadonlyArray<ValidationIssue>, unread: boolean) =>
   HttpServerResponse.unsafeJson({ detail: issues }, { status: 422, ...(unread ? { headers: closing } : {}) })
 
+/** 415; the body is never read, so the connection closes. */
+const unsupportedMedia = (detail: string) => HttpServerResponse.unsafeJson({ detail }, { status: 415, headers: closing })
+
 /** A web request (embedding) says so itself; a Node one by its headers. */
 const hasBody = (request: HttpServerRequest.HttpServerRequest, length: number | undefined) =>
   request.source instanceof Request
@@ -95,7 +101,9 @@ const withBody = (request: HttpServerRequest.HttpServerRequest, bytes: Uint8Arra
   })
 }
 
-export const layer = Layer.unwrapEffect(Effect.map(UploadSettings, (settings) =>
+export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(api: HttpApi.HttpApi<Id, Groups, E, R>) => {
+  const routes = ApiRoutes.make(api)
+  return Layer.unwrapEffect(Effect.map(UploadSettings, (settings) =>
   HttpApiBuilder.middleware(
     Effect.succeed((app) =>
       Effect.gen(function*() {
@@ -107,6 +115,12 @@ export const layer = Layer.unwrapEffect(Effect.map(UploadSettings, (settings) =>
 
         const urlIssues = [...Limits.pathNulIssues(url.pathname), ...Limits.queryNulIssues(url.searchParams)]
         if (urlIssues.length > 0) return invalid(urlIssues, hasBody(request, length))
+
+        const media = routes.find(request.method, url.pathname)?.route.bodyMedia
+        if (media !== undefined && hasBody(request, length)) {
+          const refused = ApiRoutes.unsupportedMedia(media, request.headers["content-type"])
+          if (refused !== undefined) return unsupportedMedia(refused)
+        }
 
         if (rule._tag === "Streamed") {
           const response = yield* app
@@ -124,6 +138,11 @@ export const layer = Layer.unwrapEffect(Effect.map(UploadSettings, (settings) =>
           })
         }
         if (read.value._tag === "TooLarge") return tooLarge(rule.maxBytes)
+        if (media === "multipart" && !Limits.multipartComplete(read.value.bytes, request.headers["content-type"])) {
+          return HttpServerResponse.unsafeJson({
+            detail: "The multipart body is incomplete (no boundary, or no closing boundary); send a well-formed multipart/form-data body"
+          }, { status: 400 })
+        }
         const issues = Limits.bodyIssues(new TextDecoder().decode(read.value.bytes), request.headers["content-type"])
         if (issues.length > 0) return invalid(issues, false)
         return yield* Effect.provideService(app, HttpServerRequest.HttpServerRequest, withBody(request, read.value.bytes))
@@ -131,3 +150,4 @@ export const layer = Layer.unwrapEffect(Effect.map(UploadSettings, (settings) =>
     ),
     { withContext: true }
   )))
+}

@@ -8,6 +8,8 @@
  *   would fail the request late (after other writes) with a 500. It is refused everywhere with 422,
  *   never stripped: a NUL in a name or a context value is a broken or hostile client, and silently
  *   changing what it sent would hide that.
+ * - No lone UTF-16 surrogate (`"\ud800"` without its pair): it is no character at all, PostgreSQL
+ *   refuses it (a 500, late) and SQLite stores U+FFFD instead. Refused with 422 the same way, on both.
  */
 import type { ValidationIssue } from "@agentline/api/Errors"
 
@@ -90,25 +92,43 @@ const nulIssue = (loc: ReadonlyArray<string | number>, input: unknown, what: str
   ctx: {}
 })
 
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+export const hasLoneSurrogate = (text: string): boolean => LONE_SURROGATE.test(text)
+
+const surrogateIssue = (loc: ReadonlyArray<string | number>, input: unknown, what: string): ValidationIssue => ({
+  loc,
+  msg: `${what} must be valid Unicode: it holds a lone UTF-16 surrogate (a \\ud800–\\udfff escape without its pair)`,
+  type: "string_unpaired_surrogate",
+  input,
+  ctx: {}
+})
+
+const textIssue = (text: string, loc: ReadonlyArray<string | number>, what: string): ValidationIssue | undefined =>
+  text.includes(NUL) ? nulIssue(loc, text, what) : hasLoneSurrogate(text) ? surrogateIssue(loc, text, what) : undefined
+
 /**
- * Every string and object key holding a NUL inside a parsed JSON value, each with its location under
- * `root` (e.g. `["body", "initial_context", "name"]`). Iterative: depth is bounded before, but no
- * recursion is needed anyway.
+ * Every string and object key holding a NUL or a lone surrogate inside a parsed JSON value, each with
+ * its location under `root` (e.g. `["body", "initial_context", "name"]`). Iterative: depth is bounded
+ * before, but no recursion is needed anyway.
  */
-export const nulIssues = (value: unknown, root: ReadonlyArray<string | number>): Array<ValidationIssue> => {
+export const stringIssues = (value: unknown, root: ReadonlyArray<string | number>): Array<ValidationIssue> => {
   const issues: Array<ValidationIssue> = []
   const stack: Array<{ readonly value: unknown; readonly loc: ReadonlyArray<string | number> }> = [{ value, loc: root }]
   while (stack.length > 0) {
     const next = stack.pop()!
     if (typeof next.value === "string") {
-      if (next.value.includes(NUL)) issues.push(nulIssue(next.loc, next.value, "text"))
+      const issue = textIssue(next.value, next.loc, "text")
+      if (issue !== undefined) issues.push(issue)
     } else if (Array.isArray(next.value)) {
       for (let i = next.value.length - 1; i >= 0; i--) stack.push({ value: next.value[i], loc: [...next.loc, i] })
     } else if (next.value !== null && typeof next.value === "object") {
       const entries = Object.entries(next.value)
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, child] = entries[i]!
-        if (key.includes(NUL)) issues.push(nulIssue([...next.loc, key], key, "a key"))
+        const issue = textIssue(key, [...next.loc, key], "a key")
+        if (issue !== undefined) issues.push(issue)
         stack.push({ value: child, loc: [...next.loc, key] })
       }
     }
@@ -143,7 +163,7 @@ const isForm = (contentType: string | undefined) =>
   (contentType ?? "").split(";")[0]!.trim().toLowerCase() === "application/x-www-form-urlencoded"
 
 /**
- * What is wrong with a buffered body before any handler reads it: too deep, or NULs anywhere. JSON that
+ * What is wrong with a buffered body before any handler reads it: too deep, or NULs or lone surrogates anywhere. JSON that
  * does not parse is left to the endpoint's own decoding (which says "JSON decode error"), unless it
  * carries a raw NUL. Form bodies (provider callbacks) are checked name by name. Multipart bodies (an
  * audio file to transcribe) are binary: their one text field is checked by the endpoint's schema.
@@ -158,14 +178,28 @@ export const bodyIssues = (text: string, contentType: string | undefined): Array
     return issues
   }
   if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) return [tooDeepIssue(MAX_JSON_DEPTH)]
-  // A NUL reaches a parsed string only through the escape `\u0000` (JSON forbids it raw in strings).
+  // A NUL reaches a parsed string only through the escape `\u0000` (JSON forbids it raw in strings), a
+  // lone surrogate only through a `\ud800`–`\udfff` escape (the body was decoded from UTF-8).
   const mayHoldNul = text.includes(NUL) || /\\u0000/i.test(text)
-  if (!mayHoldNul) return []
+  const mayHoldSurrogate = /\\u[dD][89a-fA-F]/.test(text)
+  if (!mayHoldNul && !mayHoldSurrogate) return []
   let parsed: unknown
   try {
     parsed = JSON.parse(text)
   } catch {
     return text.includes(NUL) ? [nulIssue(["body"], null, "the body")] : []
   }
-  return nulIssues(parsed, ["body"])
+  return stringIssues(parsed, ["body"])
+}
+
+/**
+ * Whether a buffered multipart body is complete: its content type names a boundary and the body holds
+ * the closing delimiter (`--boundary--`). The platform's parser waits for more of a body cut short, and
+ * a buffered body will never get more, so such a body is refused before it reaches the parser.
+ */
+export const multipartComplete = (bytes: Uint8Array, contentType: string | undefined): boolean => {
+  const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? "")
+  const value = boundary?.[1] ?? boundary?.[2]
+  if (value === undefined) return false
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(`--${value}--`)
 }

@@ -36,6 +36,7 @@ import { HttpApiBuilder, HttpApiScalar, HttpServer, OpenApi } from "@effect/plat
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Option } from "effect"
 import * as NodePath from "node:path"
+import type * as NodeHttp from "node:http"
 import { createServer } from "node:http"
 import { AgentlineApi } from "@agentline/api/Api"
 import { ApiKeysLive } from "./api-keys/Http.js"
@@ -59,6 +60,7 @@ import { WebhookOutbox } from "@agentline/core/webhooks/WebhookOutbox"
 import { PostCall } from "@agentline/core/runs/PostCall"
 import { Webhooks } from "@agentline/core/webhooks/Webhooks"
 import { WebhookSettings } from "@agentline/core/webhooks/WebhookSettings"
+import { OutboundTargets } from "@agentline/core/OutboundTargets"
 import { DoNotCall } from "@agentline/core/do-not-call/DoNotCall"
 import { Embeds } from "@agentline/core/embed/Embeds"
 import * as RateLimiterMemory from "@agentline/core/RateLimiterMemory"
@@ -111,6 +113,7 @@ export const InfrastructureLive = Layer.unwrapEffect(Effect.map(ServerConfig, (c
     }),
     Providers.registryLayer(config.telephonyProviders),
     WebhookSettings.layer(config.webhooks),
+    OutboundTargets.layer({ allowPrivate: config.webhooks?.allowPrivate ?? false }),
     NodeWebhookTransport.layer,
     NodeToolTransport.layer,
     RateLimiterMemory.layer,
@@ -269,7 +272,7 @@ export const DashboardLive = Layer.unwrapEffect(Effect.gen(function*() {
  */
 export const HttpAppLive = Layer.mergeAll(
   // The guard wraps the error handling (it is added after it), so no request reaches the API unchecked.
-  RequestGuard.layer.pipe(Layer.provide(ErrorHandling.layer(AgentlineApi))),
+  RequestGuard.layer(AgentlineApi).pipe(Layer.provide(ErrorHandling.layer(AgentlineApi))),
   HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" }),
   TelephonyWebhooks.layer,
   HttpApiScalar.layer({ path: "/docs" }),
@@ -288,6 +291,22 @@ export const HttpAppLive = Layer.mergeAll(
 export type AppRequirements = SqlClient.SqlClient | ServerConfig
 
 /**
+ * A Node server that answers 503 (`Retry-After: 1`) to the requests that arrive before the app's handler
+ * is attached: it listens once the database is connected, then migrates and builds the services, and a
+ * request in between would otherwise wait with no answer (carriers retry exactly then, at restarts).
+ */
+const createStartingServer = (): NodeHttp.Server => {
+  const server = createServer()
+  server.on("request", (_request: NodeHttp.IncomingMessage, response: NodeHttp.ServerResponse) => {
+    // Once the app's own listener is attached, it answers everything.
+    if (server.listenerCount("request") > 1) return
+    response.writeHead(503, { "content-type": "application/json", "retry-after": "1", connection: "close" })
+    response.end(JSON.stringify({ detail: "The server is starting; try again in a moment" }))
+  })
+  return server
+}
+
+/**
  * The standalone server on `port`/`host`, with the request log and metrics, `/metrics` on this port too
  * when a token protects it (`observability/Metrics.ts`; needs `PrometheusMetrics`), and the graceful stop
  * of `observability/Readiness.ts`: built after the server serves, so at SIGTERM it runs (readiness 503,
@@ -299,5 +318,5 @@ export const serve = (options: { readonly port: number; readonly host: string; r
     Layer.provide(options.metrics === undefined ? Layer.empty : Metrics.routeLayer(options.metrics)),
     Layer.provide(HttpAppLive),
     HttpServer.withLogAddress,
-    Layer.provide(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))
+    Layer.provide(NodeHttpServer.layer(createStartingServer, { port: options.port, host: options.host }))
   )

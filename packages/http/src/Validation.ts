@@ -6,45 +6,10 @@
  * The platform stops at the first failing part and keeps no input values, so on a decode failure the
  * endpoint is found again and each part is decoded once more with `errors: "all"`.
  */
-import type { HttpApi, HttpApiEndpoint } from "@effect/platform"
-import { HttpApi as Api } from "@effect/platform"
 import type { ValidationIssue } from "@agentline/api/Errors"
 import { issuesOf } from "@agentline/core/ValidationIssues"
 import { Either, Schema } from "effect"
-
-interface CompiledEndpoint {
-  readonly method: string
-  readonly pattern: RegExp
-  readonly paramNames: ReadonlyArray<string>
-  readonly endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
-}
-
-const compile = (api: HttpApi.HttpApi.Any): ReadonlyArray<CompiledEndpoint> => {
-  const out: Array<CompiledEndpoint> = []
-  Api.reflect(api as any, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) => {
-      const paramNames: Array<string> = []
-      const source = endpoint.path
-        .split("/")
-        .map((segment) => {
-          if (segment.startsWith(":")) {
-            paramNames.push(segment.slice(1).replace(/\?$/, ""))
-            return "([^/]+)"
-          }
-          return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
-        })
-        .join("/")
-      out.push({
-        method: endpoint.method,
-        pattern: new RegExp(`^${source}/?$`),
-        paramNames,
-        endpoint: endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
-      })
-    }
-  })
-  return out
-}
+import type { ApiRoutes } from "./ApiRoutes.js"
 
 /** What a failed request carried, for re-decoding. */
 export interface RequestParts {
@@ -55,34 +20,29 @@ export interface RequestParts {
   readonly body: string | undefined
 }
 
-const decodeAll = (schema: Schema.Schema.Any, input: unknown) =>
-  Schema.decodeUnknownEither(schema as Schema.Schema<unknown, unknown, never>, { errors: "all", onExcessProperty: "ignore" })(input)
+const decodeAll = (schema: Schema.Schema<unknown>, input: unknown) =>
+  Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "ignore" })(input)
 
-export const makeRevalidator = (api: HttpApi.HttpApi.Any) => {
-  const endpoints = compile(api)
-  return (request: RequestParts): ReadonlyArray<ValidationIssue> => {
-    const match = endpoints.find((e) => e.method === request.method && e.pattern.test(request.pathname))
-    if (!match) return []
-    const issues: Array<ValidationIssue> = []
-    const values = match.pattern.exec(request.pathname)!.slice(1)
-    const params = Object.fromEntries(match.paramNames.map((name, i) => [name, decodeURIComponent(values[i] ?? "")]))
-    const { endpoint } = match
-    if (endpoint.pathSchema._tag === "Some") {
-      const result = decodeAll(endpoint.pathSchema.value, params)
-      if (Either.isLeft(result)) issues.push(...issuesOf("path", result.left, params))
-    }
-    if (endpoint.urlParamsSchema._tag === "Some") {
-      const result = decodeAll(endpoint.urlParamsSchema.value, request.query)
-      if (Either.isLeft(result)) issues.push(...issuesOf("query", result.left, request.query))
-    }
-    if (endpoint.payloadSchema._tag === "Some" && request.method !== "GET") {
-      issues.push(...bodyIssues(endpoint.payloadSchema.value, request.body))
-    }
-    return issues
+export const makeRevalidator = (routes: ApiRoutes) => (request: RequestParts): ReadonlyArray<ValidationIssue> => {
+  const match = routes.find(request.method, request.pathname)
+  if (match === undefined) return []
+  const issues: Array<ValidationIssue> = []
+  const { path, payload, urlParams } = match.route
+  if (path._tag === "Some") {
+    const result = decodeAll(path.value, match.params)
+    if (Either.isLeft(result)) issues.push(...issuesOf("path", result.left, match.params))
   }
+  if (urlParams._tag === "Some") {
+    const result = decodeAll(urlParams.value, request.query)
+    if (Either.isLeft(result)) issues.push(...issuesOf("query", result.left, request.query))
+  }
+  if (payload._tag === "Some" && request.method !== "GET") {
+    issues.push(...bodyIssues(payload.value, request.body))
+  }
+  return issues
 }
 
-const bodyIssues = (schema: Schema.Schema.Any, body: string | undefined): Array<ValidationIssue> => {
+const bodyIssues = (schema: Schema.Schema<unknown>, body: string | undefined): Array<ValidationIssue> => {
   if (body === undefined || body.trim() === "") {
     return [{ loc: ["body"], msg: "Field required", type: "missing", input: null, ctx: {} }]
   }

@@ -23,29 +23,33 @@ export const TestApp = (dialect: Database.Dialect, settings: Partial<ServerSetti
   (requestLog ? HttpApiBuilder.serve(RequestLog.middleware) : HttpApiBuilder.serve()).pipe(
     Layer.provideMerge(Server.HttpAppLive),
     Layer.provideMerge(NodeHttpServer.layerTest),
-    Layer.provideMerge(ServerConfig.layer({
-      port: 0,
-      host: "127.0.0.1",
-      dataDir: NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "agentline-http-")),
-      publicUrl: "http://127.0.0.1:0",
-      version: "test",
-      secretKey: Redacted.make("test-secret-key"),
-      publicLinkTtlSeconds: 3600,
-      maxUploadBytes: 100 * 1024 * 1024,
-      uploadUrlTtlSeconds: 900,
-      // One process on a TestClock: long timers avoid thousands of wake-ups when a test jumps hours ahead.
-      dispatcherLeaseSeconds: 600,
-      dispatcherAcquireIntervalMillis: 60_000,
-      dispatcherRecheckMillis: 60_000,
-      dispatcherSweepIntervalMillis: 60_000,
-      // Simulated calls end on the TestClock, which stands still while a test's layer closes.
-      dispatcherDrainSeconds: 0,
-      // The webhook worker polls on the same clock: rarely, unless a test asks (Webhooks.test.ts).
-      webhooks: { pollMillis: 60_000, sweepMillis: 3_600_000 },
-      ...settings
-    })),
+    Layer.provideMerge(TestConfig(settings)),
     Layer.provideMerge(Testing.layerEmptyDatabase(dialect))
   )
+
+/** The server settings of the tests (a fresh data directory), with `settings` over them. */
+export const TestConfig = (settings: Partial<ServerSettings> = {}) =>
+  ServerConfig.layer({
+    port: 0,
+    host: "127.0.0.1",
+    dataDir: NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "agentline-http-")),
+    publicUrl: "http://127.0.0.1:0",
+    version: "test",
+    secretKey: Redacted.make("test-secret-key"),
+    publicLinkTtlSeconds: 3600,
+    maxUploadBytes: 100 * 1024 * 1024,
+    uploadUrlTtlSeconds: 900,
+    // One process on a TestClock: long timers avoid thousands of wake-ups when a test jumps hours ahead.
+    dispatcherLeaseSeconds: 600,
+    dispatcherAcquireIntervalMillis: 60_000,
+    dispatcherRecheckMillis: 60_000,
+    dispatcherSweepIntervalMillis: 60_000,
+    // Simulated calls end on the TestClock, which stands still while a test's layer closes.
+    dispatcherDrainSeconds: 0,
+    // The webhook worker polls on the same clock: rarely, unless a test asks (Webhooks.test.ts).
+    webhooks: { pollMillis: 60_000, sweepMillis: 3_600_000 },
+    ...settings
+  })
 
 export interface Credentials {
   readonly apiKey?: string

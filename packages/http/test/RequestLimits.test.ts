@@ -8,7 +8,7 @@ import {
   declaredLength,
   jsonDepthExceeds,
   MAX_JSON_DEPTH,
-  nulIssues,
+  stringIssues,
   pathNulIssues,
   queryNulIssues,
   WORKFLOW_BODY_LIMIT
@@ -59,11 +59,11 @@ describe("jsonDepthExceeds", () => {
   })
 })
 
-describe("nulIssues", () => {
+describe("stringIssues", () => {
   it("finds exactly the strings and keys holding a NUL, each with its location", () => {
     FastCheck.assert(
       FastCheck.property(json, (value) => {
-        const found = nulIssues(value, ["body"]).map((issue) => JSON.stringify(issue.loc))
+        const found = stringIssues(value, ["body"]).map((issue) => JSON.stringify(issue.loc))
         expect([...found].sort()).toEqual(nulPlaces(value, ["body"]).sort())
       }),
       { numRuns: 500 }
@@ -71,9 +71,43 @@ describe("nulIssues", () => {
   })
 
   it("names the issue so a client can tell it from other validation errors", () => {
-    expect(nulIssues({ name: "a\u0000b" }, ["body"])).toEqual([
+    expect(stringIssues({ name: "a\u0000b" }, ["body"])).toEqual([
       { loc: ["body", "name"], msg: "text must not contain NUL characters (\\u0000)", type: "string_nul", input: "a\u0000b", ctx: {} }
     ])
+  })
+})
+
+describe("lone surrogates", () => {
+  /** The oracle: `encodeURIComponent` throws on exactly the strings that are not well-formed UTF-16. */
+  const wellFormed = (text: string) => {
+    try {
+      encodeURIComponent(text)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  const noNul = (maxLength: number) => FastCheck.string({ unit: "binary", maxLength }).filter((s) => !s.includes("\u0000"))
+
+  it("a string is refused exactly when it holds a surrogate without its pair", () => {
+    FastCheck.assert(
+      FastCheck.property(noNul(8), noNul(4), (text, key) => {
+        const found = stringIssues({ [key]: text }, ["body"]).map((issue) => issue.loc.join("."))
+        const expected = [...(wellFormed(key) ? [] : [`body.${key}`]), ...(wellFormed(text) ? [] : [`body.${key}`])]
+        expect(found).toEqual(expected)
+      }),
+      { numRuns: 1000 }
+    )
+  })
+
+  it("in a JSON body only through escapes; a proper pair is an emoji and passes", () => {
+    expect(bodyIssues(`{"a":["x","\\ud800"],"\\udc00":1}`, "application/json").map((i) => [i.loc, i.type])).toEqual([
+      [["body", "\udc00"], "string_unpaired_surrogate"],
+      [["body", "a", 1], "string_unpaired_surrogate"]
+    ])
+    expect(bodyIssues(`{"a":"\\ud83d\\ude00 \\uD83D\\uDE00"}`, "application/json")).toEqual([])
+    expect(bodyIssues(`{"a":"\\\\ud800"}`, "application/json")).toEqual([])
   })
 })
 

@@ -16,6 +16,12 @@
  *
  * The stream's format comes from `MEDIA_START` (we ask for `ulaw`; `alaw` and `slin*` are read too);
  * audio in another format is refused, never re-labelled.
+ *
+ * Without `START_MEDIA_BUFFERING`, chan_websocket queues only whole frames of `optimal_frame_size` bytes
+ * (20 ms) of each binary message and drops the rest: a reply that ends in a part of a frame would lose
+ * it. So the agent's audio goes in whole frames; the part of a frame left is held for the next audio, and
+ * padded with silence to a whole frame before a mark or a hang-up (what was played before a mark must
+ * reach Asterisk before the mark). A clear drops it with the rest.
  */
 import type { AudioFormat } from "@agentline/telephony-kit/AudioFormat"
 import type { MediaEvent, MediaSession, ProviderMedia, WebSocketFrame } from "@agentline/telephony-kit/Media"
@@ -75,11 +81,20 @@ const fail = (message: string) => new TelephonyError({ provider: "ari", message,
 
 const sameFormat = (a: AudioFormat, b: AudioFormat) => a.encoding === b.encoding && a.sampleRate === b.sampleRate
 
+/** 20 ms of `format` in bytes: the frame chan_websocket plays when `MEDIA_START` names none. */
+const twentyMillis = (format: AudioFormat) => (format.sampleRate / 50) * (format.encoding === "l16le" ? 2 : 1)
+
+/** The byte of silence of an encoding (µ-law and A-law silence is not zero). */
+const silenceByte = (format: AudioFormat) => (format.encoding === "mulaw" ? 0xff : format.encoding === "alaw" ? 0xd5 : 0)
+
 /** A mark name goes as one bare word; anything else in it would be read as more arguments. */
 const markName = (name: string) => name.replace(/[\s:]+/g, "_")
 
 export const open: Effect.Effect<MediaSession> = Effect.sync(() => {
   let format: AudioFormat | undefined
+  /** Bytes of one frame of the stream, and the agent's audio not sent yet for want of a whole frame. */
+  let frameBytes = 160
+  let partial = new Uint8Array(0)
   /** The stream started in JSON control format: commands go as JSON too. */
   let json = false
   /** Marks sent and not reported yet; those a flush dropped, reported by the next QUEUE_DRAINED. */
@@ -106,6 +121,8 @@ export const open: Effect.Effect<MediaSession> = Effect.sync(() => {
           const named = formatOf(control.params.format ?? "")
           if (named === undefined) return Effect.fail(fail(`chan_websocket streams ${control.params.format ?? "no format"}, which this server cannot carry: ask for ulaw`))
           format = named
+          const optimal = Number(control.params.optimal_frame_size)
+          frameBytes = Number.isInteger(optimal) && optimal > 0 ? optimal : twentyMillis(named)
           json = frame.text.trim().startsWith("{")
           return Effect.succeed([{
             _tag: "Start",
@@ -135,6 +152,21 @@ export const open: Effect.Effect<MediaSession> = Effect.sync(() => {
           return Effect.succeed([])
       }
     })
+  /** The whole frames of what is held and `data`, as one message; the part of a frame left is held. */
+  const wholeFrames = (data: Uint8Array): ReadonlyArray<WebSocketFrame> => {
+    const all = partial.length === 0 ? data : Buffer.concat([partial, data])
+    const whole = all.length - (all.length % frameBytes)
+    partial = all.slice(whole)
+    return whole === 0 ? [] : [{ _tag: "Binary", data: all.subarray(0, whole) }]
+  }
+  /** What is held, padded with silence to a whole frame (nothing when nothing is held). */
+  const rest = (): ReadonlyArray<WebSocketFrame> => {
+    if (partial.length === 0 || format === undefined) return []
+    const padded = new Uint8Array(frameBytes).fill(silenceByte(format))
+    padded.set(partial)
+    partial = new Uint8Array(0)
+    return [{ _tag: "Binary", data: padded }]
+  }
   const encode: MediaSession["encode"] = (input) =>
     Effect.suspend((): Effect.Effect<ReadonlyArray<WebSocketFrame>, TelephonyError> => {
       switch (input._tag) {
@@ -143,19 +175,20 @@ export const open: Effect.Effect<MediaSession> = Effect.sync(() => {
           if (!sameFormat(input.audio.format, format)) {
             return Effect.fail(fail(`audio in ${input.audio.format.encoding}/${input.audio.format.sampleRate} on a ${format.encoding}/${format.sampleRate} stream`))
           }
-          return Effect.succeed([{ _tag: "Binary", data: input.audio.data }])
+          return Effect.succeed(wholeFrames(input.audio.data))
         case "Mark": {
           // Plain text carries the id as the rest of the line: one word, mapped back when it returns.
           const id = json ? input.name : markName(input.name)
           pending.set(id, input.name)
-          return Effect.succeed([command("MARK_MEDIA", id)])
+          return Effect.succeed([...rest(), command("MARK_MEDIA", id)])
         }
         case "Clear":
           flushed = [...flushed, ...pending.values()]
           pending.clear()
+          partial = new Uint8Array(0)
           return Effect.succeed([command("FLUSH_MEDIA"), command("REPORT_QUEUE_DRAINED")])
         case "Stop":
-          return Effect.succeed([command("HANGUP")])
+          return Effect.succeed([...rest(), command("HANGUP")])
       }
     })
   return { decode, encode }

@@ -166,19 +166,22 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ef
       (found): CallStatus => statusOf(found) ?? { _tag: "Unknown", reason: "Exotel's call details had no Status" }
     )
 
-  /** A call already over is left alone (the goal is reached); one ringing or talking is hung up. */
+  /**
+   * Exotel's Voice API v1 documents no request that ends a call, so none is sent. A call already over is
+   * left alone (the goal is reached); an answered call ends when its media stream closes, which the
+   * server does right after asking for the hang-up; a call still ringing cannot be ended: it rings until
+   * it is answered (its stream then ends it) or until Exotel's ring time runs out.
+   */
   const hangUp = ({ config, providerCallId }: { readonly config: ExotelConfig; readonly providerCallId: string }) =>
     Effect.gen(function*() {
       const found = yield* details(config, providerCallId)
       if (Either.isLeft(found)) return yield* Rest.failure(found.left, "hang up the call")
-      if (statusOf(found.right)?._tag === "Ended") return
-      const deleted = yield* rest.send({
-        credentials: config,
-        method: "DELETE",
-        path: `/Calls/${encodeURIComponent(providerCallId)}.json`,
-        what: "hang up the call"
-      })
-      if (Either.isLeft(deleted)) return yield* Rest.failure(deleted.left, "hang up the call")
+      const status = Rest.text(Rest.member(Rest.member(found.right, "Call"), "Status"))
+      if (statusOf(found.right)?._tag === "Ended" || status === "in-progress") return
+      return yield* refused(
+        `Exotel's API has no request to end a call that is ${status ?? "not answered yet"}: it rings until answered ` +
+          `(its media stream then ends it) or until Exotel's ring time runs out`
+      )
     })
 
   const parseStatus = ({ request }: { readonly request: WebhookRequest }) =>

@@ -6,9 +6,10 @@
  *   `CallerId` is the ExoPhone shown, `StreamUrl` + `StreamType=bidirectional` connect the answered
  *   call to our media WebSocket); Exotel answers `{"Call": {"Sid", "Status", ...}}`;
  * - `GET /v1/Accounts/{sid}/Calls/{CallSid}.json` — the call's details (`Status`, `Duration`);
- * - `DELETE /v1/Accounts/{sid}/Calls/{CallSid}.json` — hang up. Exotel's v1 reference documents no
- *   hang-up request; this is the one third-party Exotel clients send. A media stream's call also ends
- *   when its socket closes.
+ *
+ * Exotel's v1 reference documents no request that ends a call (its newer CPaaS API ends "legs", which a
+ * v1 call is not), so the adapter sends none: an answered call ends when its media stream closes, and a
+ * ringing one cannot be ended (see `hangUp` in `Exotel.ts`).
  *
  * The base URL: `make({ apiUrl })` (tests), else `AGENTLINE_EXOTEL_API_URL` (tests, private regions),
  * else the configuration's `api_base_url` (one of Exotel's two regional hosts, checked by the schema),
@@ -66,7 +67,7 @@ export interface Rest {
   /** The JSON body on a 2xx (`undefined` for an empty one); `Left` with Exotel's refusal otherwise. */
   readonly send: (input: {
     readonly credentials: Credentials
-    readonly method: "GET" | "POST" | "DELETE"
+    readonly method: "GET" | "POST"
     /** Under `/v1/Accounts/{sid}`, e.g. `/Calls/connect.json`. */
     readonly path: string
     readonly form?: ReadonlyArray<readonly [string, string]>

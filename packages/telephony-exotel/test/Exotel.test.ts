@@ -123,9 +123,13 @@ describe("exotel calls against the fake", () => {
         expect(call.options.events).toEqual(new Set(["answered", "terminal"]))
         expect(call.options.statusCallback).toBe(Exotel.Signature.withToken(config, "https://agentline.example/api/v1/telephony/callbacks/exotel/7"))
         expect((yield* adapter.calls.get({ config, providerCallId }))._tag).toBe("InProgress")
-        yield* adapter.calls.hangUp({ config, providerCallId })
-        expect(yield* Effect.promise(() => call.ended)).toBe("canceled")
-        expect(yield* adapter.calls.get({ config, providerCallId })).toEqual({ _tag: "Ended", outcome: "canceled", durationSeconds: 0 })
+        // Exotel documents no request that ends a ringing call: the adapter says so rather than send one.
+        const cannot = yield* Effect.flip(adapter.calls.hangUp({ config, providerCallId }))
+        expect(cannot.retryable).toBe(false)
+        expect(cannot.message).toContain("no request to end a call")
+        // It rings on until Exotel gives up on it.
+        expect(yield* Effect.promise(() => call.ended)).toBe("no-answer")
+        // Over: nothing to do.
         yield* adapter.calls.hangUp({ config, providerCallId })
         expect((yield* adapter.calls.get({ config, providerCallId: "nosuchcall" }))._tag).toBe("Unknown")
       })

@@ -14,7 +14,14 @@
 import { CampaignId, TelephonyConfigurationId, WorkflowId } from "../Ids.js"
 import { Schema } from "effect"
 import { LogEntry } from "./CampaignLog.js"
-import { CircuitBreakerConfig, RetryConfig, ScheduleConfig, TimeSlots } from "./CampaignSettings.js"
+import {
+  CircuitBreakerChanges,
+  CircuitBreakerConfig,
+  RetryConfig,
+  RetryConfigChanges,
+  ScheduleConfig,
+  TimeSlots
+} from "./CampaignSettings.js"
 
 const Name = Schema.Trim.pipe(
   Schema.minLength(1, { message: () => "name must be 1 to 255 characters" }),
@@ -105,12 +112,17 @@ export const CreateCampaignRequest = withTimeSlots({
 })
 export type CreateCampaignRequest = typeof CreateCampaignRequest.Type
 
+/**
+ * A campaign update: the fields sent change, the others are kept. `retry_config` and `circuit_breaker`
+ * are merged field by field into the stored ones (`{"retry_config": {"max_retries": 1}}` changes only
+ * that); `schedule_config` is replaced whole (its slots are one list).
+ */
 export const UpdateCampaignRequest = withTimeSlots({
   name: Schema.optional(Name),
-  retry_config: Schema.optional(RetryConfig),
+  retry_config: Schema.optional(RetryConfigChanges),
   max_concurrency: Schema.optional(Schema.NullOr(MaxConcurrency)),
   schedule_config: OptionalSchedule,
-  circuit_breaker: Schema.optional(CircuitBreakerConfig)
+  circuit_breaker: Schema.optional(CircuitBreakerChanges)
 })
 export type UpdateCampaignRequest = typeof UpdateCampaignRequest.Type
 

@@ -39,6 +39,18 @@ export type RetryConfigInput = typeof RetryConfig.Encoded
 
 export const defaultRetryConfig: RetryConfig = Schema.decodeSync(RetryConfig)({})
 
+const change = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { exact: true })
+
+/** A campaign update's `retry_config`: the fields sent replace the stored ones, the others are kept. */
+export const RetryConfigChanges = Schema.Struct({
+  enabled: change(Schema.Boolean),
+  max_retries: change(boundedInt("max_retries", 0, 10)),
+  retry_delay_seconds: change(boundedInt("retry_delay_seconds", 1, 86_400)),
+  retry_on_busy: change(Schema.Boolean),
+  retry_on_no_answer: change(Schema.Boolean),
+  retry_on_voicemail: change(Schema.Boolean)
+}).annotations({ description: "The fields to change; fields not sent keep their stored values" })
+
 // ------------------------------------------------------------------------------------------ schedule
 
 // Real clock times only: the reference's `\d{2}:\d{2}` accepted "25:99".
@@ -153,14 +165,13 @@ export type ScheduleConfigInput = typeof ScheduleConfig.Encoded
 
 // ------------------------------------------------------------------------------------------ breaker
 
+const FailureThreshold = Schema.Number.pipe(Schema.filter((n) => n > 0 && n <= 1)).annotations({
+  message: () => ({ message: "failure_threshold must be a number greater than 0 and at most 1", override: true })
+})
+
 export const CircuitBreakerConfig = Schema.Struct({
   enabled: bool(true),
-  failure_threshold: Schema.optionalWith(
-    Schema.Number.pipe(Schema.filter((n) => n > 0 && n <= 1)).annotations({
-      message: () => ({ message: "failure_threshold must be a number greater than 0 and at most 1", override: true })
-    }),
-    { exact: true, default: () => 0.5 }
-  ),
+  failure_threshold: Schema.optionalWith(FailureThreshold, { exact: true, default: () => 0.5 }),
   window_seconds: int("window_seconds", 10, 3600, 120),
   min_calls_in_window: int("min_calls_in_window", 1, 1000, 5)
 })
@@ -168,6 +179,14 @@ export type CircuitBreakerConfig = typeof CircuitBreakerConfig.Type
 export type CircuitBreakerConfigInput = typeof CircuitBreakerConfig.Encoded
 
 export const defaultCircuitBreaker: CircuitBreakerConfig = Schema.decodeSync(CircuitBreakerConfig)({})
+
+/** A campaign update's `circuit_breaker`: the fields sent replace the stored ones, the others are kept. */
+export const CircuitBreakerChanges = Schema.Struct({
+  enabled: change(Schema.Boolean),
+  failure_threshold: change(FailureThreshold),
+  window_seconds: change(boundedInt("window_seconds", 10, 3600)),
+  min_calls_in_window: change(boundedInt("min_calls_in_window", 1, 1000))
+}).annotations({ description: "The fields to change; fields not sent keep their stored values" })
 
 // ------------------------------------------------------------------------------------------ effective values
 

@@ -63,6 +63,58 @@ export const WorkflowVersion = Schema.Struct({
 })
 export type WorkflowVersion = typeof WorkflowVersion.Type
 
+/** A number of seconds greater than 0 (and at most `max`), named in its message. */
+const seconds = (name: string, max?: number) =>
+  Schema.Number.pipe(Schema.filter((n) => Number.isFinite(n) && n > 0 && (max === undefined || n <= max))).annotations({
+    message: () => ({
+      message: `${name} must be a number of seconds greater than 0${max === undefined ? "" : ` and at most ${max}`}`,
+      override: true
+    })
+  })
+
+const integerIn = (name: string, min: number, max: number) =>
+  Schema.Number.pipe(Schema.int(), Schema.between(min, max)).annotations({
+    message: () => ({ message: `${name} must be an integer from ${min} to ${max}`, override: true })
+  })
+
+const flag = (name: string) =>
+  Schema.Boolean.annotations({ message: () => ({ message: `${name} must be true or false`, override: true }) })
+
+/** A setting may be absent or `null` (unset: the default applies), as in the reference. */
+const setting = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(Schema.NullOr(schema), { exact: true })
+
+const OtherKeys = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+
+/**
+ * An agent's `workflow_configurations` as requests may set them: the keys the voice runtime reads are
+ * checked with the reference's bounds (`max_call_duration` at most 1200 s, a slot's stale timeout);
+ * other keys (the reference's UI settings, `model_overrides`, ...) are kept as sent.
+ */
+export const WorkflowConfigurations = Schema.Struct({
+  max_call_duration: setting(seconds("max_call_duration", 1200)),
+  max_user_idle_timeout: setting(seconds("max_user_idle_timeout")),
+  smart_turn_stop_secs: setting(seconds("smart_turn_stop_secs")),
+  provisional_vad_pause_secs: setting(seconds("provisional_vad_pause_secs")),
+  turn_start_strategy: setting(Schema.Literal("default", "min_words", "provisional_vad")),
+  turn_start_min_words: setting(integerIn("turn_start_min_words", 1, 100)),
+  turn_stop_strategy: setting(Schema.Literal("transcription", "turn_analyzer")),
+  text_chat_inactivity_timeout_seconds: setting(integerIn("text_chat_inactivity_timeout_seconds", 60, 10_500)),
+  context_compaction_enabled: setting(flag("context_compaction_enabled")),
+  dictionary: setting(Schema.String),
+  voicemail_detection: setting(Schema.Struct({
+    enabled: setting(flag("enabled")),
+    use_workflow_llm: setting(flag("use_workflow_llm")),
+    long_speech_timeout: setting(seconds("long_speech_timeout")),
+    system_prompt: setting(Schema.String)
+  }, OtherKeys)),
+  do_not_call_detection: setting(Schema.Struct({
+    enabled: setting(flag("enabled")),
+    phrases: setting(Schema.Array(Schema.String))
+  }, OtherKeys)),
+  model_overrides: setting(OtherKeys)
+}, OtherKeys).annotations({ identifier: "WorkflowConfigurations" })
+export type WorkflowConfigurations = typeof WorkflowConfigurations.Type
+
 const Name = Schema.Trim.pipe(
   Schema.minLength(1, { message: () => "name must not be empty" }),
   Schema.maxLength(255, { message: () => "name must be at most 255 characters" })
@@ -72,7 +124,7 @@ export const CreateWorkflowRequest = Schema.Struct({
   name: Name,
   workflow_definition: JsonObject,
   template_context_variables: Schema.optional(Schema.NullOr(JsonObject)),
-  workflow_configurations: Schema.optional(Schema.NullOr(JsonObject))
+  workflow_configurations: Schema.optional(Schema.NullOr(WorkflowConfigurations))
 })
 export type CreateWorkflowRequest = typeof CreateWorkflowRequest.Type
 
@@ -80,7 +132,7 @@ export const UpdateWorkflowRequest = Schema.Struct({
   name: Schema.optional(Schema.NullOr(Name)),
   workflow_definition: Schema.optional(Schema.NullOr(JsonObject)),
   template_context_variables: Schema.optional(Schema.NullOr(JsonObject)),
-  workflow_configurations: Schema.optional(Schema.NullOr(JsonObject))
+  workflow_configurations: Schema.optional(Schema.NullOr(WorkflowConfigurations))
 })
 export type UpdateWorkflowRequest = typeof UpdateWorkflowRequest.Type
 

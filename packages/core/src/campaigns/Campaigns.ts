@@ -133,10 +133,13 @@ export class Campaigns extends Effect.Service<Campaigns>()("@agentline/core/Camp
         campaignId: current.id,
         update: {
           ...(request.name !== undefined ? { name: request.name } : {}),
-          ...(request.retry_config !== undefined ? { retry_config: effectiveRetry(request.retry_config) } : {}),
+          // Settings objects are merged: the fields sent over the stored ones.
+          ...(request.retry_config !== undefined ? { retry_config: effectiveRetry({ ...current.retry_config, ...request.retry_config }) } : {}),
           ...(request.max_concurrency !== undefined ? { max_concurrency: request.max_concurrency } : {}),
           ...(request.schedule_config !== undefined ? { schedule_config: effectiveSchedule(request.schedule_config) } : {}),
-          ...(request.circuit_breaker !== undefined ? { circuit_breaker: effectiveBreaker(request.circuit_breaker) } : {})
+          ...(request.circuit_breaker !== undefined
+            ? { circuit_breaker: effectiveBreaker({ ...current.circuit_breaker, ...request.circuit_breaker }) }
+            : {})
         },
         allowedStates: ["draft", "paused"],
         now: iso(yield* Clock.currentTimeMillis)

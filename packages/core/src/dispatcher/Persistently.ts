@@ -4,13 +4,8 @@
  * connection dropped changes nothing the second time). What still fails is left to the sweeper
  * (`Recovery.sweep`), which settles every attempt whose `reconcile_at` passes.
  */
-import { Data, Effect, Schedule } from "effect"
-
-class StorageUnavailable extends Data.TaggedError("StorageUnavailable")<{ readonly defect: unknown }> {}
-
-/** Repositories turn storage failures into defects; this is how one looks (`@effect/sql`'s `SqlError`). */
-const isStorageFailure = (defect: unknown): boolean =>
-  typeof defect === "object" && defect !== null && (defect as { readonly _tag?: unknown })._tag === "SqlError"
+import { Effect, Schedule } from "effect"
+import * as Storage from "../Storage.js"
 
 /** Backs off from 50 ms to at most 2 s between tries, for about 20 s in all (Clock time). */
 const retrySchedule = Schedule.exponential("50 millis").pipe(
@@ -19,8 +14,8 @@ const retrySchedule = Schedule.exponential("50 millis").pipe(
 )
 
 export const persistently = <A, E, R>(write: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  write.pipe(
-    Effect.catchAllDefect((defect) => (isStorageFailure(defect) ? Effect.fail(new StorageUnavailable({ defect })) : Effect.die(defect))),
-    Effect.retry({ schedule: retrySchedule, while: (e) => e instanceof StorageUnavailable }),
-    Effect.catchIf((e): e is StorageUnavailable => e instanceof StorageUnavailable, (e) => Effect.die(e.defect))
-  ) as Effect.Effect<A, E, R>
+  Storage.failures(write).pipe(
+    Effect.retry({ schedule: retrySchedule, while: Storage.isStorageError }),
+    // Still failing after the retries: a defect again, as the repositories gave it.
+    Effect.catchIf(Storage.isStorageError, Effect.die)
+  )

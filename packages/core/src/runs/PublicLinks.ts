@@ -25,10 +25,16 @@ export const sign = (settings: PublicLinkSettings, runId: number, nowMillis: num
   return `${payload}.${mac(settings.secret, payload)}`
 }
 
-/** The run id of a valid, unexpired token; undefined otherwise. */
+/** Exactly what `sign` makes: run id, expiry, 32 base64url characters of signature; nothing around it. */
+const TOKEN = /^(\d{1,16})\.(\d{1,16})\.([A-Za-z0-9_-]{32})$/
+
+/** The run id of a valid, unexpired token; undefined otherwise (anything but the signed form included). */
 export const verify = (settings: PublicLinkSettings, token: string, nowMillis: number): number | undefined => {
-  const [run, expires, signature] = token.split(".")
-  if (!run || !expires || !signature || !/^\d+$/.test(run) || !/^\d+$/.test(expires)) return undefined
+  const parts = TOKEN.exec(token)
+  if (parts === null) return undefined
+  const run = parts[1]!
+  const expires = parts[2]!
+  const signature = parts[3]!
   const expected = Buffer.from(mac(settings.secret, `${run}.${expires}`))
   const given = Buffer.from(signature)
   if (expected.length !== given.length || !Crypto.timingSafeEqual(expected, given)) return undefined

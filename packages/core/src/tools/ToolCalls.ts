@@ -17,8 +17,7 @@ import { CredentialsRepo } from "../credentials/CredentialsRepo.js"
 import { resolveHeaders } from "../credentials/Credentials.js"
 import { SecretBox } from "../crypto/SecretBox.js"
 import { iso } from "../Time.js"
-import { refusedTarget } from "../webhooks/WebhookEvents.js"
-import { WebhookSettings } from "../webhooks/WebhookSettings.js"
+import { OutboundTargets, refusedTarget } from "../OutboundTargets.js"
 import { transitionToolName } from "../workflows/WorkflowDefinition.js"
 import { checkArguments, type JsonSchema, parametersSchema } from "./ParameterSchemas.js"
 import { type CallContext, EMPTY_CONTEXT, presetValues, type RenderedRequest, renderRequest } from "./ToolRequests.js"
@@ -117,7 +116,7 @@ export class ToolCalls extends Effect.Service<ToolCalls>()("@agentline/core/Tool
     const transport = yield* ToolTransport
     const credentials = yield* CredentialsRepo
     const box = yield* SecretBox
-    const settings = yield* WebhookSettings
+    const settings = yield* OutboundTargets
     const tools = yield* ToolsRepo
 
     /** The credential's headers, or why the tool cannot be called. */

@@ -7,7 +7,7 @@
  */
 import type { HttpApiConfig, McpToolConfig, ToolDefinition, ToolParameter } from "@agentline/api/tools/Tools"
 import { Either } from "effect"
-import { refusedTarget } from "../webhooks/WebhookEvents.js"
+import { refusedTarget } from "../OutboundTargets.js"
 import type { ToolIssue } from "./Errors.js"
 import {
   CONTEXT_ROOTS,

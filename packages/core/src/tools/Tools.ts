@@ -20,7 +20,7 @@ import * as Crypto from "node:crypto"
 import { CredentialsRepo } from "../credentials/CredentialsRepo.js"
 import { RecordingsRepo } from "../recordings/RecordingsRepo.js"
 import { iso } from "../Time.js"
-import { WebhookSettings } from "../webhooks/WebhookSettings.js"
+import { OutboundTargets } from "../OutboundTargets.js"
 import { InvalidTool, NotAnMcpTool, type ToolIssue, ToolNotFound } from "./Errors.js"
 import { definitionIssues } from "./ToolChecks.js"
 import { ToolCalls, type ToolCallOutcome, functionName } from "./ToolCalls.js"
@@ -56,7 +56,7 @@ export class Tools extends Effect.Service<Tools>()("@agentline/core/Tools", {
     const repo = yield* ToolsRepo
     const credentials = yield* CredentialsRepo
     const recordings = yield* RecordingsRepo
-    const settings = yield* WebhookSettings
+    const settings = yield* OutboundTargets
     const calls = yield* ToolCalls
 
     const found = (principal: Principal, uuid: string) =>

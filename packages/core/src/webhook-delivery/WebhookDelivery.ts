@@ -8,7 +8,7 @@
  * never the calls, the outbox's writers, or the other endpoints. Failed attempts are retried on the
  * Standard Webhooks schedule; an endpoint failing for `disableAfterMillis` is disabled, with a log line.
  */
-import { Clock, Effect, FiberSet, Metric, Option, Schedule } from "effect"
+import { Clock, Effect, FiberSet, Metric, Option, Queue, Schedule } from "effect"
 import { CallTraces } from "../CallTraces.js"
 import { SpanNames, webhookDeliveryFailures, webhookDeliveryLag } from "../Telemetry.js"
 import { resolveHeaders } from "../credentials/Credentials.js"
@@ -22,6 +22,8 @@ import { WebhookTransport } from "./WebhookTransport.js"
 import type { WebhookAttempt } from "@agentline/api/webhooks/Webhooks"
 import { PostCall } from "../runs/PostCall.js"
 import { RunsRepo } from "../runs/RunsRepo.js"
+import { Transactor } from "../Transactor.js"
+import type { WebhookDeliveryId } from "@agentline/api/Ids"
 import { type AttemptOutcome, type ClaimedDelivery, WebhooksRepo } from "../webhooks/WebhooksRepo.js"
 
 /** The run a `run.*` event is about (its envelope's `data.run_id`); event deliveries have no `run_id` of their own. */
@@ -29,6 +31,12 @@ const runOfEvent = (payload: unknown): number | null => {
   const data = typeof payload === "object" && payload !== null && "data" in payload ? payload.data : undefined
   const runId = typeof data === "object" && data !== null && "run_id" in data ? data.run_id : undefined
   return typeof runId === "number" ? runId : null
+}
+
+interface RecordedAttempt {
+  readonly id: WebhookDeliveryId
+  readonly attempt: WebhookAttempt
+  readonly outcome: AttemptOutcome
 }
 
 const withoutNulls = (record: object): Record<string, unknown> =>
@@ -50,6 +58,10 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
     const inFlight = new Map<string, number>()
     let total = 0
     const fibers = yield* FiberSet.make()
+    /** Finished attempts free slots: the loop looks for more at once instead of at its next poll. */
+    const wake = yield* Queue.sliding<void>(1)
+    const tx = yield* Transactor
+    const recordAttempt = (item: RecordedAttempt) => repo.recordAttempt(item.id, item.attempt, item.outcome)
 
     /** The request of a delivery: an event signed per Standard Webhooks, or a workflow node's own request. */
     const requestOf = (delivery: ClaimedDelivery, startedAt: number) => {
@@ -120,7 +132,7 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
           latency_ms: 0,
           error: `the credential ${delivery.target?.credential_uuid} no longer exists or its data no longer fits its type: not sent`
         }
-        yield* repo.recordAttempt(delivery.id, record, { status: "failed" })
+        yield* recordAttempt({ id: delivery.id, attempt: record, outcome: { status: "failed" } })
         return yield* reportToRun(delivery, record, { status: "failed" }, startedAt)
       }
       const request = requestOf(delivery, startedAt)
@@ -134,16 +146,16 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
       const record = { at: iso(startedAt), status_code: answer.status, latency_ms: Math.round(answer.latencyMillis), error: answer.error }
       if (isDelivered(answer.status)) {
         const outcome = { status: "delivered" as const, at: iso(at) }
-        yield* repo.recordAttempt(delivery.id, record, outcome)
+        yield* recordAttempt({ id: delivery.id, attempt: record, outcome })
         yield* reportToRun(delivery, record, outcome, at)
-        if (delivery.endpoint_id !== null) yield* repo.markHealthy(delivery.endpoint_id)
+        if (delivery.endpoint_id !== null && delivery.endpoint_failing) yield* repo.markHealthy(delivery.endpoint_id)
         yield* Metric.update(webhookDeliveryLag, Math.max(0, at - Date.parse(delivery.created_at)) / 1000)
         return
       }
       const next = nextAttemptAt(settings.retryDelaysMillis, delivery.attempt_count + 1, at)
       const outcome: AttemptOutcome = next === undefined ? { status: "failed" } : { status: "pending", next_attempt_at: iso(next) }
       yield* Metric.increment(Metric.tagged(webhookDeliveryFailures, "will_retry", String(next !== undefined)))
-      yield* repo.recordAttempt(delivery.id, record, outcome)
+      yield* recordAttempt({ id: delivery.id, attempt: record, outcome })
       yield* reportToRun(delivery, record, outcome, at)
       if (next === undefined) {
         yield* Effect.logWarning("webhook delivery failed for good: every retry failed").pipe(
@@ -193,26 +205,43 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
       }
     }
 
+    /**
+     * Frees the attempt's slot. The loop is woken once half of an endpoint's slots (or of all slots) are
+     * free: a look for due deliveries then starts several at once, rather than one per answer.
+     */
     const release = (slot: string) =>
-      Effect.sync(() => {
+      Effect.suspend(() => {
         total--
         const left = (inFlight.get(slot) ?? 1) - 1
         if (left === 0) inFlight.delete(slot)
         else inFlight.set(slot, left)
+        const worthALook = left <= settings.maxInFlightPerEndpoint / 2 || total <= settings.maxInFlight / 2
+        return worthALook ? Queue.offer(wake, undefined) : Effect.void
       })
 
-    /** Claims what is due and fits in the free slots, and starts its attempts. */
+    /** Claims what is due and fits in the free slots (in one transaction), and starts its attempts. */
     const tick = Effect.gen(function*() {
       if (total >= settings.maxInFlight) return
       const now = yield* Clock.currentTimeMillis
-      const due = yield* repo.due(iso(now), settings.maxInFlight * 2)
+      // Twice the free slots: some of what is due may wait for its endpoint's slots.
+      const due = yield* repo.due(iso(now), (settings.maxInFlight - total) * 2)
       // The claim outlives the attempt's timeout: it only guards against another process meanwhile.
       const lockedUntil = iso(now + settings.timeoutMillis + 30_000)
+      const chosen: Array<{ readonly delivery: ClaimedDelivery; readonly slot: string }> = []
+      const planned = new Map<string, number>()
       for (const delivery of due) {
-        if (total >= settings.maxInFlight) break
+        if (total + chosen.length >= settings.maxInFlight) break
         const slot = slotOf(delivery)
-        if ((inFlight.get(slot) ?? 0) >= settings.maxInFlightPerEndpoint) continue
-        if (!(yield* repo.claim(delivery.id, iso(now), lockedUntil))) continue
+        const taken = (inFlight.get(slot) ?? 0) + (planned.get(slot) ?? 0)
+        if (taken >= settings.maxInFlightPerEndpoint) continue
+        planned.set(slot, (planned.get(slot) ?? 0) + 1)
+        chosen.push({ delivery, slot })
+      }
+      if (chosen.length === 0) return
+      const claimed = yield* tx.withTransaction(
+        Effect.filter(chosen, ({ delivery }) => repo.claim(delivery.id, iso(now), lockedUntil))
+      )
+      for (const { delivery, slot } of claimed) {
         total++
         inFlight.set(slot, (inFlight.get(slot) ?? 0) + 1)
         yield* FiberSet.run(
@@ -244,10 +273,14 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
       Effect.forkScoped
     )
 
+    // Polls for new deliveries every `pollMillis`, and again whenever an attempt ends (a backlog drains
+    // as fast as the receiver answers, within the in-flight limits).
+    const nextTurn = Effect.race(Effect.sleep(`${settings.pollMillis} millis`), Effect.zipRight(Queue.take(wake), Queue.takeAll(wake)))
     yield* tick.pipe(
       Effect.catchAllCause((cause) => Effect.logError("webhook outbox poll failed; trying again", cause)),
       Effect.withTracerEnabled(false),
-      Effect.repeat(Schedule.spaced(`${settings.pollMillis} millis`)),
+      Effect.zipRight(nextTurn),
+      Effect.forever,
       Effect.forkScoped
     )
     return {} as const

@@ -1,11 +1,10 @@
 /**
  * The pure parts of event webhooks: the events' payloads, the retry schedule, which endpoints an event
- * goes to, and which network addresses a webhook may never be sent to.
+ * goes to. (Which network addresses a webhook may never be sent to: `OutboundTargets.ts`.)
  *
  * Payloads follow the Standard Webhooks recommendation: `{type, timestamp, data}`.
  */
 import type { WebhookEventType } from "@agentline/api/webhooks/Webhooks"
-import * as Net from "node:net"
 
 export interface EventEnvelope {
   readonly type: WebhookEventType
@@ -53,82 +52,6 @@ export const isDelivered = (status: number | null): boolean => status !== null &
 /** Whether an endpoint failing since `failingSince` has failed for long enough to be disabled. */
 export const shouldDisable = (failingSince: string, nowMillis: number, disableAfterMillis: number): boolean =>
   nowMillis - Date.parse(failingSince) >= disableAfterMillis
-
-// ----------------------------------------------------------------------------------- network targets
-
-const blocked = (() => {
-  const list = new Net.BlockList()
-  // IPv4: "this network", private (RFC 1918), carrier-grade NAT, loopback, link-local (cloud metadata
-  // at 169.254.169.254), IETF protocol assignments, TEST-NETs, benchmarking, multicast and reserved.
-  for (
-    const [net, prefix] of [
-      ["0.0.0.0", 8],
-      ["10.0.0.0", 8],
-      ["100.64.0.0", 10],
-      ["127.0.0.0", 8],
-      ["169.254.0.0", 16],
-      ["172.16.0.0", 12],
-      ["192.0.0.0", 24],
-      ["192.0.2.0", 24],
-      ["192.168.0.0", 16],
-      ["198.18.0.0", 15],
-      ["198.51.100.0", 24],
-      ["203.0.113.0", 24],
-      ["224.0.0.0", 4],
-      ["240.0.0.0", 4]
-    ] as const
-  ) list.addSubnet(net, prefix, "ipv4")
-  // IPv6: unspecified, loopback, unique local, link-local, multicast, documentation, NAT64 (can reach
-  // private IPv4 through a gateway).
-  for (
-    const [net, prefix] of [
-      ["::", 128],
-      ["::1", 128],
-      ["fc00::", 7],
-      ["fe80::", 10],
-      ["ff00::", 8],
-      ["2001:db8::", 32],
-      ["64:ff9b::", 96]
-    ] as const
-  ) list.addSubnet(net, prefix, "ipv6")
-  return list
-})()
-
-/**
- * Whether an IP address is one a tenant's webhook must not reach: private, loopback, link-local and
- * other non-public ranges, IPv4-mapped IPv6 forms included. Something that is not an IP is not private
- * (resolve names first).
- */
-export const isPrivateAddress = (address: string): boolean => {
-  const bare = address.startsWith("[") && address.endsWith("]") ? address.slice(1, -1) : address
-  const kind = Net.isIP(bare)
-  if (kind === 4) return blocked.check(bare, "ipv4")
-  if (kind === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)
-    if (mapped !== null) return blocked.check(mapped[1]!, "ipv4")
-    return blocked.check(bare, "ipv6")
-  }
-  return false
-}
-
-/**
- * Why a URL may not be a webhook target before any name is resolved (its scheme, or a host that is a
- * private IP or `localhost`); `undefined` when it may be tried. Names are checked again when resolved.
- */
-export const refusedTarget = (url: string, allowPrivate: boolean): string | undefined => {
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    return "the url is not an absolute URL"
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return "the url must be http or https"
-  if (allowPrivate) return undefined
-  const host = parsed.hostname.toLowerCase()
-  if (host === "localhost" || host.endsWith(".localhost")) return `${host} is a loopback name`
-  if (isPrivateAddress(host)) return `${host} is a private, loopback or link-local address`
-  return undefined
-}
 
 // -------------------------------------------------------------------------------------- event data
 

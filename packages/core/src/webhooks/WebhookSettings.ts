@@ -29,6 +29,6 @@ export class WebhookSettings extends Context.Tag("@agentline/core/WebhookSetting
       pollMillis: options.pollMillis ?? 1000,
       sweepMillis: options.sweepMillis ?? 60_000,
       maxInFlight: options.maxInFlight ?? 64,
-      maxInFlightPerEndpoint: options.maxInFlightPerEndpoint ?? 4
+      maxInFlightPerEndpoint: options.maxInFlightPerEndpoint ?? 16
     })
 }

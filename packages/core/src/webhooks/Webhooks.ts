@@ -15,7 +15,7 @@ import * as Crypto from "node:crypto"
 import { SecretBox } from "../crypto/SecretBox.js"
 import { iso } from "../Time.js"
 import { WebhookDeliveryNotFound, WebhookEndpointNotFound, WebhookTargetRefused } from "./Errors.js"
-import { refusedTarget } from "./WebhookEvents.js"
+import { refusedTarget } from "../OutboundTargets.js"
 import { WebhookSettings } from "./WebhookSettings.js"
 import { type StoredEndpoint, WebhooksRepo } from "./WebhooksRepo.js"
 

@@ -77,6 +77,8 @@ export interface ClaimedDelivery {
   readonly payload: unknown
   readonly attempt_count: number
   readonly created_at: string
+  /** Whether its endpoint was failing when the delivery was found due (an answer then clears that). */
+  readonly endpoint_failing: boolean
 }
 
 /** What became of a delivery after an attempt. */
@@ -113,7 +115,7 @@ export class WebhooksRepo extends Context.Tag("@agentline/core/WebhooksRepo")<
     /** Writes a workflow node's request (in the caller's transaction). */
     readonly enqueueDirect: (request: DirectRequest) => Effect.Effect<void>
     /**
-     * Up to `limit` deliveries due at `now`, oldest first: pending, not claimed, of enabled endpoints,
+     * Up to `limit` deliveries due at `now`, first due first: pending, not claimed, of enabled endpoints,
      * and first in line (no earlier pending delivery of the same endpoint and ordering key).
      */
     readonly due: (now: string, limit: number) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>

@@ -14,8 +14,9 @@ import {
 } from "./Errors.js"
 import type { CreateWorkflowRequest, UpdateWorkflowRequest, WorkflowStatus } from "@agentline/api/workflows/Workflow"
 import { type DefinitionIssue, validateDefinition } from "./DefinitionValidation.js"
-import { mintTriggerPaths, recordingReferences, triggerPaths } from "./WorkflowDefinition.js"
+import { mintTriggerPaths, recordingReferences, triggerPaths, type WorkflowDefinition } from "./WorkflowDefinition.js"
 import { ListedTools } from "./ListedTools.js"
+import { OutboundTargets, refusedTargetTemplate } from "../OutboundTargets.js"
 import { PlayableRecordings } from "./PlayableRecordings.js"
 import { type StoredWorkflow, type TriggerConflict, type VersionChoice, type VersionContent, WorkflowsRepo } from "./WorkflowsRepo.js"
 
@@ -38,20 +39,37 @@ const triggerConflict = (conflict: TriggerConflict) => new TriggerPathTaken({ tr
 const notFound = (workflowId: number) => new WorkflowNotFound({ workflowId })
 
 /**
- * Validates a definition and mints missing trigger paths; 422 listing every structural problem, or
- * every recording it plays that is not an active recording of the organization and every tool its
- * nodes list that is not an active tool of the organization (`ListedTools`).
+ * The webhook nodes whose `endpoint_url` the rule for tenant-chosen targets refuses (the rule event
+ * webhooks follow): checked at save where the scheme and host are written out, when sent otherwise.
+ */
+const webhookTargetIssues = (definition: WorkflowDefinition, allowPrivate: boolean): Array<DefinitionIssue> =>
+  definition.nodes.flatMap((node): Array<DefinitionIssue> => {
+    if (node.type !== "webhook" || typeof node.data.endpoint_url !== "string") return []
+    const reason = refusedTargetTemplate(node.data.endpoint_url, allowPrivate)
+    return reason === undefined ? [] : [{
+      kind: "node",
+      id: node.id,
+      field: "endpoint_url",
+      message: `endpoint_url is refused: ${reason}; webhooks go to public addresses only (the operator can allow private ones with AGENTLINE_WEBHOOK_ALLOW_PRIVATE=true)`
+    }]
+  })
+
+/**
+ * Validates a definition and mints missing trigger paths; 422 listing every structural problem, every
+ * webhook target refused, every recording it plays that is not an active recording of the organization
+ * and every tool its nodes list that is not an active tool of the organization (`ListedTools`).
  */
 const prepare = (
   recordings: PlayableRecordings["Type"],
   tools: ListedTools["Type"],
+  targets: OutboundTargets["Type"],
   organizationId: number,
   input: Pick<VersionContent, "template_context_variables" | "workflow_configurations"> & { readonly workflow_definition: unknown }
 ): Effect.Effect<VersionContent, InvalidWorkflowDefinition> => Effect.gen(function*() {
   const { errors, definition } = validateDefinition(input.workflow_definition)
   if (errors.length > 0) return yield* new InvalidWorkflowDefinition({ issues: errors.map(toIssue) })
+  const problems: Array<DefinitionIssue> = webhookTargetIssues(definition, targets.allowPrivate)
   const references = recordingReferences(definition)
-  const problems: Array<DefinitionIssue> = []
   if (references.length > 0) {
     const known = yield* recordings.active(organizationId, [...new Set(references.map((r) => r.recordingId))])
     const missing = references.filter((r) => !known.has(r.recordingId))
@@ -92,6 +110,7 @@ export class Workflows extends Effect.Service<Workflows>()("@agentline/core/Work
     const repo = yield* WorkflowsRepo
     const recordings = yield* PlayableRecordings
     const tools = yield* ListedTools
+    const targets = yield* OutboundTargets
 
     const find = (principal: Principal, id: number, version: VersionChoice = "published") =>
       Effect.flatMap(repo.find(principal.organizationId, id, version), Option.match({
@@ -101,13 +120,13 @@ export class Workflows extends Effect.Service<Workflows>()("@agentline/core/Work
 
     /** The checks a published version must pass, on `workflow`'s content; every problem found. */
     const check = (principal: Principal, workflow: StoredWorkflow) =>
-      prepare(recordings, tools, principal.organizationId, workflow).pipe(
+      prepare(recordings, tools, targets, principal.organizationId, workflow).pipe(
         Effect.asVoid,
         Effect.mapError((invalid) => new DefinitionNotPublishable({ workflowId: workflow.id, problems: invalid.issues.map(problemOf) }))
       )
 
     const create = Effect.fn("Workflows.create")(function*(principal: Principal, request: CreateWorkflowRequest) {
-      const content = yield* prepare(recordings, tools, principal.organizationId, {
+      const content = yield* prepare(recordings, tools, targets, principal.organizationId, {
         workflow_definition: request.workflow_definition,
         template_context_variables: request.template_context_variables ?? null,
         workflow_configurations: request.workflow_configurations ?? null
@@ -143,7 +162,7 @@ export class Workflows extends Effect.Service<Workflows>()("@agentline/core/Work
       const variables = request.template_context_variables ?? undefined
       const configurations = request.workflow_configurations ?? undefined
       const content = definition !== undefined || variables !== undefined || configurations !== undefined
-        ? yield* prepare(recordings, tools, principal.organizationId, {
+        ? yield* prepare(recordings, tools, targets, principal.organizationId, {
           workflow_definition: definition ?? current.workflow_definition,
           template_context_variables: variables ?? current.template_context_variables,
           workflow_configurations: configurations ?? current.workflow_configurations

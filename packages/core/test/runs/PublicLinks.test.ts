@@ -22,4 +22,15 @@ describe("PublicLinks", () => {
     expect(PublicLinks.verify({ ...settings, secret: Redacted.make("other") }, token, now)).toBeUndefined()
     expect(PublicLinks.verify(settings, "garbage", now)).toBeUndefined()
   })
+
+  it("only the signed form verifies: no extra segments, spaces or other characters around it", () => {
+    const now = 1_000_000
+    const token = PublicLinks.sign(settings, 42, now)
+    expect(PublicLinks.verify(settings, token, now)).toBe(42)
+    for (
+      const altered of [`${token}.extra`, `${token}.`, `${token}..x`, ` ${token}`, `${token} `, `${token}\n`, `+${token}`, `${token}=`]
+    ) {
+      expect(PublicLinks.verify(settings, altered, now), altered).toBeUndefined()
+    }
+  })
 })

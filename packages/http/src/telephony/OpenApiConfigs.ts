@@ -7,6 +7,7 @@
  */
 import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import type { TelephonyRegistryShape } from "@agentline/core/telephony/TelephonyRegistry"
+import { openObjects } from "@agentline/api/OpenApiDocument"
 import { OpenApi, OpenApiJsonSchema } from "@effect/platform"
 import type { HttpApi } from "@effect/platform"
 import { Context } from "effect"
@@ -84,7 +85,8 @@ export const describeProviderConfigs = (spec: JsonObject, providers: ReadonlyArr
       }]
     }))
   }
-  return { ...spec, paths, components: { ...spec.components, schemas: components } }
+  // Provider schemas come from their decoders, which ignore unknown keys: the document says so everywhere.
+  return openObjects({ ...spec, paths, components: { ...spec.components, schemas: components } }) as JsonObject
 }
 
 /**

@@ -9,7 +9,7 @@
  * Each MCP operation opens its own session (initialize, the request, close): nothing is kept between
  * calls, so a server that restarted is simply reached again.
  */
-import { isPrivateAddress } from "@agentline/core/webhooks/WebhookEvents"
+import { isPrivateAddress } from "@agentline/core/OutboundTargets"
 import {
   type McpServerAddress,
   type McpToolAnswer,

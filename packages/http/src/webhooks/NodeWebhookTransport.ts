@@ -5,7 +5,7 @@
  * answer to change between a check and the connection). Redirects are not followed (a 3xx is a failed
  * attempt): following one would let a public receiver point us at an internal one.
  */
-import { isPrivateAddress } from "@agentline/core/webhooks/WebhookEvents"
+import { isPrivateAddress } from "@agentline/core/OutboundTargets"
 import { type OutgoingWebhook, type WebhookAnswer, WebhookTransport } from "@agentline/core/webhook-delivery/WebhookTransport"
 import { Effect, Layer } from "effect"
 import * as Dns from "node:dns"

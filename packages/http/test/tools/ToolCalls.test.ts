@@ -14,7 +14,7 @@ import { ToolCalls } from "@agentline/core/tools/ToolCalls"
 import { ToolsRepo, type StoredTool } from "@agentline/core/tools/ToolsRepo"
 import { ToolTransport } from "@agentline/core/tools/ToolTransport"
 import { UsersRepo } from "@agentline/core/users/UsersRepo"
-import { WebhookSettings } from "@agentline/core/webhooks/WebhookSettings"
+import { OutboundTargets } from "@agentline/core/OutboundTargets"
 import { Repositories, Testing } from "@agentline/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Fiber, Layer, Option, Redacted, TestClock } from "effect"
@@ -26,7 +26,7 @@ const servicesWith = (allowPrivate: boolean) =>
     Layer.provideMerge(Layer.mergeAll(
       NodeToolTransport.layer,
       SecretBox.layer(Redacted.make("tool-calls-test")),
-      WebhookSettings.layer({ allowPrivate })
+      OutboundTargets.layer({ allowPrivate })
     )),
     Layer.provideMerge(Repositories.layer),
     Layer.provideMerge(Testing.layerDatabase("sqlite"))

@@ -3,6 +3,7 @@ import { ApiKeysRepo } from "@agentline/core/api-keys/ApiKeysRepo"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 import * as Columns from "../Columns.js"
+import * as StorageBoundary from "../StorageBoundary.js"
 
 /** An `api_keys` row as listed (no hash, no owner). */
 const ApiKeyRow = Schema.Struct({
@@ -34,7 +35,7 @@ export const layer = Layer.effect(
       insert: (k) =>
         sql`INSERT INTO api_keys (organization_id, created_by, name, key_hash, key_prefix, created_at)
             VALUES (${k.organization_id}, ${k.created_by}, ${k.name}, ${k.key_hash}, ${k.key_prefix}, ${k.now})
-            RETURNING *`.pipe(Effect.flatMap(singleKey), Effect.orDie),
+            RETURNING *`.pipe(Effect.flatMap(singleKey), StorageBoundary.orDie),
       list: ({ createdBy, includeArchived, organizationId }) =>
         sql`SELECT * FROM api_keys WHERE ${
           sql.and([
@@ -44,25 +45,25 @@ export const layer = Layer.effect(
           ])
         } ORDER BY id`.pipe(
           Effect.flatMap(keys),
-          Effect.orDie
+          StorageBoundary.orDie
         ),
       find: (organizationId, id) =>
         sql`SELECT * FROM api_keys WHERE id = ${id} AND organization_id = ${organizationId}`.pipe(
           Effect.flatMap(firstStored),
-          Effect.orDie
+          StorageBoundary.orDie
         ),
       findByHash: (keyHash) =>
         sql`SELECT * FROM api_keys WHERE key_hash = ${keyHash}`.pipe(
           Effect.flatMap(firstStored),
-          Effect.orDie
+          StorageBoundary.orDie
         ),
       setActive: (organizationId, id, active, now) =>
         sql`UPDATE api_keys SET is_active = ${Columns.boolParam(active)}, archived_at = ${active ? null : now}
             WHERE id = ${id} AND organization_id = ${organizationId} RETURNING *`.pipe(
           Effect.flatMap(firstKey),
-          Effect.orDie
+          StorageBoundary.orDie
         ),
-      touch: (id, now) => sql`UPDATE api_keys SET last_used_at = ${now} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
+      touch: (id, now) => sql`UPDATE api_keys SET last_used_at = ${now} WHERE id = ${id}`.pipe(Effect.asVoid, StorageBoundary.orDie)
     })
   })
 )

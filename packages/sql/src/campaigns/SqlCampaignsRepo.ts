@@ -7,6 +7,7 @@ import { CampaignState } from "@agentline/api/campaigns/Campaign"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import * as Columns from "../Columns.js"
+import * as StorageBoundary from "../StorageBoundary.js"
 
 /** A `campaigns` row joined with its agent's and configuration's names, as the API shows it. */
 const CampaignRow: Schema.Schema<StoredCampaign, any> = Schema.Struct({
@@ -73,7 +74,7 @@ export const layer = Layer.effect(
           Effect.flatMap(decodeIds),
           Effect.flatMap(([row]) => findOne(row!.id, c.organization_id)),
           Effect.map(Option.getOrThrow),
-          Effect.orDie
+          StorageBoundary.orDie
         ),
       insertContacts: ({ campaignId, now, organizationId, rows }) =>
         Effect.gen(function*() {
@@ -92,7 +93,7 @@ export const layer = Layer.effect(
           } ON CONFLICT (campaign_id, phone_number) DO NOTHING RETURNING row_number`.pipe(Effect.flatMap(decodeRowNumbers))
           const done = new Set(inserted.map((r) => r.row_number))
           return rows.filter((r) => !done.has(r.row_number)).map((r) => r.row_number)
-        }).pipe(Effect.orDie),
+        }).pipe(StorageBoundary.orDie),
       discard: ({ campaignId, organizationId }) =>
         sql.withTransaction(Effect.gen(function*() {
           const unfinished = yield* sql`SELECT id FROM campaigns
@@ -100,18 +101,18 @@ export const layer = Layer.effect(
           if (unfinished.length === 0) return
           yield* sql`DELETE FROM contacts WHERE campaign_id = ${campaignId}`
           yield* sql`DELETE FROM campaigns WHERE id = ${campaignId}`
-        })).pipe(Effect.orDie),
+        })).pipe(StorageBoundary.orDie),
       setImported: ({ campaignId, contacts }) =>
         sql`UPDATE campaigns SET total_rows = ${contacts}, total_queued_count = ${contacts} WHERE id = ${campaignId}`
-          .pipe(Effect.asVoid, Effect.orDie),
-      find: ({ campaignId, organizationId }) => findOne(campaignId, organizationId).pipe(Effect.orDie),
+          .pipe(Effect.asVoid, StorageBoundary.orDie),
+      find: ({ campaignId, organizationId }) => findOne(campaignId, organizationId).pipe(StorageBoundary.orDie),
       list: ({ limit, offset, organizationId }) =>
         Effect.all({
           campaigns: sql`${select} WHERE c.organization_id = ${organizationId} ORDER BY c.id DESC LIMIT ${limit} OFFSET ${offset}`
             .pipe(Effect.flatMap(decodeCampaigns)),
           total: sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM campaigns WHERE organization_id = ${organizationId}`
             .pipe(Effect.flatMap(decodeCount), Effect.map((rows) => rows[0]!.n))
-        }).pipe(Effect.orDie),
+        }).pipe(StorageBoundary.orDie),
       updateSettings: ({ allowedStates, campaignId, now, organizationId, update }) =>
         Effect.gen(function*() {
           const set: Record<string, unknown> = { updated_at: now }
@@ -123,7 +124,7 @@ export const layer = Layer.effect(
           const rows = yield* sql`UPDATE campaigns SET ${sql.update(set)}
             WHERE id = ${campaignId} AND organization_id = ${organizationId} AND ${sql.in("state", allowedStates)} RETURNING id`
           return rows.length === 0 ? Option.none() : yield* findOne(campaignId, organizationId)
-        }).pipe(Effect.orDie),
+        }).pipe(StorageBoundary.orDie),
       transition: ({ action, campaignId, expected, log, organizationId }) =>
         Effect.gen(function*() {
           const change = stateChange(action)
@@ -143,7 +144,7 @@ export const layer = Layer.effect(
           }
             RETURNING id`
           return rows.length === 0 ? Option.none() : yield* findOne(campaignId, organizationId)
-        }).pipe(Effect.orDie),
+        }).pipe(StorageBoundary.orDie),
       copyForRedial: ({ childId, now, outcomes, parentId }) =>
         Effect.gen(function*() {
           const linked = yield* sql`UPDATE campaigns SET redialed_campaign_id = ${childId}
@@ -155,7 +156,7 @@ export const layer = Layer.effect(
             FROM contacts WHERE campaign_id = ${parentId} AND state = 'exhausted' AND ${sql.in("last_outcome", outcomes)}
             ORDER BY id RETURNING id`
           return copied.length
-        }).pipe(Effect.orDie)
+        }).pipe(StorageBoundary.orDie)
     })
   })
 )

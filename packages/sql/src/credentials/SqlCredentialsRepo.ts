@@ -3,6 +3,7 @@ import { CredentialsRepo } from "@agentline/core/credentials/CredentialsRepo"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import * as Columns from "../Columns.js"
+import * as StorageBoundary from "../StorageBoundary.js"
 
 const CredentialRow = Schema.Struct({
   uuid: Schema.String,
@@ -22,18 +23,18 @@ export const layer = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     return CredentialsRepo.of({
-      insert: (c) => sql`INSERT INTO credentials ${sql.insert({ ...c })}`.pipe(Effect.asVoid, Effect.orDie),
+      insert: (c) => sql`INSERT INTO credentials ${sql.insert({ ...c })}`.pipe(Effect.asVoid, StorageBoundary.orDie),
       list: (organizationId) =>
-        sql`SELECT * FROM credentials WHERE organization_id = ${organizationId} ORDER BY created_at, uuid`.pipe(Effect.flatMap(rows), Effect.orDie),
+        sql`SELECT * FROM credentials WHERE organization_id = ${organizationId} ORDER BY created_at, uuid`.pipe(Effect.flatMap(rows), StorageBoundary.orDie),
       find: (organizationId, uuid) =>
-        sql`SELECT * FROM credentials WHERE organization_id = ${organizationId} AND uuid = ${uuid}`.pipe(Effect.flatMap(first), Effect.orDie),
+        sql`SELECT * FROM credentials WHERE organization_id = ${organizationId} AND uuid = ${uuid}`.pipe(Effect.flatMap(first), StorageBoundary.orDie),
       update: (organizationId, uuid, patch, now) =>
         sql`UPDATE credentials SET ${sql.update({ ...patch, updated_at: now })}
-            WHERE organization_id = ${organizationId} AND uuid = ${uuid} RETURNING *`.pipe(Effect.flatMap(first), Effect.orDie),
+            WHERE organization_id = ${organizationId} AND uuid = ${uuid} RETURNING *`.pipe(Effect.flatMap(first), StorageBoundary.orDie),
       remove: (organizationId, uuid) =>
         sql`DELETE FROM credentials WHERE organization_id = ${organizationId} AND uuid = ${uuid} RETURNING uuid`.pipe(
           Effect.map((deleted) => deleted.length > 0),
-          Effect.orDie
+          StorageBoundary.orDie
         )
     })
   })

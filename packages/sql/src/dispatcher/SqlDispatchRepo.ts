@@ -30,6 +30,7 @@ import {
   toAttempt,
   toCampaign
 } from "./DispatchRows.js"
+import * as StorageBoundary from "../StorageBoundary.js"
 
 export const layer = Layer.effect(
   DispatchRepo,
@@ -68,7 +69,7 @@ export const layer = Layer.effect(
           }
           yield* sql`INSERT INTO dispatcher_nodes (node_id, started_at, heartbeat_at) VALUES (${nodeId}, ${now}, ${now})
                      ON CONFLICT (node_id) DO UPDATE SET heartbeat_at = ${now}`
-        }).pipe(Effect.orDie),
+        }).pipe(StorageBoundary.orDie),
 
       heartbeat: ({ leaseUntil, nodeId, now }) =>
         Effect.gen(function*() {
@@ -76,16 +77,16 @@ export const layer = Layer.effect(
           const rows = yield* sql`UPDATE campaigns SET owner_expires_at = ${leaseUntil}
                                   WHERE owner_node = ${nodeId} AND state = 'running' RETURNING id`.pipe(Effect.flatMap(decodeCampaignIds))
           return rows.map((r) => r.id)
-        }).pipe(Effect.orDie),
+        }).pipe(StorageBoundary.orDie),
 
       acquireCampaigns: ({ leaseUntil, nodeId, now }) =>
         sql`UPDATE campaigns SET owner_node = ${nodeId}, owner_expires_at = ${leaseUntil}
             WHERE state = 'running' AND (owner_node IS NULL OR owner_node = ${nodeId} OR owner_expires_at < ${now})
-            RETURNING id`.pipe(Effect.flatMap(decodeCampaignIds), Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie),
+            RETURNING id`.pipe(Effect.flatMap(decodeCampaignIds), Effect.map((rows) => rows.map((r) => r.id)), StorageBoundary.orDie),
 
       releaseCampaign: ({ campaignId, nodeId }) =>
         sql`UPDATE campaigns SET owner_node = NULL, owner_expires_at = NULL WHERE id = ${campaignId} AND owner_node = ${nodeId}`
-          .pipe(Effect.asVoid, Effect.orDie),
+          .pipe(Effect.asVoid, StorageBoundary.orDie),
 
       loadCampaign: (campaignId) =>
         sql`SELECT id, organization_id, workflow_id, state, telephony_configuration_id, max_concurrency, retry_config,
@@ -93,7 +94,7 @@ export const layer = Layer.effect(
             FROM campaigns WHERE id = ${campaignId}`.pipe(
           Effect.flatMap(decodeCampaigns),
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toCampaign)),
-          Effect.orDie
+          StorageBoundary.orDie
         ),
 
       dueContacts: ({ campaignId, limit, now }) =>
@@ -107,12 +108,12 @@ export const layer = Layer.effect(
             WHERE campaign_id = ${campaignId} AND state = 'queued' AND next_attempt_at IS NULL
             ORDER BY id LIMIT ${limit - retries.length}`.pipe(Effect.flatMap(decodeDue))
           return [...retries, ...fresh]
-        }).pipe(Effect.orDie),
+        }).pipe(StorageBoundary.orDie),
 
       deferContacts: (deferrals) =>
         sql.withTransaction(Effect.forEach(deferrals, (d) =>
           sql`UPDATE contacts SET next_attempt_at = ${d.until} WHERE id = ${d.contactId} AND state = 'queued'`, { discard: true }))
-          .pipe(Effect.orDie),
+          .pipe(StorageBoundary.orDie),
 
       claim: (input) =>
         sql.withTransaction(Effect.gen(function*() {
@@ -178,7 +179,7 @@ export const layer = Layer.effect(
             skipped: skipped.length,
             heldBackBy
           }
-        })).pipe(Effect.orDie),
+        })).pipe(StorageBoundary.orDie),
 
       claimSingle: (input) =>
         sql.withTransaction(Effect.gen(function*() {
@@ -192,19 +193,19 @@ export const layer = Layer.effect(
                     ${input.nodeId}, ${input.now}, ${input.reconcileAt})
             RETURNING id, contact_id`.pipe(Effect.flatMap(decodeAttemptIds))
           return Option.some(row!.id)
-        })).pipe(Effect.orDie),
+        })).pipe(StorageBoundary.orDie),
 
       markDialing: (attempts) =>
         attempts.length === 0 ? Effect.void : sql`UPDATE call_attempts SET state = 'dialing',
             run_id = ${byId(attempts, (a) => a.attemptId, (a) => sql`CAST(${a.runId} AS INTEGER)`)},
             from_number = ${byId(attempts, (a) => a.attemptId, (a) => sql`${a.from}`)},
             reconcile_at = ${byId(attempts, (a) => a.attemptId, (a) => ts(a.reconcileAt))}
-          WHERE ${sql.in("id", attempts.map((a) => a.attemptId))} AND state = 'claimed'`.pipe(Effect.asVoid, Effect.orDie),
+          WHERE ${sql.in("id", attempts.map((a) => a.attemptId))} AND state = 'claimed'`.pipe(Effect.asVoid, StorageBoundary.orDie),
 
       setProviderCallIds: (calls) =>
         calls.length === 0 ? Effect.void : sql`UPDATE call_attempts
           SET provider_call_id = ${byId(calls, (c) => c.attemptId, (c) => sql`${c.providerCallId}`)}
-          WHERE ${sql.in("id", calls.map((c) => c.attemptId))}`.pipe(Effect.asVoid, Effect.orDie),
+          WHERE ${sql.in("id", calls.map((c) => c.attemptId))}`.pipe(Effect.asVoid, StorageBoundary.orDie),
 
       finishAttempts: (all) =>
         sql.withTransaction(Effect.gen(function*() {
@@ -255,7 +256,7 @@ export const layer = Layer.effect(
           }
           const endedIds = new Set(ended.map((row) => row.id as number))
           return all.map((end, i) => first.get(end.attemptId) === i && endedIds.has(end.attemptId))
-        })).pipe(Effect.orDie),
+        })).pipe(StorageBoundary.orDie),
 
       releaseClaimed: (attemptId) =>
         sql.withTransaction(Effect.gen(function*() {
@@ -264,7 +265,7 @@ export const layer = Layer.effect(
           if (!attempt || attempt.contact_id === null) return
           yield* sql`UPDATE contacts SET state = 'queued', attempts = attempts - 1 WHERE id = ${attempt.contact_id} AND state = 'dialing'`
           yield* sql`UPDATE campaigns SET executed_count = executed_count - 1 WHERE id = ${attempt.campaign_id}`
-        })).pipe(Effect.orDie),
+        })).pipe(StorageBoundary.orDie),
 
       nextDue: (campaignId) =>
         sql`SELECT CAST(COUNT(*) AS INTEGER) AS n,
@@ -273,37 +274,37 @@ export const layer = Layer.effect(
             FROM contacts WHERE campaign_id = ${campaignId} AND state = 'queued'`.pipe(
           Effect.flatMap(decodeNextDue),
           Effect.map(([row]) => (row!.n === 0 ? Option.none() : Option.some((row!.fresh ?? 0) > 0 ? null : row!.earliest))),
-          Effect.orDie
+          StorageBoundary.orDie
         ),
 
       postpone: ({ attemptId, reconcileAt }) =>
         sql`UPDATE call_attempts SET reconcile_at = ${reconcileAt} WHERE id = ${attemptId} AND ${sql.in("state", ACTIVE)}`
-          .pipe(Effect.asVoid, Effect.orDie),
+          .pipe(Effect.asVoid, StorageBoundary.orDie),
 
       orphanedAttempts: ({ campaignId, nodeId, staleBefore }) =>
         sql`SELECT a.* FROM call_attempts a LEFT JOIN dispatcher_nodes n ON n.node_id = a.node_id
             WHERE ${sql.in("a.state", ACTIVE)} AND a.node_id <> ${nodeId}
               AND (n.node_id IS NULL OR n.heartbeat_at < ${staleBefore})
               ${campaignId === undefined ? sql`` : sql`AND a.campaign_id = ${campaignId}`}
-            ORDER BY a.id`.pipe(Effect.flatMap(decodeOpen), Effect.orDie),
+            ORDER BY a.id`.pipe(Effect.flatMap(decodeOpen), StorageBoundary.orDie),
 
       overdueAttempts: ({ limit, nodeId, now }) =>
         sql`SELECT * FROM call_attempts
             WHERE node_id = ${nodeId} AND ${sql.in("state", ACTIVE)} AND reconcile_at IS NOT NULL AND reconcile_at < ${now}
-            ORDER BY reconcile_at LIMIT ${limit}`.pipe(Effect.flatMap(decodeOpen), Effect.orDie),
+            ORDER BY reconcile_at LIMIT ${limit}`.pipe(Effect.flatMap(decodeOpen), StorageBoundary.orDie),
 
       openAttemptsOf: ({ campaignId, nodeId }) =>
         sql`SELECT * FROM call_attempts WHERE node_id = ${nodeId} AND ${sql.in("state", ACTIVE)}
             ${campaignId === undefined ? sql`` : sql`AND campaign_id = ${campaignId}`}
-            ORDER BY id`.pipe(Effect.flatMap(decodeOpen), Effect.orDie),
+            ORDER BY id`.pipe(Effect.flatMap(decodeOpen), StorageBoundary.orDie),
 
-      retireNode: (nodeId) => sql`DELETE FROM dispatcher_nodes WHERE node_id = ${nodeId}`.pipe(Effect.asVoid, Effect.orDie),
+      retireNode: (nodeId) => sql`DELETE FROM dispatcher_nodes WHERE node_id = ${nodeId}`.pipe(Effect.asVoid, StorageBoundary.orDie),
 
       findAttempt: (attemptId) =>
         sql`SELECT * FROM call_attempts WHERE id = ${attemptId}`.pipe(
           Effect.flatMap(decodeAttempts),
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toAttempt)),
-          Effect.orDie
+          StorageBoundary.orDie
         )
     })
   })

@@ -2,6 +2,7 @@ import { DoNotCallRepo } from "@agentline/core/do-not-call/DoNotCallRepo"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 import * as Columns from "../Columns.js"
+import * as StorageBoundary from "../StorageBoundary.js"
 
 const EntryRow = Schema.Struct({
   phone_number: Schema.String,
@@ -34,16 +35,16 @@ export const layer = Layer.effect(
             added += inserted.length
           }
           return added
-        })).pipe(Effect.orDie),
+        })).pipe(StorageBoundary.orDie),
       remove: (organizationId, phoneNumber) =>
         sql`DELETE FROM do_not_call WHERE organization_id = ${organizationId} AND phone_number = ${phoneNumber} RETURNING phone_number`.pipe(
           Effect.map((rows) => rows.length > 0),
-          Effect.orDie
+          StorageBoundary.orDie
         ),
       find: (organizationId, phoneNumber) =>
         sql`SELECT * FROM do_not_call WHERE organization_id = ${organizationId} AND phone_number = ${phoneNumber}`.pipe(
           Effect.flatMap(firstEntry),
-          Effect.orDie
+          StorageBoundary.orDie
         ),
       page: (organizationId, { limit, offset }) =>
         Effect.all({
@@ -53,7 +54,7 @@ export const layer = Layer.effect(
             Effect.flatMap(count),
             Effect.map((r) => r.n)
           )
-        }).pipe(Effect.orDie)
+        }).pipe(StorageBoundary.orDie)
     })
   })
 )

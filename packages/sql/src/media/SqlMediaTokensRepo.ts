@@ -2,6 +2,7 @@ import { AttemptId } from "@agentline/api/Ids"
 import { MediaTokensRepo } from "@agentline/core/media/MediaTokensRepo"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
+import * as StorageBoundary from "../StorageBoundary.js"
 
 export const layer = Layer.effect(
   MediaTokensRepo,
@@ -12,7 +13,7 @@ export const layer = Layer.effect(
       const at = Date.parse(now)
       if (at - sweptAt < 60_000) return Effect.void
       sweptAt = at
-      return sql`DELETE FROM media_stream_tokens WHERE expires_at < ${now}`.pipe(Effect.asVoid, Effect.orDie)
+      return sql`DELETE FROM media_stream_tokens WHERE expires_at < ${now}`.pipe(Effect.asVoid, StorageBoundary.orDie)
     }
     return MediaTokensRepo.of({
       insert: (tokens) =>
@@ -26,7 +27,7 @@ export const layer = Layer.effect(
               created_at: t.now,
               expires_at: t.expiresAt
             })))
-          }`.pipe(Effect.asVoid, Effect.orDie)
+          }`.pipe(Effect.asVoid, StorageBoundary.orDie)
         ),
       // One statement: of two connections presenting the same token, one gets the attempt.
       redeem: (t) =>
@@ -34,7 +35,7 @@ export const layer = Layer.effect(
             WHERE token_hash = ${t.tokenHash} AND provider = ${t.provider} AND used_at IS NULL AND expires_at > ${t.now}
             RETURNING attempt_id`.pipe(
           Effect.map((rows) => (rows.length === 1 ? Option.some(AttemptId.make(Number(rows[0]!.attempt_id))) : Option.none())),
-          Effect.orDie
+          StorageBoundary.orDie
         )
     })
   })

@@ -3,6 +3,7 @@ import { PhoneNumbersRepo } from "@agentline/core/phone-numbers/PhoneNumbersRepo
 import { SqlClient } from "@effect/sql"
 import { Effect, Either, Layer, Option, Schema } from "effect"
 import * as Columns from "../Columns.js"
+import * as StorageBoundary from "../StorageBoundary.js"
 
 /** A `phone_numbers` row joined with the name of the agent it is bound to. */
 const NumberRow = Schema.Struct({
@@ -56,11 +57,11 @@ export const layer = Layer.effect(
     return PhoneNumbersRepo.of({
       list: (organizationId, configurationId) =>
         sql`${select} WHERE p.organization_id = ${organizationId} AND p.telephony_configuration_id = ${configurationId}
-            ORDER BY p.created_at, p.id`.pipe(Effect.flatMap(numbers), Effect.orDie),
-      find: (organizationId, configurationId, id) => findOne(organizationId, configurationId, id).pipe(Effect.orDie),
+            ORDER BY p.created_at, p.id`.pipe(Effect.flatMap(numbers), StorageBoundary.orDie),
+      find: (organizationId, configurationId, id) => findOne(organizationId, configurationId, id).pipe(StorageBoundary.orDie),
       findByRoutingKey: ({ accountId, address, provider }) =>
         sql`${select} WHERE p.provider = ${provider} AND p.account_id = ${accountId} AND p.address_normalized = ${address}`
-          .pipe(Effect.flatMap(firstNumber), Effect.orDie),
+          .pipe(Effect.flatMap(firstNumber), StorageBoundary.orDie),
       insert: (n) =>
         sql.withTransaction(Effect.gen(function*() {
           yield* lockConfiguration(n.telephony_configuration_id)
@@ -82,13 +83,13 @@ export const layer = Layer.effect(
           const id = rows[0]!.id
           if (n.is_default_caller_id) yield* makeDefault(n.telephony_configuration_id, id, n.now)
           return Either.right(Option.getOrThrow(yield* findOne(n.organization_id, n.telephony_configuration_id, id)))
-        })).pipe(Effect.orDie),
+        })).pipe(StorageBoundary.orDie),
       update: (n) =>
         sql`UPDATE phone_numbers SET country_code = ${n.country_code}, label = ${n.label}, inbound_workflow_id = ${n.inbound_workflow_id},
             is_active = ${Columns.boolParam(n.is_active)}, extra_metadata = ${Columns.jsonParam(n.extra_metadata)}, updated_at = ${n.now}
             WHERE id = ${n.id} AND organization_id = ${n.organization_id} AND telephony_configuration_id = ${n.telephony_configuration_id}`.pipe(
           Effect.zipRight(findOne(n.organization_id, n.telephony_configuration_id, n.id)),
-          Effect.orDie
+          StorageBoundary.orDie
         ),
       setDefaultCaller: (organizationId, configurationId, id, now) =>
         sql.withTransaction(Effect.gen(function*() {
@@ -97,10 +98,10 @@ export const layer = Layer.effect(
           if (Option.isNone(current)) return current
           yield* makeDefault(configurationId, id, now)
           return yield* findOne(organizationId, configurationId, id)
-        })).pipe(Effect.orDie),
+        })).pipe(StorageBoundary.orDie),
       delete: (organizationId, configurationId, id) =>
         sql`DELETE FROM phone_numbers WHERE id = ${id} AND organization_id = ${organizationId}
-            AND telephony_configuration_id = ${configurationId} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+            AND telephony_configuration_id = ${configurationId} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0), StorageBoundary.orDie),
       callerIds: (configurationId) =>
         sql`SELECT address_normalized, is_default_caller_id FROM phone_numbers
             WHERE telephony_configuration_id = ${configurationId} AND is_active ORDER BY created_at, id`.pipe(
@@ -109,7 +110,7 @@ export const layer = Layer.effect(
             defaultCallerId: rows.find((r) => r.is_default_caller_id)?.address_normalized ?? null,
             active: rows.map((r) => r.address_normalized)
           })),
-          Effect.orDie
+          StorageBoundary.orDie
         )
     })
   })

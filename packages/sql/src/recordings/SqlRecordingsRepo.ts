@@ -2,6 +2,7 @@ import { RecordingsRepo, type StoredRecording } from "@agentline/core/recordings
 import { SqlClient } from "@effect/sql"
 import { Data, Effect, Layer, Option, Schema } from "effect"
 import * as Columns from "../Columns.js"
+import * as StorageBoundary from "../StorageBoundary.js"
 
 const RecordingRow = Schema.Struct({
   id: Columns.Int,
@@ -40,7 +41,7 @@ export const layer = Layer.effect(
           ))).pipe(
           Effect.map((inserted): Option.Option<ReadonlyArray<StoredRecording>> => Option.some(inserted)),
           Effect.catchTag("BatchConflict", () => Effect.succeed(Option.none())),
-          Effect.orDie
+          StorageBoundary.orDie
         ),
       list: (organizationId, filter) =>
         sql`SELECT * FROM workflow_recordings WHERE organization_id = ${organizationId} AND is_active = ${active}
@@ -48,16 +49,16 @@ export const layer = Layer.effect(
             ${filter.tts_provider !== undefined ? sql`AND tts_provider = ${filter.tts_provider}` : sql``}
             ${filter.tts_model !== undefined ? sql`AND tts_model = ${filter.tts_model}` : sql``}
             ${filter.tts_voice_id !== undefined ? sql`AND tts_voice_id = ${filter.tts_voice_id}` : sql``}
-            ORDER BY created_at DESC, id DESC`.pipe(Effect.flatMap(rows), Effect.orDie),
+            ORDER BY created_at DESC, id DESC`.pipe(Effect.flatMap(rows), StorageBoundary.orDie),
       findActive: (organizationId, recordingIds) =>
         recordingIds.length === 0
           ? Effect.succeed([])
           : sql`SELECT * FROM workflow_recordings WHERE organization_id = ${organizationId} AND is_active = ${active}
-                AND ${sql.in("recording_id", recordingIds)}`.pipe(Effect.flatMap(rows), Effect.orDie),
+                AND ${sql.in("recording_id", recordingIds)}`.pipe(Effect.flatMap(rows), StorageBoundary.orDie),
       findById: (organizationId, id) =>
-        sql`SELECT * FROM workflow_recordings WHERE organization_id = ${organizationId} AND id = ${id}`.pipe(Effect.flatMap(first), Effect.orDie),
+        sql`SELECT * FROM workflow_recordings WHERE organization_id = ${organizationId} AND id = ${id}`.pipe(Effect.flatMap(first), StorageBoundary.orDie),
       storageKeyUsed: (storageKey) =>
-        sql`SELECT id FROM workflow_recordings WHERE storage_key = ${storageKey}`.pipe(Effect.map((found) => found.length > 0), Effect.orDie),
+        sql`SELECT id FROM workflow_recordings WHERE storage_key = ${storageKey}`.pipe(Effect.map((found) => found.length > 0), StorageBoundary.orDie),
       update: (organizationId, id, patch) =>
         sql.withTransaction(Effect.gen(function*() {
           const current = yield* sql`SELECT * FROM workflow_recordings WHERE organization_id = ${organizationId} AND id = ${id}
@@ -70,12 +71,12 @@ export const layer = Layer.effect(
           }
           if (Object.keys(patch).length === 0) return Option.some(current.value)
           return yield* sql`UPDATE workflow_recordings SET ${sql.update({ ...patch })} WHERE id = ${id} RETURNING *`.pipe(Effect.flatMap(first))
-        })).pipe(Effect.orDie),
+        })).pipe(StorageBoundary.orDie),
       deactivate: (organizationId, recordingId) =>
         sql`UPDATE workflow_recordings SET is_active = ${Columns.boolParam(false)}
             WHERE organization_id = ${organizationId} AND recording_id = ${recordingId} AND is_active = ${active} RETURNING id`.pipe(
           Effect.map((updated) => updated.length > 0),
-          Effect.orDie
+          StorageBoundary.orDie
         )
     })
   })

@@ -5,6 +5,7 @@ import { type NewRun, RunsRepo } from "@agentline/core/runs/RunsRepo"
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import * as Columns from "../Columns.js"
+import * as StorageBoundary from "../StorageBoundary.js"
 
 /** A `workflow_runs` row: artifacts are columns of blob keys (`transcript_key`, ...). */
 const RunRow = Schema.Struct({
@@ -80,7 +81,7 @@ export const layer = Layer.effect(
           WHERE ${sql.in("id", ids)} AND post_call_at IS NULL AND is_completed = ${Columns.boolParam(true)}
             ${force ? sql`` : sql`AND (media_started_at IS NULL OR media_ended_at IS NOT NULL)`} RETURNING *`.pipe(
           Effect.flatMap(runs),
-          Effect.orDie
+          StorageBoundary.orDie
         )
 
     /**
@@ -121,7 +122,7 @@ export const layer = Layer.effect(
           created_at: now,
           updated_at: now
         }))
-      })).pipe(Effect.orDie)
+      })).pipe(StorageBoundary.orDie)
 
     return RunsRepo.of({
       insert: (run) => Effect.map(insertAll([run]), (inserted) => inserted[0]!),
@@ -135,12 +136,12 @@ export const layer = Layer.effect(
           total: sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM workflow_runs WHERE ${condition}`
         }).pipe(
           Effect.flatMap((rows) => Effect.all({ runs: runs(rows.runs), total: Effect.map(count(rows.total), (row) => row.n) })),
-          Effect.orDie
+          StorageBoundary.orDie
         )
       },
       find: (organizationId, id) =>
-        sql`SELECT * FROM workflow_runs WHERE id = ${id} AND organization_id = ${organizationId}`.pipe(Effect.flatMap(first), Effect.orDie),
-      findById: (id) => sql`SELECT * FROM workflow_runs WHERE id = ${id}`.pipe(Effect.flatMap(first), Effect.orDie),
+        sql`SELECT * FROM workflow_runs WHERE id = ${id} AND organization_id = ${organizationId}`.pipe(Effect.flatMap(first), StorageBoundary.orDie),
+      findById: (id) => sql`SELECT * FROM workflow_runs WHERE id = ${id}`.pipe(Effect.flatMap(first), StorageBoundary.orDie),
       update: (id, patch, now) => {
         const set: Record<string, unknown> = { updated_at: now }
         if (patch.is_completed !== undefined) set.is_completed = Columns.boolParam(patch.is_completed)
@@ -162,17 +163,17 @@ export const layer = Layer.effect(
         })
         return sql`UPDATE workflow_runs SET ${sql.update(set)}${appended}${sql.join("", false, "")(merged)} WHERE id = ${id} RETURNING *`.pipe(
           Effect.flatMap(first),
-          Effect.orDie
+          StorageBoundary.orDie
         )
       },
       appendStatusCallbacks: (id, entries) =>
         entries.length === 0
           ? Effect.void
-          : sql`UPDATE workflow_runs SET logs = ${appendedLogs(entries)} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+          : sql`UPDATE workflow_runs SET logs = ${appendedLogs(entries)} WHERE id = ${id}`.pipe(Effect.asVoid, StorageBoundary.orDie),
       markMedia: (id, edge, now) =>
         (edge === "started"
           ? sql`UPDATE workflow_runs SET media_started_at = COALESCE(media_started_at, ${now}) WHERE id = ${id}`
-          : sql`UPDATE workflow_runs SET media_ended_at = ${now} WHERE id = ${id}`).pipe(Effect.asVoid, Effect.orDie),
+          : sql`UPDATE workflow_runs SET media_ended_at = ${now} WHERE id = ${id}`).pipe(Effect.asVoid, StorageBoundary.orDie),
       claimPostCalls: (ids, now) => claimPostCalls(ids, now, false),
       completeAll: (patches, now) => {
         if (patches.length === 0) return Effect.succeed([])
@@ -198,7 +199,7 @@ export const layer = Layer.effect(
             WHERE ${sql.in("id", patches.map((p) => p.id))} RETURNING id`.pipe(
           Effect.flatMap(idRows),
           Effect.map((rows) => rows.map((r) => r.id)),
-          Effect.orDie
+          StorageBoundary.orDie
         )
       },
       claimPostCall: (id, now, force) => Effect.map(claimPostCalls([id], now, force), (taken) => Option.fromNullable(taken[0])),
@@ -207,7 +208,7 @@ export const layer = Layer.effect(
             ORDER BY id LIMIT ${limit}`.pipe(
           Effect.flatMap(Columns.decodeRows(Columns.IdRow)),
           Effect.map((rows) => rows.map((r) => r.id)),
-          Effect.orDie
+          StorageBoundary.orDie
         )
     })
   })

@@ -1,6 +1,7 @@
 import { ConnectionLeasesRepo } from "@agentline/core/telephony/ConnectionLeasesRepo"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
+import * as StorageBoundary from "../StorageBoundary.js"
 
 export const layer = Layer.effect(
   ConnectionLeasesRepo,
@@ -14,9 +15,9 @@ export const layer = Layer.effect(
             WHERE connection_leases.owner_node = excluded.owner_node OR connection_leases.expires_at < ${now}
             RETURNING owner_node`.pipe(
           Effect.map((rows) => rows.length === 1),
-          Effect.orDie
+          StorageBoundary.orDie
         ),
       release: ({ key, node }) =>
-        sql`DELETE FROM connection_leases WHERE lease_key = ${key} AND owner_node = ${node}`.pipe(Effect.asVoid, Effect.orDie)
+        sql`DELETE FROM connection_leases WHERE lease_key = ${key} AND owner_node = ${node}`.pipe(Effect.asVoid, StorageBoundary.orDie)
     }))
 )

@@ -6,6 +6,7 @@ import {
 import { SqlClient } from "@effect/sql"
 import { Data, Effect, Either, Layer, Option, Schema } from "effect"
 import * as Columns from "../Columns.js"
+import * as StorageBoundary from "../StorageBoundary.js"
 
 class Refused extends Data.TaggedError("Refused")<{ readonly conflict: ConfigurationConflict }> {}
 
@@ -60,7 +61,7 @@ export const layer = Layer.effect(
       effect.pipe(
         Effect.map((a) => Either.right(a)),
         Effect.catchIf((e): e is Refused => e instanceof Refused, (e) => Effect.succeed(Either.left(e.conflict))),
-        Effect.orDie
+        StorageBoundary.orDie
       ) as Effect.Effect<Either.Either<A, ConfigurationConflict>>
 
     return TelephonyConfigsRepo.of({
@@ -82,15 +83,15 @@ export const layer = Layer.effect(
         sql`SELECT c.*, (SELECT CAST(COUNT(*) AS INTEGER) FROM phone_numbers p
                          WHERE p.telephony_configuration_id = c.id AND p.is_active) AS phone_number_count
             FROM telephony_configurations c WHERE c.organization_id = ${organizationId} ORDER BY c.created_at, c.id`
-          .pipe(Effect.flatMap(listItems), Effect.orDie),
+          .pipe(Effect.flatMap(listItems), StorageBoundary.orDie),
       find: (organizationId, id) =>
         sql`SELECT * FROM telephony_configurations WHERE id = ${id} AND organization_id = ${organizationId}`
-          .pipe(Effect.flatMap(first), Effect.orDie),
+          .pipe(Effect.flatMap(first), StorageBoundary.orDie),
       listByProvider: (provider) =>
-        sql`SELECT * FROM telephony_configurations WHERE provider = ${provider} ORDER BY id`.pipe(Effect.flatMap(rows), Effect.orDie),
+        sql`SELECT * FROM telephony_configurations WHERE provider = ${provider} ORDER BY id`.pipe(Effect.flatMap(rows), StorageBoundary.orDie),
       findDefault: (organizationId) =>
         sql`SELECT * FROM telephony_configurations WHERE organization_id = ${organizationId} AND is_default_outbound`
-          .pipe(Effect.flatMap(first), Effect.orDie),
+          .pipe(Effect.flatMap(first), StorageBoundary.orDie),
       update: (input) =>
         refusedOrDie(sql.withTransaction(Effect.gen(function*() {
           yield* lockOrganization(input.organization_id)
@@ -127,7 +128,7 @@ export const layer = Layer.effect(
           yield* clearDefault(organizationId, now)
           return yield* first(yield* sql`UPDATE telephony_configurations SET is_default_outbound = ${Columns.boolParam(true)},
                                   updated_at = ${now} WHERE id = ${id} RETURNING *`)
-        })).pipe(Effect.orDie),
+        })).pipe(StorageBoundary.orDie),
       delete: (organizationId, id) =>
         sql.withTransaction(Effect.gen(function*() {
           const exists = yield* sql`SELECT id FROM telephony_configurations WHERE id = ${id} AND organization_id = ${organizationId}`
@@ -138,7 +139,7 @@ export const layer = Layer.effect(
           yield* sql`DELETE FROM phone_numbers WHERE telephony_configuration_id = ${id}`
           yield* sql`DELETE FROM telephony_configurations WHERE id = ${id}`
           return "Deleted" as const
-        })).pipe(Effect.orDie)
+        })).pipe(StorageBoundary.orDie)
     })
   })
 )

@@ -2,6 +2,7 @@ import { UploadsRepo } from "@agentline/core/uploads/UploadsRepo"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 import * as Columns from "../Columns.js"
+import * as StorageBoundary from "../StorageBoundary.js"
 
 /** An `uploads` row. */
 const UploadRow = Schema.Struct({
@@ -23,27 +24,27 @@ export const layer = Layer.effect(
       reserve: (u) =>
         sql`INSERT INTO uploads (file_key, organization_id, file_name, declared_size, content_type, created_at, expires_at)
             VALUES (${u.file_key}, ${u.organization_id}, ${u.file_name}, ${u.declared_size}, ${u.content_type}, ${u.now}, ${u.expires_at})`
-          .pipe(Effect.asVoid, Effect.orDie),
+          .pipe(Effect.asVoid, StorageBoundary.orDie),
       find: (organizationId, key) =>
         sql`SELECT * FROM uploads WHERE file_key = ${key} AND organization_id = ${organizationId}`.pipe(
           Effect.flatMap(firstUpload),
-          Effect.orDie
+          StorageBoundary.orDie
         ),
       claim: (key, now) =>
         sql`UPDATE uploads SET receiving_at = ${now}
             WHERE file_key = ${key} AND receiving_at IS NULL AND uploaded_at IS NULL RETURNING file_key`.pipe(
           Effect.map((rows) => rows.length === 1),
-          Effect.orDie
+          StorageBoundary.orDie
         ),
       abandon: (key) =>
         sql`UPDATE uploads SET receiving_at = NULL WHERE file_key = ${key} AND uploaded_at IS NULL`.pipe(
           Effect.asVoid,
-          Effect.orDie
+          StorageBoundary.orDie
         ),
       markUploaded: (key, size, now) =>
         sql`UPDATE uploads SET stored_size = ${size}, uploaded_at = ${now} WHERE file_key = ${key}`.pipe(
           Effect.asVoid,
-          Effect.orDie
+          StorageBoundary.orDie
         )
     }))
 )

@@ -4,6 +4,7 @@ import { UsersRepo } from "@agentline/core/users/UsersRepo"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 import * as Columns from "../Columns.js"
+import * as StorageBoundary from "../StorageBoundary.js"
 
 /** A `users` row. */
 const UserRow = Schema.Struct({
@@ -34,37 +35,37 @@ export const layer = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     return UsersRepo.of({
-      findByEmail: (email) => sql`SELECT * FROM users WHERE email = ${email}`.pipe(Effect.flatMap(firstUser), Effect.orDie),
-      findById: (id) => sql`SELECT * FROM users WHERE id = ${id}`.pipe(Effect.flatMap(firstUser), Effect.orDie),
+      findByEmail: (email) => sql`SELECT * FROM users WHERE email = ${email}`.pipe(Effect.flatMap(firstUser), StorageBoundary.orDie),
+      findById: (id) => sql`SELECT * FROM users WHERE id = ${id}`.pipe(Effect.flatMap(firstUser), StorageBoundary.orDie),
       listByOrganization: (organizationId) =>
         sql`SELECT * FROM users WHERE organization_id = ${organizationId} ORDER BY id`.pipe(
           Effect.flatMap(users),
-          Effect.orDie
+          StorageBoundary.orDie
         ),
       insert: (u) =>
         sql`INSERT INTO users (organization_id, email, password_hash, role, must_change_password, created_at, updated_at)
             VALUES (${u.organization_id}, ${u.email}, ${u.password_hash}, ${u.role}, ${Columns.boolParam(u.must_change_password)}, ${u.now}, ${u.now})
             ON CONFLICT (email) DO NOTHING
-            RETURNING *`.pipe(Effect.flatMap(firstUser), Effect.orDie),
+            RETURNING *`.pipe(Effect.flatMap(firstUser), StorageBoundary.orDie),
       setPassword: (id, passwordHash, mustChange, now) =>
         sql`UPDATE users SET password_hash = ${passwordHash}, must_change_password = ${Columns.boolParam(mustChange)}, updated_at = ${now}
-            WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+            WHERE id = ${id}`.pipe(Effect.asVoid, StorageBoundary.orDie),
       insertSession: (s) =>
         sql`INSERT INTO sessions (user_id, token_hash, created_at, expires_at)
             VALUES (${s.user_id}, ${s.token_hash}, ${s.now}, ${s.expires_at}) RETURNING *`.pipe(
           Effect.flatMap(singleSession),
-          Effect.orDie
+          StorageBoundary.orDie
         ),
       findSession: (tokenHash) =>
         sql`SELECT * FROM sessions WHERE token_hash = ${tokenHash}`.pipe(
           Effect.flatMap(firstSession),
-          Effect.orDie
+          StorageBoundary.orDie
         ),
-      deleteSession: (sessionId) => sql`DELETE FROM sessions WHERE id = ${sessionId}`.pipe(Effect.asVoid, Effect.orDie),
+      deleteSession: (sessionId) => sql`DELETE FROM sessions WHERE id = ${sessionId}`.pipe(Effect.asVoid, StorageBoundary.orDie),
       deleteSessionsOfUser: (userId, exceptSessionId) =>
         (exceptSessionId === undefined
           ? sql`DELETE FROM sessions WHERE user_id = ${userId}`
-          : sql`DELETE FROM sessions WHERE user_id = ${userId} AND id <> ${exceptSessionId}`).pipe(Effect.asVoid, Effect.orDie)
+          : sql`DELETE FROM sessions WHERE user_id = ${userId} AND id <> ${exceptSessionId}`).pipe(Effect.asVoid, StorageBoundary.orDie)
     })
   })
 )

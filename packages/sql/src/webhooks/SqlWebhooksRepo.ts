@@ -4,6 +4,7 @@ import { WebhooksRepo } from "@agentline/core/webhooks/WebhooksRepo"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import * as Columns from "../Columns.js"
+import * as StorageBoundary from "../StorageBoundary.js"
 
 const EndpointRow = Schema.Struct({
   id: Columns.Id(WebhookEndpointId),
@@ -54,11 +55,10 @@ const DueRow = Schema.Struct({
   run_id: Schema.NullOr(Columns.Int),
   target: Schema.NullOr(Columns.Json(DirectTarget)),
   url: Schema.NullOr(Schema.String),
-  secret: Schema.NullOr(Schema.String)
+  secret: Schema.NullOr(Schema.String),
+  endpoint_failing_since: Schema.NullOr(Schema.Unknown)
 })
 const dueRows = Columns.decodeRows(DueRow)
-const AttemptsRow = Schema.Struct({ attempts: Columns.Json(Schema.Array(WebhookAttempt)) })
-const attemptsRow = Columns.decodeFirst(AttemptsRow)
 const FailingRow = Schema.Struct({ failing_since: Columns.Ts })
 const failingRow = Columns.decodeSingle(FailingRow)
 const CountRow = Schema.Struct({ n: Columns.Int })
@@ -86,14 +86,14 @@ export const layer = Layer.effect(
         sql`INSERT INTO webhook_endpoints (organization_id, url, description, event_types, enabled, secret, created_at, updated_at)
             VALUES (${input.organization_id}, ${input.url}, ${input.description}, ${Columns.jsonParam(input.event_types)},
                     ${Columns.boolParam(input.enabled)}, ${input.sealed_secret}, ${input.now}, ${input.now})
-            RETURNING *`.pipe(Effect.flatMap(endpointRows), Effect.map((rows) => toEndpoint(rows[0]!)), Effect.orDie),
+            RETURNING *`.pipe(Effect.flatMap(endpointRows), Effect.map((rows) => toEndpoint(rows[0]!)), StorageBoundary.orDie),
       listEndpoints: (organizationId) =>
         sql`SELECT * FROM webhook_endpoints WHERE organization_id = ${organizationId} ORDER BY id`.pipe(
           Effect.flatMap(endpointRows),
           Effect.map((rows) => rows.map(toEndpoint)),
-          Effect.orDie
+          StorageBoundary.orDie
         ),
-      findEndpoint: (organizationId, id) => findEndpoint(organizationId, id).pipe(Effect.orDie),
+      findEndpoint: (organizationId, id) => findEndpoint(organizationId, id).pipe(StorageBoundary.orDie),
       updateEndpoint: (organizationId, id, patch, now) =>
         Effect.gen(function*() {
           const set: Record<string, unknown> = { updated_at: now }
@@ -108,13 +108,13 @@ export const layer = Layer.effect(
           const rows = yield* sql`UPDATE webhook_endpoints SET ${sql.update(set)}
             WHERE id = ${id} AND organization_id = ${organizationId} RETURNING *`.pipe(Effect.flatMap(endpointRows))
           return Option.map(Option.fromNullable(rows[0]), toEndpoint)
-        }).pipe(Effect.orDie),
+        }).pipe(StorageBoundary.orDie),
       deleteEndpoint: (organizationId, id) =>
         sql.withTransaction(Effect.gen(function*() {
           yield* sql`DELETE FROM webhook_deliveries WHERE endpoint_id = ${id} AND organization_id = ${organizationId}`
           const deleted = yield* sql`DELETE FROM webhook_endpoints WHERE id = ${id} AND organization_id = ${organizationId} RETURNING id`
           return deleted.length > 0
-        })).pipe(Effect.orDie),
+        })).pipe(StorageBoundary.orDie),
       // On the dialing path (every call writes two events, and a claim a batch of them): one read of the
       // endpoints, and inserts only when somebody subscribed (most organizations have nobody).
       enqueue: (events) =>
@@ -145,7 +145,7 @@ export const layer = Layer.effect(
             yield* sql`INSERT INTO webhook_deliveries ${sql.insert(deliveries.slice(i, i + 500))}`
           }
           return deliveries.length
-        }).pipe(Effect.orDie),
+        }).pipe(StorageBoundary.orDie),
       enqueueDirect: (request) =>
         sql`INSERT INTO webhook_deliveries ${
           sql.insert({
@@ -163,15 +163,15 @@ export const layer = Layer.effect(
             next_attempt_at: request.now,
             created_at: request.now
           })
-        }`.pipe(Effect.asVoid, Effect.orDie),
+        }`.pipe(Effect.asVoid, StorageBoundary.orDie),
       due: (now, limit) =>
-        sql`SELECT d.*, e.url, e.secret FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        sql`SELECT d.*, e.url, e.secret, e.failing_since AS endpoint_failing_since FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
             WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}
               AND (d.locked_until IS NULL OR d.locked_until <= ${now})
               AND (d.endpoint_id IS NULL OR e.enabled = ${Columns.boolParam(true)})
               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.endpoint_id = d.endpoint_id
                               AND p.ordering_key = d.ordering_key AND p.status = 'pending' AND p.id < d.id)
-            ORDER BY d.id LIMIT ${limit}`.pipe(
+            ORDER BY d.next_attempt_at, d.id LIMIT ${limit}`.pipe(
           Effect.flatMap(dueRows),
           Effect.map((rows) =>
             rows.map((r) => ({
@@ -186,39 +186,41 @@ export const layer = Layer.effect(
               event_type: r.event_type,
               payload: r.payload,
               attempt_count: r.attempt_count,
-              created_at: r.created_at
+              created_at: r.created_at,
+              endpoint_failing: r.endpoint_failing_since !== null
             }))
           ),
-          Effect.orDie
+          StorageBoundary.orDie
         ),
       claim: (id, now, lockedUntil) =>
         sql`UPDATE webhook_deliveries SET locked_until = ${lockedUntil}
             WHERE id = ${id} AND status = 'pending' AND (locked_until IS NULL OR locked_until <= ${now}) RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
-          Effect.orDie
+          StorageBoundary.orDie
         ),
-      recordAttempt: (id, attempt, outcome) =>
-        sql.withTransaction(Effect.gen(function*() {
-          const current = yield* sql`SELECT attempts FROM webhook_deliveries WHERE id = ${id}`.pipe(Effect.flatMap(attemptsRow))
-          if (Option.isNone(current)) return
-          const attempts = Columns.jsonParam([...current.value.attempts, attempt])
-          yield* sql`UPDATE webhook_deliveries SET ${
-            sql.update({
-              attempts,
-              attempt_count: current.value.attempts.length + 1,
-              status: outcome.status,
-              next_attempt_at: outcome.status === "pending" ? outcome.next_attempt_at : null,
-              delivered_at: outcome.status === "delivered" ? outcome.at : null,
-              locked_until: null
-            })
-          } WHERE id = ${id}`
-        })).pipe(Effect.orDie),
-      markHealthy: (id) => sql`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      // One statement: the attempt appended to the log where it is stored (no read first), so a batch of
+      // answers is one short transaction.
+      recordAttempt: (id, attempt, outcome) => {
+        const entry = Columns.jsonParam(attempt)
+        const appended = sql.onDialectOrElse({
+          pg: () => sql`attempts || jsonb_build_array(${entry}::jsonb)`,
+          orElse: () => sql`json_insert(attempts, '$[#]', json(${entry}))`
+        })
+        return sql`UPDATE webhook_deliveries SET
+            attempts = ${appended},
+            attempt_count = attempt_count + 1,
+            status = ${outcome.status},
+            next_attempt_at = ${outcome.status === "pending" ? outcome.next_attempt_at : null},
+            delivered_at = ${outcome.status === "delivered" ? outcome.at : null},
+            locked_until = NULL
+          WHERE id = ${id}`.pipe(Effect.asVoid, StorageBoundary.orDie)
+      },
+      markHealthy: (id) => sql`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ${id}`.pipe(Effect.asVoid, StorageBoundary.orDie),
       markFailing: (id, now) =>
         sql`UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ${now}) WHERE id = ${id} RETURNING failing_since`.pipe(
           Effect.flatMap((rows) => rows.length === 0 ? Effect.succeed({ failing_since: now }) : failingRow(rows)),
           Effect.map((row) => row.failing_since),
-          Effect.orDie
+          StorageBoundary.orDie
         ),
       deliveries: (organizationId, endpointId, { limit, offset }) =>
         Effect.all({
@@ -232,7 +234,7 @@ export const layer = Layer.effect(
             Effect.flatMap(count),
             Effect.map((r) => r.n)
           )
-        }).pipe(Effect.orDie),
+        }).pipe(StorageBoundary.orDie),
       resend: (organizationId, endpointId, id, now) =>
         Effect.gen(function*() {
           const updated = yield* sql`UPDATE webhook_deliveries
@@ -240,7 +242,7 @@ export const layer = Layer.effect(
             WHERE id = ${id} AND endpoint_id = ${endpointId} AND organization_id = ${organizationId} RETURNING id`
           if (updated.length === 0) return Option.none()
           return yield* findDelivery(organizationId, endpointId, id)
-        }).pipe(Effect.orDie)
+        }).pipe(StorageBoundary.orDie)
     })
   })
 )

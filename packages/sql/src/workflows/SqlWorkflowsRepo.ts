@@ -10,6 +10,7 @@ import {
 import { SqlClient, type Statement } from "@effect/sql"
 import { Data, Effect, Either, Layer, Option, Schema } from "effect"
 import * as Columns from "../Columns.js"
+import * as StorageBoundary from "../StorageBoundary.js"
 
 class TriggerTaken extends Data.TaggedError("TriggerTaken")<{ readonly trigger_path: string }> {}
 
@@ -148,7 +149,7 @@ export const layer = Layer.effect(
           (e): e is TriggerTaken => e instanceof TriggerTaken,
           (e) => Effect.succeed(Either.left<TriggerConflict>({ _tag: "TriggerConflict", trigger_path: e.trigger_path }))
         ),
-        Effect.orDie
+        StorageBoundary.orDie
       ) as Effect.Effect<Either.Either<A, TriggerConflict>, never, R>
 
     const version = (id: number) => sql`SELECT * FROM workflow_definitions WHERE id = ${id}`.pipe(Effect.flatMap(firstVersion))
@@ -166,13 +167,13 @@ export const layer = Layer.effect(
         }))),
       list: (organizationId, statuses) =>
         sql`SELECT * FROM workflows WHERE organization_id = ${organizationId} AND ${sql.in("status", statuses)} ORDER BY id DESC`
-          .pipe(Effect.flatMap(listItems), Effect.orDie),
+          .pipe(Effect.flatMap(listItems), StorageBoundary.orDie),
       find: (organizationId, id, choice = "published") =>
-        findOne(sql`w.id = ${id} AND w.organization_id = ${organizationId}`, choice).pipe(Effect.orDie),
-      findByUuid: (uuid, choice = "published") => findOne(sql`w.workflow_uuid = ${uuid}`, choice).pipe(Effect.orDie),
+        findOne(sql`w.id = ${id} AND w.organization_id = ${organizationId}`, choice).pipe(StorageBoundary.orDie),
+      findByUuid: (uuid, choice = "published") => findOne(sql`w.workflow_uuid = ${uuid}`, choice).pipe(StorageBoundary.orDie),
       findByTriggerPath: (path, choice = "published") =>
         findOne(sql`w.id = (SELECT workflow_id FROM agent_triggers WHERE trigger_path = ${path} AND state = 'active')`, choice)
-          .pipe(Effect.orDie),
+          .pipe(StorageBoundary.orDie),
       update: (input) =>
         conflictOrDie(sql.withTransaction(Effect.gen(function*() {
           if ((yield* lockAgent(input.organization_id, input.id)).length === 0) return Option.none()
@@ -206,7 +207,7 @@ export const layer = Layer.effect(
           yield* reserveTriggers(input.organization_id, input.id, draft.value.trigger_paths ?? [], "none")
           const published = Option.getOrThrow(yield* version(input.draftId))
           return Option.some<PublishOutcome>({ _tag: "Published", version: published })
-        })).pipe(Effect.orDie),
+        })).pipe(StorageBoundary.orDie),
       createDraft: (organizationId, id, now) =>
         sql.withTransaction(Effect.gen(function*() {
           if ((yield* lockAgent(organizationId, id)).length === 0) return Option.none<WorkflowVersion>()
@@ -222,14 +223,14 @@ export const layer = Layer.effect(
               FROM workflow_definitions WHERE workflow_id = ${id} AND status = 'published'
               RETURNING id`.pipe(Effect.flatMap(singleId))
           return yield* version(draftId)
-        })).pipe(Effect.orDie),
+        })).pipe(StorageBoundary.orDie),
       setStatus: (organizationId, id, status: WorkflowStatus, now) =>
         sql`UPDATE workflows SET status = ${status}, updated_at = ${now} WHERE id = ${id} AND organization_id = ${organizationId}`
-          .pipe(Effect.zipRight(findOne(sql`w.id = ${id} AND w.organization_id = ${organizationId}`, "latest")), Effect.orDie),
+          .pipe(Effect.zipRight(findOne(sql`w.id = ${id} AND w.organization_id = ${organizationId}`, "latest")), StorageBoundary.orDie),
       versions: (organizationId, id) =>
         sql`SELECT d.* FROM workflow_definitions d JOIN workflows w ON w.id = d.workflow_id
             WHERE d.workflow_id = ${id} AND w.organization_id = ${organizationId} ORDER BY d.version_number DESC`
-          .pipe(Effect.flatMap(versions), Effect.orDie),
+          .pipe(Effect.flatMap(versions), StorageBoundary.orDie),
       addDispositionCodes: (id, codes) =>
         sql.withTransaction(Effect.gen(function*() {
           const row = yield* sql`SELECT call_disposition_codes FROM workflows WHERE id = ${id}`.pipe(Effect.flatMap(firstDispositionCodes))
@@ -239,7 +240,7 @@ export const layer = Layer.effect(
           if (merged.length === (current?.disposition_codes ?? []).length) return
           yield* sql`UPDATE workflows SET call_disposition_codes = ${Columns.jsonParam({ disposition_codes: merged })}
                      WHERE id = ${id}`
-        })).pipe(Effect.orDie)
+        })).pipe(StorageBoundary.orDie)
     })
   })
 )

@@ -9,7 +9,9 @@
  * before it has played; `FLUSH_MEDIA` frees the whole queue, marks included, without a word (as
  * chan_websocket.c does); `REPORT_QUEUE_DRAINED` asks for one `QUEUE_DRAINED` once the queue is empty;
  * `HANGUP` hangs the channel up. Control messages are case-sensitive plain-text TEXT frames (the default
- * control format); an unknown one gets `ERROR`.
+ * control format); an unknown one gets `ERROR`. As chan_websocket does, a BINARY message is queued in
+ * whole 160-byte frames only: without `START_MEDIA_BUFFERING` the rest of the message is dropped (counted
+ * in `dropped`); with it, bytes are gathered until they make a whole frame.
  */
 import * as FakePlayout from "@agentline/telephony-kit/testing/FakePlayout"
 import WebSocket from "ws"
@@ -25,6 +27,8 @@ export interface MediaLeg {
   /** Marks reported back, in order. */
   readonly marks: () => ReadonlyArray<string>
   readonly flushes: () => number
+  /** Bytes of the application's audio dropped for not making a whole frame (buffering off). */
+  readonly dropped: () => number
   /** The caller speaks: µ-law bytes, sent as 160-byte frames. */
   readonly speak: (audio: Uint8Array) => void
   readonly press: (digit: string) => void
@@ -95,10 +99,17 @@ export const dial = (input: {
       if (!open) reject(error)
     })
     socket.on("unexpected-response", (_request, response) => reject(new Error(`the media endpoint refused the connection with HTTP ${response.statusCode}`)))
+    let buffering = false
+    let gathered = new Uint8Array(0)
+    let dropped = 0
     socket.on("message", (raw, isBinary) => {
       if (isBinary) {
-        const audio = new Uint8Array(raw as Buffer)
-        playout.audio(audio)
+        const message = new Uint8Array(raw as Buffer)
+        const audio = buffering ? Buffer.concat([gathered, message]) : message
+        const whole = audio.length - (audio.length % FRAME)
+        if (buffering) gathered = audio.slice(whole)
+        else dropped += audio.length - whole
+        if (whole > 0) playout.audio(audio.subarray(0, whole))
         return
       }
       const [command, ...args] = raw.toString().trim().split(/\s+/)
@@ -116,9 +127,14 @@ export const dial = (input: {
         case "HANGUP":
           input.onHangup()
           return
-        case "ANSWER":
         case "START_MEDIA_BUFFERING":
+          buffering = true
+          return
         case "STOP_MEDIA_BUFFERING":
+          buffering = false
+          gathered = new Uint8Array(0)
+          return
+        case "ANSWER":
         case "PAUSE_MEDIA":
         case "CONTINUE_MEDIA":
         case "GET_STATUS":
@@ -139,6 +155,7 @@ export const dial = (input: {
         played: playout.played,
         marks: () => [...marks],
         flushes: playout.clears,
+        dropped: () => dropped,
         speak: (audio) => {
           for (let offset = 0; offset < audio.length; offset += FRAME) {
             if (socket.readyState === WebSocket.OPEN) socket.send(audio.subarray(offset, offset + FRAME))

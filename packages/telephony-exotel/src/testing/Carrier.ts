@@ -28,6 +28,8 @@ export const carrier: CarrierUnderTest = {
   machineDetection: false,
   inboundByApi: false,
   busySignal: false,
+  // Exotel documents no request that ends a call: a ringing one rings on (its hang-up says so).
+  endsRingingCalls: false,
   start: async () => {
     const fake = await FakeExotel.start({ accounts: [account], secondMillis: 20 })
     const found = (sid: string) => {

@@ -5,8 +5,8 @@
  *   out): `POST /v1/Accounts/{sid}/Calls/connect.json` ("Connect Voice AI": `From` dialed, `CallerId`
  *   an ExoPhone of the account, `StreamUrl` a ws(s) URL, `StreamType=bidirectional`, `StatusCallback`,
  *   `StatusCallbackEvents[n]`), `GET /v1/Accounts/{sid}/Calls/{CallSid}.json` (call details, 404 for a
- *   call it does not know) and `DELETE` of the same (hang-up: Exotel documents none; the fake takes the
- *   one the adapter sends); errors as `{"RestException": {"Status", "Message"}}`;
+ *   call it does not know); no request ends a call (Exotel documents none: another method is a 405);
+ *   errors as `{"RestException": {"Status", "Message"}}`;
  * - calls played out in (scaled) real time: ringing, answered, talk, hang-up; busy; no-answer; failed.
  *   Status callbacks are form posts to the `StatusCallback` URL exactly as given (query included): the
  *   `answered` event if subscribed, then the end (`terminal`) with `ConversationDuration`. Exotel signs
@@ -140,10 +140,6 @@ export const start = async (options: {
     const call = calls.get(which)
     if (call === undefined || call.account.sid !== account.sid) return error(response, 404, "Call not found")
     if (request.method === "GET") return json(response, 200, call.details())
-    if (request.method === "DELETE") {
-      call.end(call.status === "in-progress" ? "completed" : "canceled")
-      return json(response, 204)
-    }
     return error(response, 405, "Method not allowed")
   }
 

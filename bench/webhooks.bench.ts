@@ -1,0 +1,212 @@
+/**
+ * `npm run bench:webhooks`: event webhook delivery to ONE endpoint (a local HTTP receiver answering at
+ * once), on SQLite and PostgreSQL, written to bench/webhooks-results.md. Issue 23's target: at least
+ * 500 events a second to one endpoint, each run's events in order, runs delivered concurrently.
+ *
+ * The events are written to the outbox at once (`BENCH_WEBHOOK_RUNS` runs × `BENCH_WEBHOOK_EVENTS`
+ * events, each run its own ordering key, as `run.started`/`run.ended` are) while the server's delivery
+ * worker runs, timed from the first event the receiver gets to the last. The receiver checks each run's order and counts the
+ * most requests it had in flight at once. A benchmark, not a test: figures depend on the machine and its
+ * load; they are written with the load average at the start.
+ *
+ *   BENCH_WEBHOOK_RUNS (default 200), BENCH_WEBHOOK_EVENTS (default 25): 5,000 events
+ *   BENCH_DATABASES (default "sqlite,pg")
+ */
+import { OrganizationId } from "@agentline/api/Ids"
+import { OrganizationsRepo } from "@agentline/core/organizations/OrganizationsRepo"
+import { SecretBox } from "@agentline/core/crypto/SecretBox"
+import { newSecret } from "@agentline/core/webhooks/Webhooks"
+import { WebhookOutbox } from "@agentline/core/webhooks/WebhookOutbox"
+import { WebhooksRepo } from "@agentline/core/webhooks/WebhooksRepo"
+import { Database, Testing } from "@agentline/sql"
+import * as Server from "@agentline/http/Server"
+import { ServerConfig } from "@agentline/http/ServerConfig"
+import { Effect, Layer, Redacted } from "effect"
+import * as NodeFs from "node:fs"
+import * as NodeHttp from "node:http"
+import type { AddressInfo } from "node:net"
+import * as NodeOs from "node:os"
+import * as NodePath from "node:path"
+
+const RUNS = Number(process.env.BENCH_WEBHOOK_RUNS ?? 200)
+const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 25)
+const DATABASES = (process.env.BENCH_DATABASES ?? "sqlite,pg").split(",").map((d) => d.trim()) as Array<"sqlite" | "pg">
+const TARGET_PER_SECOND = 500
+const root = NodePath.resolve(import.meta.dirname, "..")
+
+interface Receiver {
+  readonly url: string
+  readonly received: () => number
+  /** When the first event arrived (`performance.now()`). */
+  readonly firstAt: () => number
+  /** Runs whose events arrived out of order. */
+  readonly outOfOrder: () => number
+  readonly peakInFlight: () => number
+  readonly done: Promise<number>
+  readonly close: () => Promise<void>
+}
+
+/** Answers 204 after reading the body; resolves `done` (with the time) once `expected` events arrived. */
+const startReceiver = (expected: number) =>
+  new Promise<Receiver>((resolve) => {
+    let received = 0
+    let inFlight = 0
+    let peak = 0
+    let outOfOrder = 0
+    let firstAt = 0
+    const lastSeq = new Map<number, number>()
+    let finish: (at: number) => void = () => {}
+    const done = new Promise<number>((r) => (finish = r))
+    const server = NodeHttp.createServer((request, response) => {
+      if (firstAt === 0) firstAt = performance.now()
+      inFlight++
+      peak = Math.max(peak, inFlight)
+      const chunks: Array<Buffer> = []
+      request.on("data", (c: Buffer) => chunks.push(c))
+      request.on("end", () => {
+        const event = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { data: { run_id: number; seq: number } }
+        const previous = lastSeq.get(event.data.run_id) ?? -1
+        if (event.data.seq !== previous + 1) outOfOrder++
+        lastSeq.set(event.data.run_id, event.data.seq)
+        inFlight--
+        response.writeHead(204).end()
+        if (++received === expected) finish(performance.now())
+      })
+    })
+    server.keepAliveTimeout = 60_000
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo
+      resolve({
+        url: `http://127.0.0.1:${port}/hooks`,
+        received: () => received,
+        firstAt: () => firstAt,
+        outOfOrder: () => outOfOrder,
+        peakInFlight: () => peak,
+        done,
+        close: () => new Promise<void>((r) => server.close(() => r()))
+      })
+    })
+  })
+
+interface Result {
+  readonly dialect: "sqlite" | "pg"
+  readonly events: number
+  readonly seconds: number
+  readonly perSecond: number
+  readonly outOfOrder: number
+  readonly peakInFlight: number
+  /** CPU time of this process (server and receiver) per event: what the rate would be on a quiet core. */
+  readonly cpuMillisPerEvent: number
+}
+
+const databaseLayer = (dialect: "sqlite" | "pg", dataDir: string) =>
+  dialect === "pg"
+    ? Layer.unwrapScoped(Effect.map(Testing.freshPgDatabase, ({ url }) => Database.layerPg({ url: Redacted.make(url), maxConnections: 10 }))).pipe(Layer.orDie)
+    : Database.layerSqlite({ filename: NodePath.join(dataDir, "bench.db") }).pipe(Layer.orDie)
+
+const config = (dataDir: string) =>
+  ServerConfig.layer({
+    port: 0,
+    host: "127.0.0.1",
+    dataDir,
+    publicUrl: "http://127.0.0.1",
+    version: "bench",
+    secretKey: Redacted.make("bench-secret"),
+    publicLinkTtlSeconds: 3600,
+    maxUploadBytes: 1024 * 1024,
+    uploadUrlTtlSeconds: 900,
+    // The receiver is on loopback; the defaults otherwise (poll, in-flight limits).
+    webhooks: { allowPrivate: true }
+  })
+
+/** The server's services (its delivery worker among them) over a fresh database. */
+const services = (dialect: "sqlite" | "pg", dataDir: string) =>
+  Server.ServicesLive.pipe(
+    Layer.provide(Server.MigrationsLive),
+    Layer.provideMerge(databaseLayer(dialect, dataDir)),
+    Layer.provideMerge(config(dataDir))
+  )
+
+const run = (dialect: "sqlite" | "pg") =>
+  Effect.gen(function*() {
+    const total = RUNS * EVENTS
+    const receiver = yield* Effect.promise(() => startReceiver(total))
+    const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "agentline-bench-webhooks-"))
+    // The server's delivery worker runs from the start: the clock runs from the first event received to
+    // the last (the outbox is filled in a fraction of that).
+    const result = yield* Effect.gen(function*() {
+      const organization = yield* (yield* OrganizationsRepo).findOrCreate("bench", new Date().toISOString())
+      const organizationId = OrganizationId.make(organization.id)
+      const repo = yield* WebhooksRepo
+      yield* repo.insertEndpoint({
+        organization_id: organizationId,
+        url: receiver.url,
+        description: "bench",
+        event_types: ["run.started"],
+        enabled: true,
+        sealed_secret: (yield* SecretBox).encrypt(newSecret()),
+        now: new Date().toISOString()
+      })
+      const outbox = yield* WebhookOutbox
+      const at = new Date().toISOString()
+      // In event order within each run; runs interleaved, as a campaign's calls are.
+      for (let seq = 0; seq < EVENTS; seq++) {
+        yield* outbox.emitAll(Array.from({ length: RUNS }, (_, r) => ({
+          organizationId,
+          type: "run.started" as const,
+          orderingKey: `run:${r}`,
+          at,
+          data: { run_id: r, seq }
+        })))
+      }
+      const cpuBefore = process.cpuUsage()
+      const finished = yield* Effect.promise(() => receiver.done)
+      const cpu = process.cpuUsage(cpuBefore)
+      const seconds = (finished - receiver.firstAt()) / 1000
+      return {
+        dialect,
+        events: total,
+        seconds,
+        perSecond: total / seconds,
+        outOfOrder: receiver.outOfOrder(),
+        peakInFlight: receiver.peakInFlight(),
+        cpuMillisPerEvent: (cpu.user + cpu.system) / 1000 / total
+      } satisfies Result
+    }).pipe(Effect.provide(services(dialect, dataDir)), Effect.scoped)
+    yield* Effect.promise(() => receiver.close())
+    return result
+  })
+
+const main = Effect.gen(function*() {
+  const load = NodeOs.loadavg().map((l) => l.toFixed(2)).join(", ")
+  const results: Array<Result> = []
+  for (const dialect of DATABASES) {
+    if (dialect === "pg" && process.env.BENCH_PG_URL === "off") continue
+    const result = yield* run(dialect)
+    console.log(JSON.stringify(result))
+    results.push(result)
+  }
+  const lines = [
+    "# Webhook delivery to one endpoint",
+    "",
+    `\`npm run bench:webhooks\`, ${RUNS} runs × ${EVENTS} events = ${RUNS * EVENTS} events to one endpoint (a local receiver answering 204 at once),`,
+    `default delivery settings. Load average at the start: ${load} (2 cores shared with other builds: indicative only).`,
+    "",
+    "| database | events | seconds | events/s | target ≥ 500/s | CPU ms per event (server + receiver) | events per CPU second | runs out of order |",
+    "|---|---|---|---|---|---|---|---|",
+    ...results.map((r) =>
+      `| ${r.dialect} | ${r.events} | ${r.seconds.toFixed(2)} | ${Math.round(r.perSecond)} | ${r.perSecond >= TARGET_PER_SECOND ? "met" : "NOT met"} | ${r.cpuMillisPerEvent.toFixed(3)} | ${Math.round(1000 / r.cpuMillisPerEvent)} | ${r.outOfOrder} |`
+    ),
+    "",
+    "Events per CPU second is the rate one otherwise idle core would sustain (the wall-clock rate above depends on",
+    "what else the machine runs); with PostgreSQL the database's own CPU is not counted. Concurrency across runs (one poll starting many attempts",
+    "to one endpoint) is checked by `packages/http/test/Webhooks.test.ts` (\"a backlog\"), independent of the machine's load.",
+    ""
+  ]
+  NodeFs.writeFileSync(NodePath.join(root, "bench", "webhooks-results.md"), lines.join("\n"))
+})
+
+Effect.runPromise(main).catch((error) => {
+  console.error(error)
+  process.exit(1)
+})
