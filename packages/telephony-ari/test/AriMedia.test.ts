@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, FastCheck } from "effect"
-import type { WebSocketFrame } from "@agentline/core/telephony/Media"
+import type { WebSocketFrame } from "@agentline/telephony-kit/Media"
 import { Ari } from "../src/index.js"
 
 const { Media } = Ari
