@@ -8,7 +8,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Fiber, TestClock } from "effect"
 import { plainDefinition } from "./DispatchHarness.js"
-import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
+import { call, dialects, type Reply, seedOrganization, TestApp } from "./Harness.js"
 import { scoped, startMcpServer, startToolApi } from "../src/testing/ToolServers.js"
 
 const orderStatus = (url: string) => ({
@@ -26,14 +26,25 @@ const orderStatus = (url: string) => ({
   }
 })
 
-const locsOf = (reply: { readonly body: any }): Array<string> => reply.body.detail.map((d: any) => d.loc.join("."))
+/** One entry of a 422's `detail`. */
+interface Detail {
+  readonly loc: ReadonlyArray<string>
+  readonly msg: string
+}
+interface Named {
+  readonly name: string
+  readonly tool_uuid: string
+  readonly type: string
+}
+
+const locsOf = (reply: Reply): Array<string> => reply.body.detail.map((d: Detail) => d.loc.join("."))
 
 /** An agent whose start node lists `data`'s tools. */
 const agentWithTools = (data: Record<string, unknown>) => {
   const definition = plainDefinition()
   return {
     ...definition,
-    nodes: definition.nodes.map((node: any) => (node.type === "startCall" ? { ...node, data: { ...node.data, ...data } } : node))
+    nodes: definition.nodes.map((node: { readonly type: string; readonly data: object }) => (node.type === "startCall" ? { ...node, data: { ...node.data, ...data } } : node))
   }
 }
 
@@ -63,7 +74,7 @@ for (const dialect of dialects) {
         expect(tool.tool_uuid).toMatch(/^[0-9a-f-]{36}$/)
         expect(typeof tool.id).toBe("number")
 
-        const list = (query = "") => Effect.map(call("GET", `/api/v1/tools${query}`, { apiKey: org.apiKey }), (r) => r.body.map((t: any) => t.tool_uuid))
+        const list = (query = "") => Effect.map(call("GET", `/api/v1/tools${query}`, { apiKey: org.apiKey }), (r) => r.body.map((t: Named) => t.tool_uuid))
         expect(yield* list()).toEqual([tool.tool_uuid])
         expect(yield* list("?category=mcp")).toEqual([])
         expect(yield* list("?status=archived")).toEqual([])
@@ -139,7 +150,7 @@ for (const dialect of dialects) {
           "body.definition.config.url",
           "body.definition.config.url"
         ])
-        const messages = bad.body.detail.map((d: any) => d.msg).join("\n")
+        const messages = bad.body.detail.map((d: Detail) => d.msg).join("\n")
         expect(messages).toContain("10.0.0.5 is a private, loopback or link-local address")
         expect(messages).toContain("AGENTLINE_WEBHOOK_ALLOW_PRIVATE")
         expect(messages).toContain("{{order}}, which names no parameter")
@@ -256,7 +267,7 @@ for (const dialect of dialects) {
           category: "mcp",
           definition: { type: "mcp", config: { transport: "streamable_http", url: mcp.url, tools_filter: ["lookup_order", "book_slot"] } }
         })
-        expect(tool.definition.config.discovered_tools.map((t: any) => t.name)).toEqual(["lookup_order", "book_slot", "fail_always"])
+        expect(tool.definition.config.discovered_tools.map((t: Named) => t.name)).toEqual(["lookup_order", "book_slot", "fail_always"])
 
         const tested = yield* call("POST", `/api/v1/tools/${tool.tool_uuid}/test`, {
           apiKey: org.apiKey,
@@ -294,7 +305,7 @@ for (const dialect of dialects) {
 
         const saved = yield* save({ tool_uuids: [status.tool_uuid, shop.tool_uuid], mcp_tool_filters: { [shop.tool_uuid]: ["lookup_order"] } })
         expect(saved.status).toBe(200)
-        const startNode = saved.body.workflow_definition.nodes.find((n: any) => n.type === "startCall")
+        const startNode = saved.body.workflow_definition.nodes.find((n: Named) => n.type === "startCall")
         expect(startNode.data.tool_uuids).toEqual([status.tool_uuid, shop.tool_uuid])
 
         yield* call("DELETE", `/api/v1/tools/${status.tool_uuid}`, { apiKey: org.apiKey })
@@ -315,7 +326,7 @@ for (const dialect of dialects) {
           `body.workflow_definition.nodes.${nodeId}.mcp_tool_filters`,
           `body.workflow_definition.nodes.${nodeId}.mcp_tool_filters`
         ])
-        const messages = refused.body.detail.map((d: any) => d.msg)
+        const messages = refused.body.detail.map((d: Detail) => d.msg)
         expect(messages[0]).toBe(`node '${nodeId}' tool_uuids: tool 'Order status' (${status.tool_uuid}) is archived; unarchive it or remove it from this step`)
         expect(messages[1]).toContain("tool '00000000-0000-0000-0000-000000000000' does not exist in this organization")
         expect(messages[2]).toContain("MCP tool 'Shop' does not allow 'book_slot' (its tools_filter)")
