@@ -32,7 +32,7 @@ import * as VoiceReadiness from "./voice/VoiceReadiness.js"
 import * as VoiceServices from "./voice/VoiceServices.js"
 import { Migrations, Repositories } from "@agentline/sql"
 import type { SqlClient } from "@effect/sql"
-import { HttpApiBuilder, HttpApiScalar, HttpServer, OpenApi } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Option } from "effect"
 import * as NodePath from "node:path"
@@ -77,13 +77,13 @@ import { HealthLive } from "./health/Http.js"
 import { OrganizationsLive } from "./organizations/Http.js"
 import * as PublicUrlsLive from "./PublicUrlsLive.js"
 import * as Dashboard from "./Dashboard.js"
-import { ServerConfig, VERSION } from "./ServerConfig.js"
+import { ServerConfig } from "./ServerConfig.js"
 import { CallsLive, TelephonyCallbacksLive, TestCallsLive } from "./calls/Http.js"
 import { CampaignsLive } from "./campaigns/Http.js"
 import { PhoneNumbersLive } from "./phone-numbers/Http.js"
 import { PublicDownloadsLive } from "./runs/Http.js"
 import { TelephonyConfigsLive } from "./telephony/Http.js"
-import { withProviderConfigs } from "./telephony/OpenApiConfigs.js"
+import { servedApi } from "./OpenApiSpec.js"
 import * as TelephonyWebhooks from "./telephony-webhooks/Routes.js"
 import * as Providers from "./telephony/Providers.js"
 import { UploadsLive, UploadTargetLive } from "./uploads/Http.js"
@@ -217,7 +217,7 @@ export const MigrationsLive = Layer.effectDiscard(Migrations.run)
  * API definition cannot know them: an embedding application adds or replaces some).
  */
 export const ApiLive = Layer.unwrapEffect(
-  Effect.map(TelephonyRegistry, (registry) => HttpApiBuilder.api(withProviderConfigs(AgentlineApi.annotate(OpenApi.Version, VERSION), registry)))
+  Effect.map(TelephonyRegistry, (registry) => HttpApiBuilder.api(servedApi(registry)))
 ).pipe(
   Layer.provide([
     HealthLive,
