@@ -72,6 +72,21 @@ export default tseslint.config(
     }
   },
   ...layering,
+  // No source file over 400 lines (300 in packages/voice/src): a longer one is split by what it holds.
+  {
+    files: ["packages/*/src/**/*.{ts,tsx}"],
+    rules: { "max-lines": ["error", { max: 400, skipBlankLines: false, skipComments: false }] }
+  },
+  {
+    files: ["packages/voice/src/**/*.ts"],
+    // VoiceAgent.ts (622 lines) is being split on branch `voice-pipeline`; take it off when that lands.
+    ignores: ["packages/voice/src/session/VoiceAgent.ts"],
+    rules: { "max-lines": ["error", { max: 300, skipBlankLines: false, skipComments: false }] }
+  },
+  {
+    files: ["packages/voice/src/session/VoiceAgent.ts"],
+    rules: { "max-lines": "off" }
+  },
   // TEMPORARY: packages/voice/src/session/ is being rewritten on branch `voice-pipeline`; its violations
   // are left to that branch. Remove this block when it lands.
   {

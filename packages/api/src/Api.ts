@@ -70,5 +70,7 @@ export class AgentlineApi extends HttpApi.make("agentline")
   .prefix("/api/v1")
   .annotate(OpenApi.Title, "Agentline API")
   .annotate(OpenApi.Description, "Self-hosted AI voice agents over telephone calls. Errors are {\"detail\": ...}.")
+  .annotate(OpenApi.License, { name: "MIT", url: "https://opensource.org/licenses/MIT" })
+  .annotate(OpenApi.Servers, [{ url: "/", description: "The server that serves this document" }])
   .annotate(OpenApi.Transform, OpenApiDocument.correct)
 {}

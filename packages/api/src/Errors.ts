@@ -17,9 +17,9 @@ import { Schema } from "effect"
  * The wire schema of an error class: `{detail}` in JSON, the class instance in Effect, with the
  * error's status and description for the OpenAPI document.
  */
-const response = <Self extends { readonly detail: Detail }, Detail>(
-  errorClass: Schema.Schema<Self, any> & { new(props: { readonly detail: Detail }): Self },
-  detail: Schema.Schema<Detail, any>,
+const response = <Self extends { readonly detail: Detail }, SelfEncoded, Detail, DetailEncoded>(
+  errorClass: Schema.Schema<Self, SelfEncoded> & { new(props: { readonly detail: Detail }): Self },
+  detail: Schema.Schema<Detail, DetailEncoded>,
   options: { readonly identifier: string; readonly status: number; readonly description: string }
 ) =>
   Schema.transform(
@@ -27,7 +27,7 @@ const response = <Self extends { readonly detail: Detail }, Detail>(
     Schema.typeSchema(errorClass),
     {
       strict: false,
-      decode: (body) => new errorClass({ detail: body.detail as Detail }),
+      decode: (body) => new errorClass({ detail: body.detail }),
       encode: (error) => ({ detail: error.detail })
     }
   ).annotations(HttpApiSchema.annotations({ status: options.status, description: options.description }))
@@ -72,6 +72,14 @@ export const PayloadTooLargeResponse = response(PayloadTooLarge, Schema.String, 
   identifier: "PayloadTooLarge",
   status: 413,
   description: "The body is larger than allowed"
+})
+
+/** 415: a body in another media type than the endpoint reads (answered before the body is read). */
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()("UnsupportedMediaType", { detail: Schema.String }) {}
+export const UnsupportedMediaTypeResponse = response(UnsupportedMediaType, Schema.String, {
+  identifier: "UnsupportedMediaType",
+  status: 415,
+  description: "The body is not in the media type this endpoint reads"
 })
 
 export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()("TooManyRequests", { detail: Schema.String }) {}
@@ -147,6 +155,7 @@ export type WireError =
   | NotFound
   | Conflict
   | PayloadTooLarge
+  | UnsupportedMediaType
   | TooManyRequests
   | ServiceUnavailable
   | ValidationError
@@ -159,6 +168,7 @@ export const STATUS: { readonly [Tag in WireError["_tag"]]: number } = {
   NotFound: 404,
   Conflict: 409,
   PayloadTooLarge: 413,
+  UnsupportedMediaType: 415,
   TooManyRequests: 429,
   ServiceUnavailable: 503,
   ValidationError: 422,

@@ -8,7 +8,10 @@ import { Schema } from "effect"
 export const IntFromString = Schema.NumberFromString.pipe(
   Schema.int({ message: () => "must be an integer" }),
   Schema.between(-2_147_483_648, 2_147_483_647, { message: () => "must be an integer from -2147483648 to 2147483647" })
-)
+).annotations({
+  // What the text must hold, for the OpenAPI document (the generic one says "a string to be decoded into a number").
+  jsonSchema: { type: "integer", format: "int32", minimum: -2_147_483_648, maximum: 2_147_483_647 }
+})
 
 /**
  * A path parameter naming a row: the integer of `IntFromString`, decoded to that table's branded id
@@ -28,6 +31,15 @@ export const PageParams = Schema.Struct({
     IntFromString.pipe(Schema.between(1, 100, { message: () => "limit must be between 1 and 100" })),
     { default: () => 50 }
   )
+})
+
+/**
+ * The length limits of a text that is trimmed before it is checked, for the OpenAPI document: its JSON
+ * Schema shows the text as sent, where limits checked after the trim do not appear by themselves.
+ * `Schema.Trim.pipe(Schema.maxLength(64)).annotations(lengthLimits(1, 64))`.
+ */
+export const lengthLimits = (minLength: number, maxLength: number) => ({
+  jsonSchema: { type: "string", ...(minLength > 0 ? { minLength } : {}), maxLength }
 })
 
 export const BooleanFromString = Schema.transform(Schema.Literal("true", "false", "1", "0"), Schema.Boolean, {

@@ -1,5 +1,6 @@
 import { ApiKeyId } from "../Ids.js"
 import { Schema } from "effect"
+import { lengthLimits } from "../Params.js"
 
 /** An API key as listed: never the key itself, only a short prefix to recognize it by. */
 export const ApiKey = Schema.Struct({
@@ -23,5 +24,5 @@ export const CreatedApiKey = Schema.Struct({
 })
 
 export const CreateApiKeyRequest = Schema.Struct({
-  name: Schema.Trim.pipe(Schema.minLength(1, { message: () => "name must not be empty" }), Schema.maxLength(100))
+  name: Schema.Trim.pipe(Schema.minLength(1, { message: () => "name must not be empty" }), Schema.maxLength(100)).annotations(lengthLimits(1, 100))
 })

@@ -1,20 +1,20 @@
 import { ChangePasswordRequest, LoginRequest, LoginResponse, User } from "../users/User.js"
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Authentication, AuthenticationAllowingPasswordChange } from "../Authentication.js"
 import { Success } from "../Params.js"
 
-export class AuthApi extends HttpApiGroup.make("auth")
-  .add(HttpApiEndpoint.post("login", "/auth/login").setPayload(LoginRequest).addSuccess(LoginResponse))
+export class AuthApi extends HttpApiGroup.make("auth").annotate(OpenApi.Description, "Logging in and out, the caller's session and password")
+  .add(HttpApiEndpoint.post("login", "/auth/login").annotate(OpenApi.Summary, "Log in with email and password").setPayload(LoginRequest).addSuccess(LoginResponse))
   .add(
-    HttpApiEndpoint.post("changePassword", "/auth/change-password")
+    HttpApiEndpoint.post("changePassword", "/auth/change-password").annotate(OpenApi.Summary, "Change the caller's password")
       .setPayload(ChangePasswordRequest)
       .addSuccess(User)
       .middleware(AuthenticationAllowingPasswordChange)
   )
   .add(
-    HttpApiEndpoint.post("logout", "/auth/logout")
+    HttpApiEndpoint.post("logout", "/auth/logout").annotate(OpenApi.Summary, "End the login session")
       .addSuccess(Success)
       .middleware(AuthenticationAllowingPasswordChange)
   )
-  .add(HttpApiEndpoint.get("me", "/auth/me").addSuccess(User).middleware(Authentication))
+  .add(HttpApiEndpoint.get("me", "/auth/me").annotate(OpenApi.Summary, "The caller's user and organization").addSuccess(User).middleware(Authentication))
 {}

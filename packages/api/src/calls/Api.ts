@@ -1,5 +1,5 @@
 import { CallRequest, CallResponse, TestCallRequest, TestCallResponse } from "./Call.js"
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { ApiKeyAuthentication, Authentication } from "../Authentication.js"
 import { AttemptId } from "../Ids.js"
@@ -10,27 +10,27 @@ import { idFromString } from "../Params.js"
  * plain routes run the agent's published version; the `/test/` routes run its latest draft (or the
  * published version when there is no draft), with the agent's template variables as defaults.
  */
-export class CallsApi extends HttpApiGroup.make("calls")
+export class CallsApi extends HttpApiGroup.make("calls").annotate(OpenApi.Description, "Calls placed through an agent's public triggers")
   .add(
-    HttpApiEndpoint.post("byWorkflowUuid", "/public/agent/workflow/:workflow_uuid")
+    HttpApiEndpoint.post("byWorkflowUuid", "/public/agent/workflow/:workflow_uuid").annotate(OpenApi.Summary, "Place a call with an agent, by its UUID")
       .setPath(Schema.Struct({ workflow_uuid: Schema.String }))
       .setPayload(CallRequest)
       .addSuccess(CallResponse)
   )
   .add(
-    HttpApiEndpoint.post("testByWorkflowUuid", "/public/agent/test/workflow/:workflow_uuid")
+    HttpApiEndpoint.post("testByWorkflowUuid", "/public/agent/test/workflow/:workflow_uuid").annotate(OpenApi.Summary, "Place a test call with an agent's draft, by its UUID")
       .setPath(Schema.Struct({ workflow_uuid: Schema.String }))
       .setPayload(CallRequest)
       .addSuccess(CallResponse)
   )
   .add(
-    HttpApiEndpoint.post("testByTriggerPath", "/public/agent/test/:uuid")
+    HttpApiEndpoint.post("testByTriggerPath", "/public/agent/test/:uuid").annotate(OpenApi.Summary, "Place a test call through an API trigger")
       .setPath(Schema.Struct({ uuid: Schema.String }))
       .setPayload(CallRequest)
       .addSuccess(CallResponse)
   )
   .add(
-    HttpApiEndpoint.post("byTriggerPath", "/public/agent/:uuid")
+    HttpApiEndpoint.post("byTriggerPath", "/public/agent/:uuid").annotate(OpenApi.Summary, "Place a call through an API trigger")
       .setPath(Schema.Struct({ uuid: Schema.String }))
       .setPayload(CallRequest)
       .addSuccess(CallResponse)
@@ -39,15 +39,15 @@ export class CallsApi extends HttpApiGroup.make("calls")
 {}
 
 /** A test call of an agent by id: a login session (the dashboard) or an API key. */
-export class TestCallsApi extends HttpApiGroup.make("testCalls")
-  .add(HttpApiEndpoint.post("initiate", "/telephony/initiate-call").setPayload(TestCallRequest).addSuccess(TestCallResponse))
+export class TestCallsApi extends HttpApiGroup.make("testCalls").annotate(OpenApi.Description, "Test calls from the dashboard")
+  .add(HttpApiEndpoint.post("initiate", "/telephony/initiate-call").annotate(OpenApi.Summary, "Place a test call from the dashboard").setPayload(TestCallRequest).addSuccess(TestCallResponse))
   .middleware(Authentication)
 {}
 
 /** Provider-facing status callbacks; the provider's signature is the credential. */
-export class TelephonyCallbacksApi extends HttpApiGroup.make("telephonyCallbacks")
+export class TelephonyCallbacksApi extends HttpApiGroup.make("telephonyCallbacks").annotate(OpenApi.Description, "Call status callbacks from telephony providers")
   .add(
-    HttpApiEndpoint.post("callback", "/telephony/callbacks/:provider/:attempt_id")
+    HttpApiEndpoint.post("callback", "/telephony/callbacks/:provider/:attempt_id").annotate(OpenApi.Summary, "Receive a telephony provider's call callback")
       .setPath(Schema.Struct({ provider: Schema.String, attempt_id: idFromString(AttemptId) }))
       .addSuccess(Schema.Struct({ ok: Schema.Boolean, events: Schema.Int }))
   )

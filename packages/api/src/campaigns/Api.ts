@@ -1,6 +1,6 @@
 import { Campaign, CampaignList, CreateCampaignRequest, RedialRequest, UpdateCampaignRequest } from "./Campaign.js"
 import { RunsPage } from "../runs/Run.js"
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "../Authentication.js"
 import { CampaignId } from "../Ids.js"
@@ -11,16 +11,16 @@ const CampaignPath = Schema.Struct({ campaign_id: idFromString(CampaignId) })
 const action = <const Name extends string>(name: Name) =>
   HttpApiEndpoint.post(name, `/campaign/:campaign_id/${name}`).setPath(CampaignPath).addSuccess(Campaign)
 
-export class CampaignsApi extends HttpApiGroup.make("campaigns")
-  .add(HttpApiEndpoint.post("create", "/campaign/create").setPayload(CreateCampaignRequest).addSuccess(Campaign))
-  .add(HttpApiEndpoint.get("list", "/campaign/").setUrlParams(PageParams).addSuccess(CampaignList))
-  .add(HttpApiEndpoint.get("get", "/campaign/:campaign_id").setPath(CampaignPath).addSuccess(Campaign))
-  .add(HttpApiEndpoint.patch("update", "/campaign/:campaign_id").setPath(CampaignPath).setPayload(UpdateCampaignRequest).addSuccess(Campaign))
-  .add(action("start"))
-  .add(action("pause"))
-  .add(action("resume"))
-  .add(action("cancel"))
-  .add(HttpApiEndpoint.get("runs", "/campaign/:campaign_id/runs").setPath(CampaignPath).setUrlParams(PageParams).addSuccess(RunsPage))
-  .add(HttpApiEndpoint.post("redial", "/campaign/:campaign_id/redial").setPath(CampaignPath).setPayload(RedialRequest).addSuccess(Campaign))
+export class CampaignsApi extends HttpApiGroup.make("campaigns").annotate(OpenApi.Description, "Campaigns: an agent calling a list of contacts")
+  .add(HttpApiEndpoint.post("create", "/campaign/create").annotate(OpenApi.Summary, "Create a campaign").setPayload(CreateCampaignRequest).addSuccess(Campaign))
+  .add(HttpApiEndpoint.get("list", "/campaign/").annotate(OpenApi.Summary, "List campaigns").setUrlParams(PageParams).addSuccess(CampaignList))
+  .add(HttpApiEndpoint.get("get", "/campaign/:campaign_id").annotate(OpenApi.Summary, "Get a campaign").setPath(CampaignPath).addSuccess(Campaign))
+  .add(HttpApiEndpoint.patch("update", "/campaign/:campaign_id").annotate(OpenApi.Summary, "Update a draft or paused campaign").setPath(CampaignPath).setPayload(UpdateCampaignRequest).addSuccess(Campaign))
+  .add(action("start").annotate(OpenApi.Summary, "Start a campaign"))
+  .add(action("pause").annotate(OpenApi.Summary, "Pause a running campaign"))
+  .add(action("resume").annotate(OpenApi.Summary, "Resume a paused campaign"))
+  .add(action("cancel").annotate(OpenApi.Summary, "Cancel a campaign"))
+  .add(HttpApiEndpoint.get("runs", "/campaign/:campaign_id/runs").annotate(OpenApi.Summary, "List a campaign's runs").setPath(CampaignPath).setUrlParams(PageParams).addSuccess(RunsPage))
+  .add(HttpApiEndpoint.post("redial", "/campaign/:campaign_id/redial").annotate(OpenApi.Summary, "Redial a campaign's unanswered contacts").setPath(CampaignPath).setPayload(RedialRequest).addSuccess(Campaign))
   .middleware(Authentication)
 {}

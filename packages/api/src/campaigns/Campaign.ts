@@ -13,6 +13,7 @@
  */
 import { CampaignId, TelephonyConfigurationId, WorkflowId } from "../Ids.js"
 import { Schema } from "effect"
+import { lengthLimits } from "../Params.js"
 import { LogEntry } from "./CampaignLog.js"
 import {
   CircuitBreakerChanges,
@@ -26,7 +27,7 @@ import {
 const Name = Schema.Trim.pipe(
   Schema.minLength(1, { message: () => "name must be 1 to 255 characters" }),
   Schema.maxLength(255, { message: () => "name must be 1 to 255 characters" })
-)
+).annotations(lengthLimits(1, 255))
 const MaxConcurrency = Schema.Int.pipe(
   Schema.between(1, 100, { message: () => "max_concurrency must be an integer between 1 and 100" })
 )
@@ -60,7 +61,7 @@ export const Campaign = Schema.Struct({
   telephony_configuration_id: Schema.NullOr(TelephonyConfigurationId),
   telephony_configuration_name: Schema.NullOr(Schema.String),
   logs: Schema.Array(LogEntry)
-})
+}).annotations({ identifier: "Campaign", description: "A campaign: an agent calling a list of contacts" })
 export type Campaign = typeof Campaign.Type
 
 const OptionalSchedule = Schema.optional(Schema.NullOr(ScheduleConfig))

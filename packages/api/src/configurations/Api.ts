@@ -9,9 +9,9 @@ import { ConfigurationStatus } from "./Configurations.js"
  * (its path and `{status: [{model, message}]}` shape), answered from what the server found when it
  * started. Any user of any organization; no names of keys, addresses or secrets in it.
  */
-export class ConfigurationsApi extends HttpApiGroup.make("configurations")
+export class ConfigurationsApi extends HttpApiGroup.make("configurations").annotate(OpenApi.Description, "The server's voice services (language model, speech to text, text to speech)")
   .add(
-    HttpApiEndpoint.get("validate", "/user/configurations/user/validate")
+    HttpApiEndpoint.get("validate", "/user/configurations/user/validate").annotate(OpenApi.Summary, "Check the server's voice services configuration")
       .setUrlParams(Schema.Struct({
         // The reference's cache of vendor checks, 0–86400 s; kept so its clients' requests stay valid.
         validity_ttl_seconds: Schema.optional(

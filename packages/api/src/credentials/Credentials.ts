@@ -4,6 +4,7 @@
  * never returned.
  */
 import { Schema } from "effect"
+import { lengthLimits } from "../Params.js"
 
 export const CredentialType = Schema.Literal("none", "api_key", "bearer_token", "basic_auth", "custom_header")
 export type CredentialType = typeof CredentialType.Type
@@ -21,7 +22,7 @@ export type Credential = typeof Credential.Type
 const Name = Schema.Trim.pipe(
   Schema.minLength(1, { message: () => "name must not be empty" }),
   Schema.maxLength(255, { message: () => "name must be at most 255 characters" })
-)
+).annotations(lengthLimits(1, 255))
 const Description = Schema.NullOr(Schema.String.pipe(Schema.maxLength(1000)))
 const Data = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 

@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "../Authentication.js"
 import { WorkflowId } from "../Ids.js"
@@ -8,13 +8,13 @@ import { EmbedConfig, EmbedTokenRequest, EmbedTokenResponse, EmbedTokenRevoked, 
 const WorkflowPath = Schema.Struct({ workflow_id: idFromString(WorkflowId) })
 
 /** The agent's embed token (one active token per agent), managed by the organization. */
-export class EmbedTokensApi extends HttpApiGroup.make("embedTokens")
+export class EmbedTokensApi extends HttpApiGroup.make("embedTokens").annotate(OpenApi.Description, "Embed tokens: an agent on a web page")
   .add(
-    HttpApiEndpoint.post("save", "/workflow/:workflow_id/embed-token").setPath(WorkflowPath).setPayload(EmbedTokenRequest)
+    HttpApiEndpoint.post("save", "/workflow/:workflow_id/embed-token").annotate(OpenApi.Summary, "Create or update an agent's embed token").setPath(WorkflowPath).setPayload(EmbedTokenRequest)
       .addSuccess(EmbedTokenResponse)
   )
-  .add(HttpApiEndpoint.get("get", "/workflow/:workflow_id/embed-token").setPath(WorkflowPath).addSuccess(Schema.NullOr(EmbedTokenResponse)))
-  .add(HttpApiEndpoint.del("revoke", "/workflow/:workflow_id/embed-token").setPath(WorkflowPath).addSuccess(EmbedTokenRevoked))
+  .add(HttpApiEndpoint.get("get", "/workflow/:workflow_id/embed-token").annotate(OpenApi.Summary, "Get an agent's embed token").setPath(WorkflowPath).addSuccess(Schema.NullOr(EmbedTokenResponse)))
+  .add(HttpApiEndpoint.del("revoke", "/workflow/:workflow_id/embed-token").annotate(OpenApi.Summary, "Revoke an agent's embed token").setPath(WorkflowPath).addSuccess(EmbedTokenRevoked))
   .middleware(Authentication)
 {}
 
@@ -22,10 +22,10 @@ export class EmbedTokensApi extends HttpApiGroup.make("embedTokens")
  * What a website's widget calls, with no credentials but the embed token: from the origins the token
  * allows (the `Origin` header), with answers readable cross-origin (CORS) there.
  */
-export class PublicEmbedApi extends HttpApiGroup.make("publicEmbed")
-  .add(HttpApiEndpoint.post("init", "/public/embed/init").setPayload(InitEmbedRequest).addSuccess(InitEmbedResponse))
+export class PublicEmbedApi extends HttpApiGroup.make("publicEmbed").annotate(OpenApi.Description, "The embedded widget's public endpoints")
+  .add(HttpApiEndpoint.post("init", "/public/embed/init").annotate(OpenApi.Summary, "Start an embedded call session").setPayload(InitEmbedRequest).addSuccess(InitEmbedResponse))
   .add(
-    HttpApiEndpoint.get("config", "/public/embed/config/:token").setPath(Schema.Struct({ token: Schema.String }))
+    HttpApiEndpoint.get("config", "/public/embed/config/:token").annotate(OpenApi.Summary, "Get an embed token's widget settings").setPath(Schema.Struct({ token: Schema.String }))
       .addSuccess(EmbedConfig)
   )
 {}

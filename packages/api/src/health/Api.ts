@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 
 export const Health = Schema.Struct({
@@ -9,6 +9,6 @@ export const Health = Schema.Struct({
   auth_provider: Schema.String
 })
 
-export class HealthApi extends HttpApiGroup.make("health")
-  .add(HttpApiEndpoint.get("health", "/health").addSuccess(Health))
+export class HealthApi extends HttpApiGroup.make("health").annotate(OpenApi.Description, "Whether the server is up")
+  .add(HttpApiEndpoint.get("health", "/health").annotate(OpenApi.Summary, "Check the server is up").addSuccess(Health))
 {}

@@ -1,5 +1,5 @@
 import { CreatePhoneNumberRequest, PhoneNumber, ProviderSync, UpdatePhoneNumberRequest } from "./PhoneNumber.js"
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "../Authentication.js"
 import { PhoneNumberId, TelephonyConfigurationId } from "../Ids.js"
@@ -9,18 +9,18 @@ const ConfigPath = Schema.Struct({ config_id: idFromString(TelephonyConfiguratio
 const NumberPath = Schema.Struct({ config_id: idFromString(TelephonyConfigurationId), phone_number_id: idFromString(PhoneNumberId) })
 const base = "/organizations/telephony-configs/:config_id/phone-numbers"
 
-export class PhoneNumbersApi extends HttpApiGroup.make("phoneNumbers")
-  .add(HttpApiEndpoint.get("list", base).setPath(ConfigPath).addSuccess(Schema.Struct({ phone_numbers: Schema.Array(PhoneNumber) })))
-  .add(HttpApiEndpoint.post("create", base).setPath(ConfigPath).setPayload(CreatePhoneNumberRequest).addSuccess(PhoneNumber))
-  .add(HttpApiEndpoint.get("get", `${base}/:phone_number_id`).setPath(NumberPath).addSuccess(PhoneNumber))
+export class PhoneNumbersApi extends HttpApiGroup.make("phoneNumbers").annotate(OpenApi.Description, "Phone numbers and SIP addresses of a telephony configuration")
+  .add(HttpApiEndpoint.get("list", base).annotate(OpenApi.Summary, "List a configuration's phone numbers").setPath(ConfigPath).addSuccess(Schema.Struct({ phone_numbers: Schema.Array(PhoneNumber) })))
+  .add(HttpApiEndpoint.post("create", base).annotate(OpenApi.Summary, "Add a phone number to a configuration").setPath(ConfigPath).setPayload(CreatePhoneNumberRequest).addSuccess(PhoneNumber))
+  .add(HttpApiEndpoint.get("get", `${base}/:phone_number_id`).annotate(OpenApi.Summary, "Get a phone number").setPath(NumberPath).addSuccess(PhoneNumber))
   .add(
-    HttpApiEndpoint.put("update", `${base}/:phone_number_id`).setPath(NumberPath).setPayload(UpdatePhoneNumberRequest)
+    HttpApiEndpoint.put("update", `${base}/:phone_number_id`).annotate(OpenApi.Summary, "Update a phone number").setPath(NumberPath).setPayload(UpdatePhoneNumberRequest)
       .addSuccess(PhoneNumber)
   )
   .add(
-    HttpApiEndpoint.del("delete", `${base}/:phone_number_id`).setPath(NumberPath)
+    HttpApiEndpoint.del("delete", `${base}/:phone_number_id`).annotate(OpenApi.Summary, "Delete a phone number").setPath(NumberPath)
       .addSuccess(Schema.Struct({ message: Schema.String, provider_sync: Schema.NullOr(ProviderSync) }))
   )
-  .add(HttpApiEndpoint.post("setDefaultCaller", `${base}/:phone_number_id/set-default-caller`).setPath(NumberPath).addSuccess(PhoneNumber))
+  .add(HttpApiEndpoint.post("setDefaultCaller", `${base}/:phone_number_id/set-default-caller`).annotate(OpenApi.Summary, "Make a phone number the configuration's default caller").setPath(NumberPath).addSuccess(PhoneNumber))
   .middleware(Authentication)
 {}

@@ -21,7 +21,7 @@ export const PhoneNumber = Schema.Struct({
   inbound_workflow_id: Schema.NullOr(WorkflowId),
   inbound_workflow_name: Schema.NullOr(Schema.String),
   provider_sync: Schema.NullOr(ProviderSync)
-})
+}).annotations({ identifier: "PhoneNumber", description: "A phone number (or SIP address) of a telephony configuration" })
 export type PhoneNumber = typeof PhoneNumber.Type
 
 const CountryCode = Schema.String.pipe(

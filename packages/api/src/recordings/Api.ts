@@ -29,9 +29,9 @@ export const TranscribeBody = HttpApiSchema.Multipart(
  * The organization's pre-recorded audio (the reference's `/workflow-recordings`, same paths and
  * shapes): any user of the organization.
  */
-export class RecordingsApi extends HttpApiGroup.make("recordings")
+export class RecordingsApi extends HttpApiGroup.make("recordings").annotate(OpenApi.Description, "Pre-recorded audio agents play")
   .add(
-    HttpApiEndpoint.post("uploadUrls", "/workflow-recordings/upload-url")
+    HttpApiEndpoint.post("uploadUrls", "/workflow-recordings/upload-url").annotate(OpenApi.Summary, "Request upload URLs for recordings")
       .setPayload(BatchRecordingUploadRequest)
       .addSuccess(BatchRecordingUploadResponse)
       .annotate(
@@ -41,7 +41,7 @@ export class RecordingsApi extends HttpApiGroup.make("recordings")
       )
   )
   .add(
-    HttpApiEndpoint.post("create", "/workflow-recordings/")
+    HttpApiEndpoint.post("create", "/workflow-recordings/").annotate(OpenApi.Summary, "Create recordings from uploaded files")
       .setPayload(BatchRecordingCreateRequest)
       .addSuccess(BatchRecordingCreateResponse)
       .annotate(
@@ -52,12 +52,12 @@ export class RecordingsApi extends HttpApiGroup.make("recordings")
       )
   )
   .add(
-    HttpApiEndpoint.get("list", "/workflow-recordings/")
+    HttpApiEndpoint.get("list", "/workflow-recordings/").annotate(OpenApi.Summary, "List recordings")
       .setUrlParams(RecordingListParams)
       .addSuccess(RecordingList)
   )
   .add(
-    HttpApiEndpoint.post("transcribe", "/workflow-recordings/transcribe")
+    HttpApiEndpoint.post("transcribe", "/workflow-recordings/transcribe").annotate(OpenApi.Summary, "Transcribe an audio file")
       .setPayload(TranscribeBody)
       .addSuccess(TranscriptionResponse)
       .annotate(
@@ -67,12 +67,12 @@ export class RecordingsApi extends HttpApiGroup.make("recordings")
       )
   )
   .add(
-    HttpApiEndpoint.del("delete", "/workflow-recordings/:recording_id")
+    HttpApiEndpoint.del("delete", "/workflow-recordings/:recording_id").annotate(OpenApi.Summary, "Delete a recording")
       .setPath(Schema.Struct({ recording_id: Schema.String }))
       .addSuccess(Success)
   )
   .add(
-    HttpApiEndpoint.patch("update", "/workflow-recordings/:id")
+    HttpApiEndpoint.patch("update", "/workflow-recordings/:id").annotate(OpenApi.Summary, "Update a recording")
       .setPath(Schema.Struct({ id: IntFromString }))
       .setPayload(RecordingUpdateRequest)
       .addSuccess(Recording)

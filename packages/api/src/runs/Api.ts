@@ -3,9 +3,9 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { Schema } from "effect"
 
 /** Signed, expiring links to run artifacts: no API key, the link is the credential. */
-export class PublicDownloadsApi extends HttpApiGroup.make("publicDownloads")
+export class PublicDownloadsApi extends HttpApiGroup.make("publicDownloads").annotate(OpenApi.Description, "Run recordings and transcripts by signed public link")
   .add(
-    HttpApiEndpoint.get("download", "/public/download/workflow/:token/:artifact")
+    HttpApiEndpoint.get("download", "/public/download/workflow/:token/:artifact").annotate(OpenApi.Summary, "Download a run's recording or transcript by signed link")
       .setPath(Schema.Struct({ token: Schema.String, artifact: Artifact }))
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/octet-stream" }))
       .annotate(

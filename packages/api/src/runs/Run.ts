@@ -31,7 +31,7 @@ export const Run = Schema.Struct({
   gathered_context: Schema.NullOr(JsonObject),
   logs: Schema.NullOr(JsonObject),
   annotations: Schema.NullOr(JsonObject)
-})
+}).annotations({ identifier: "Run", description: "One call of an agent (a workflow run)" })
 export type Run = typeof Run.Type
 
 export const RunsPage = Schema.Struct({
@@ -40,7 +40,7 @@ export const RunsPage = Schema.Struct({
   page: Schema.Int,
   limit: Schema.Int,
   total_pages: Schema.Int
-})
+}).annotations({ identifier: "RunsPage", description: "One page of runs" })
 export type RunsPage = typeof RunsPage.Type
 
 export const Artifact = Schema.Literal("transcript", "recording", "user_recording", "bot_recording")

@@ -1,5 +1,5 @@
 import { CreateTelephonyConfigurationRequest, ProviderMetadata, TelephonyConfigurationDetail, TelephonyConfigurationListItem, UpdateTelephonyConfigurationRequest } from "./TelephonyConfig.js"
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "../Authentication.js"
 import { TelephonyConfigurationId } from "../Ids.js"
@@ -7,31 +7,31 @@ import { idPath } from "../Params.js"
 
 const ConfigPath = idPath("config_id", TelephonyConfigurationId)
 
-export class TelephonyConfigsApi extends HttpApiGroup.make("telephonyConfigs")
-  .add(HttpApiEndpoint.get("metadata", "/organizations/telephony-providers/metadata").addSuccess(ProviderMetadata))
+export class TelephonyConfigsApi extends HttpApiGroup.make("telephonyConfigs").annotate(OpenApi.Description, "Telephony configurations: a provider's credentials")
+  .add(HttpApiEndpoint.get("metadata", "/organizations/telephony-providers/metadata").annotate(OpenApi.Summary, "Describe the telephony providers this server knows").addSuccess(ProviderMetadata))
   .add(
-    HttpApiEndpoint.get("list", "/organizations/telephony-configs")
+    HttpApiEndpoint.get("list", "/organizations/telephony-configs").annotate(OpenApi.Summary, "List telephony configurations")
       .addSuccess(Schema.Struct({ configurations: Schema.Array(TelephonyConfigurationListItem) }))
   )
   .add(
-    HttpApiEndpoint.post("create", "/organizations/telephony-configs")
+    HttpApiEndpoint.post("create", "/organizations/telephony-configs").annotate(OpenApi.Summary, "Create a telephony configuration")
       .setPayload(CreateTelephonyConfigurationRequest)
       .addSuccess(TelephonyConfigurationDetail)
   )
-  .add(HttpApiEndpoint.get("get", "/organizations/telephony-configs/:config_id").setPath(ConfigPath).addSuccess(TelephonyConfigurationDetail))
+  .add(HttpApiEndpoint.get("get", "/organizations/telephony-configs/:config_id").annotate(OpenApi.Summary, "Get a telephony configuration").setPath(ConfigPath).addSuccess(TelephonyConfigurationDetail))
   .add(
-    HttpApiEndpoint.put("update", "/organizations/telephony-configs/:config_id")
+    HttpApiEndpoint.put("update", "/organizations/telephony-configs/:config_id").annotate(OpenApi.Summary, "Update a telephony configuration")
       .setPath(ConfigPath)
       .setPayload(UpdateTelephonyConfigurationRequest)
       .addSuccess(TelephonyConfigurationDetail)
   )
   .add(
-    HttpApiEndpoint.post("setDefaultOutbound", "/organizations/telephony-configs/:config_id/set-default-outbound")
+    HttpApiEndpoint.post("setDefaultOutbound", "/organizations/telephony-configs/:config_id/set-default-outbound").annotate(OpenApi.Summary, "Make a telephony configuration the default for outbound calls")
       .setPath(ConfigPath)
       .addSuccess(TelephonyConfigurationDetail)
   )
   .add(
-    HttpApiEndpoint.del("delete", "/organizations/telephony-configs/:config_id")
+    HttpApiEndpoint.del("delete", "/organizations/telephony-configs/:config_id").annotate(OpenApi.Summary, "Delete a telephony configuration")
       .setPath(ConfigPath)
       .addSuccess(Schema.Struct({ message: Schema.String }))
   )

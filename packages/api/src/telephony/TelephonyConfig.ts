@@ -1,10 +1,11 @@
 import { TelephonyConfigurationId } from "../Ids.js"
 import { Schema } from "effect"
+import { lengthLimits } from "../Params.js"
 
 const Name = Schema.Trim.pipe(
   Schema.minLength(1, { message: () => "name must be 1 to 64 characters" }),
   Schema.maxLength(64, { message: () => "name must be 1 to 64 characters" })
-)
+).annotations(lengthLimits(1, 64))
 
 /** The provider variant object; validated against the provider's own schema by the service. */
 export const ProviderConfigInput = Schema.Struct(
@@ -21,7 +22,7 @@ export const TelephonyConfigurationDetail = Schema.Struct({
   credentials: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
   created_at: Schema.String,
   updated_at: Schema.String
-})
+}).annotations({ identifier: "TelephonyConfiguration", description: "A telephony configuration, its sensitive credentials masked" })
 export type TelephonyConfigurationDetail = typeof TelephonyConfigurationDetail.Type
 
 export const TelephonyConfigurationListItem = Schema.Struct({
@@ -32,7 +33,7 @@ export const TelephonyConfigurationListItem = Schema.Struct({
   created_at: Schema.String,
   updated_at: Schema.String,
   phone_number_count: Schema.Int
-})
+}).annotations({ identifier: "TelephonyConfigurationListItem", description: "A telephony configuration as listed" })
 export type TelephonyConfigurationListItem = typeof TelephonyConfigurationListItem.Type
 
 export const CreateTelephonyConfigurationRequest = Schema.Struct({

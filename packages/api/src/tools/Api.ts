@@ -15,7 +15,7 @@ import {
 const ToolPath = Schema.Struct({ tool_uuid: Schema.String })
 
 /** The organization's tools (the reference's `/tools`, same paths and shapes): any user of the organization. */
-export class ToolsApi extends HttpApiGroup.make("tools")
+export class ToolsApi extends HttpApiGroup.make("tools").annotate(OpenApi.Description, "Tools an agent can call during a conversation (HTTP APIs, MCP servers)")
   .add(
     HttpApiEndpoint.get("list", "/tools").setUrlParams(ToolListParams).addSuccess(Schema.Array(Tool))
       .annotate(OpenApi.Summary, "List tools")

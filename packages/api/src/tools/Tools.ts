@@ -11,6 +11,7 @@
  * ending a call is built into every agent, and transfer is not available yet.
  */
 import { Schema } from "effect"
+import { lengthLimits } from "../Params.js"
 
 const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
@@ -163,7 +164,7 @@ export type Tool = typeof Tool.Type
 const Name = Schema.Trim.pipe(
   Schema.minLength(1, { message: () => "name must not be empty" }),
   Schema.maxLength(255, { message: () => "name must be at most 255 characters" })
-)
+).annotations(lengthLimits(1, 255))
 const Description = Schema.NullOr(Schema.String.pipe(Schema.maxLength(4000, { message: () => "description must be at most 4000 characters" })))
 const Icon = Schema.NullOr(Schema.String.pipe(Schema.maxLength(50)))
 const IconColor = Schema.NullOr(Schema.String.pipe(Schema.maxLength(7)))

@@ -14,10 +14,10 @@ const presign = <const Name extends string>(name: Name, path: HttpApiEndpoint.Pa
         "The returned file_key is the campaign's source_id."
     )
 
-export class UploadsApi extends HttpApiGroup.make("uploads")
-  .add(presign("presign", "/storage/presigned-upload-url"))
+export class UploadsApi extends HttpApiGroup.make("uploads").annotate(OpenApi.Description, "Reserving file uploads")
+  .add(presign("presign", "/storage/presigned-upload-url").annotate(OpenApi.Summary, "Reserve an upload of a contacts CSV"))
   // The reference implementation's real path, kept so its clients keep working.
-  .add(presign("presignS3", "/s3/presigned-upload-url"))
+  .add(presign("presignS3", "/s3/presigned-upload-url").annotate(OpenApi.Summary, "Reserve an upload of a contacts CSV (S3-style path)"))
   .middleware(Authentication)
 {}
 
@@ -26,9 +26,9 @@ export class UploadsApi extends HttpApiGroup.make("uploads")
  * `signature` are optional in the schema so that a URL missing them gets the same 403 as a wrong one
  * (instead of a 422 that would read the whole body to report it).
  */
-export class UploadTargetApi extends HttpApiGroup.make("uploadTarget")
+export class UploadTargetApi extends HttpApiGroup.make("uploadTarget").annotate(OpenApi.Description, "Signed file uploads")
   .add(
-    HttpApiEndpoint.put("upload", "/storage/upload/:organization/contacts/:file")
+    HttpApiEndpoint.put("upload", "/storage/upload/:organization/contacts/:file").annotate(OpenApi.Summary, "Upload a contacts CSV")
       .setPath(Schema.Struct({ organization: Schema.String, file: Schema.String }))
       .setUrlParams(Schema.Struct({
         expires: Schema.optionalWith(Schema.String, { default: () => "" }),
@@ -43,7 +43,7 @@ export class UploadTargetApi extends HttpApiGroup.make("uploadTarget")
       )
   )
   .add(
-    HttpApiEndpoint.put("uploadRecording", "/storage/upload/:organization/recordings/:file")
+    HttpApiEndpoint.put("uploadRecording", "/storage/upload/:organization/recordings/:file").annotate(OpenApi.Summary, "Upload a recording's audio")
       .setPath(Schema.Struct({ organization: Schema.String, file: Schema.String }))
       .setUrlParams(Schema.Struct({
         expires: Schema.optionalWith(Schema.String, { default: () => "" }),

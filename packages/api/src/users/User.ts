@@ -20,7 +20,7 @@ export const Email = Schema.Trim.pipe(
   Schema.compose(Schema.Lowercase),
   Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: () => "must be an email address such as ada@example.com" }),
   Schema.maxLength(254)
-)
+).annotations({ jsonSchema: { type: "string", format: "email", maxLength: 254 } })
 
 export const Password = Schema.String.pipe(
   Schema.minLength(8, { message: () => "must be at least 8 characters" }),

@@ -20,28 +20,28 @@ import { NodeSpec, NodeTypesResponse } from "./NodeSpec.js"
 
 const WorkflowPath = Schema.Struct({ workflow_id: idFromString(WorkflowId) })
 
-export class WorkflowsApi extends HttpApiGroup.make("workflows")
-  .add(HttpApiEndpoint.post("create", "/workflow/create/definition").setPayload(CreateWorkflowRequest).addSuccess(Workflow))
-  .add(HttpApiEndpoint.get("list", "/workflow/fetch").setUrlParams(ListWorkflowsParams).addSuccess(Schema.Array(WorkflowListItem)))
-  .add(HttpApiEndpoint.get("get", "/workflow/fetch/:workflow_id").setPath(WorkflowPath).addSuccess(Workflow))
-  .add(HttpApiEndpoint.put("update", "/workflow/:workflow_id").setPath(WorkflowPath).setPayload(UpdateWorkflowRequest).addSuccess(Workflow))
+export class WorkflowsApi extends HttpApiGroup.make("workflows").annotate(OpenApi.Description, "Agents (workflows): their definitions, versions and runs")
+  .add(HttpApiEndpoint.post("create", "/workflow/create/definition").annotate(OpenApi.Summary, "Create an agent").setPayload(CreateWorkflowRequest).addSuccess(Workflow))
+  .add(HttpApiEndpoint.get("list", "/workflow/fetch").annotate(OpenApi.Summary, "List agents").setUrlParams(ListWorkflowsParams).addSuccess(Schema.Array(WorkflowListItem)))
+  .add(HttpApiEndpoint.get("get", "/workflow/fetch/:workflow_id").annotate(OpenApi.Summary, "Get an agent").setPath(WorkflowPath).addSuccess(Workflow))
+  .add(HttpApiEndpoint.put("update", "/workflow/:workflow_id").annotate(OpenApi.Summary, "Save a change to an agent's draft").setPath(WorkflowPath).setPayload(UpdateWorkflowRequest).addSuccess(Workflow))
   .add(
-    HttpApiEndpoint.put("setStatus", "/workflow/:workflow_id/status").setPath(WorkflowPath).setPayload(SetStatusRequest)
+    HttpApiEndpoint.put("setStatus", "/workflow/:workflow_id/status").annotate(OpenApi.Summary, "Archive or restore an agent").setPath(WorkflowPath).setPayload(SetStatusRequest)
       .addSuccess(Workflow)
   )
-  .add(HttpApiEndpoint.get("versions", "/workflow/:workflow_id/versions").setPath(WorkflowPath).addSuccess(Schema.Array(WorkflowVersion)))
+  .add(HttpApiEndpoint.get("versions", "/workflow/:workflow_id/versions").annotate(OpenApi.Summary, "List an agent's versions").setPath(WorkflowPath).addSuccess(Schema.Array(WorkflowVersion)))
   .add(
-    HttpApiEndpoint.post("publish", "/workflow/:workflow_id/publish").setPath(WorkflowPath).addSuccess(PublishedVersion)
+    HttpApiEndpoint.post("publish", "/workflow/:workflow_id/publish").annotate(OpenApi.Summary, "Publish an agent's draft").setPath(WorkflowPath).addSuccess(PublishedVersion)
       .addError(DefinitionRejectedResponse)
   )
-  .add(HttpApiEndpoint.post("createDraft", "/workflow/:workflow_id/create-draft").setPath(WorkflowPath).addSuccess(WorkflowVersion))
+  .add(HttpApiEndpoint.post("createDraft", "/workflow/:workflow_id/create-draft").annotate(OpenApi.Summary, "Start a draft from the published version").setPath(WorkflowPath).addSuccess(WorkflowVersion))
   .add(
-    HttpApiEndpoint.post("validate", "/workflow/:workflow_id/validate").setPath(WorkflowPath).addSuccess(ValidationResult)
+    HttpApiEndpoint.post("validate", "/workflow/:workflow_id/validate").annotate(OpenApi.Summary, "Check an agent's definition").setPath(WorkflowPath).addSuccess(ValidationResult)
       .addError(DefinitionRejectedResponse)
   )
-  .add(HttpApiEndpoint.get("runs", "/workflow/:workflow_id/runs").setPath(WorkflowPath).setUrlParams(PageParams).addSuccess(RunsPage))
+  .add(HttpApiEndpoint.get("runs", "/workflow/:workflow_id/runs").annotate(OpenApi.Summary, "List an agent's runs").setPath(WorkflowPath).setUrlParams(PageParams).addSuccess(RunsPage))
   .add(
-    HttpApiEndpoint.get("run", "/workflow/:workflow_id/runs/:run_id")
+    HttpApiEndpoint.get("run", "/workflow/:workflow_id/runs/:run_id").annotate(OpenApi.Summary, "Get one run of an agent")
       .setPath(Schema.Struct({ workflow_id: idFromString(WorkflowId), run_id: idFromString(RunId) }))
       .addSuccess(Run)
   )
@@ -52,15 +52,15 @@ export class WorkflowsApi extends HttpApiGroup.make("workflows")
  * The node-type catalog (the reference's routes and shapes): every node type an agent definition may
  * hold, with the fields of its `data`. What it says is what a save accepts (`NodeTypes.ts`).
  */
-export class NodeTypesApi extends HttpApiGroup.make("nodeTypes")
+export class NodeTypesApi extends HttpApiGroup.make("nodeTypes").annotate(OpenApi.Description, "The node types an agent definition may hold")
   .add(
-    HttpApiEndpoint.get("list", "/node-types").addSuccess(NodeTypesResponse).annotate(
+    HttpApiEndpoint.get("list", "/node-types").annotate(OpenApi.Summary, "List the node types").addSuccess(NodeTypesResponse).annotate(
       OpenApi.Description,
       "Every node type with its spec; `spec_version` is the catalog's contract version."
     )
   )
   .add(
-    HttpApiEndpoint.get("get", "/node-types/:name").setPath(Schema.Struct({ name: Schema.String })).addSuccess(NodeSpec).annotate(
+    HttpApiEndpoint.get("get", "/node-types/:name").annotate(OpenApi.Summary, "Get a node type's spec").setPath(Schema.Struct({ name: Schema.String })).addSuccess(NodeSpec).annotate(
       OpenApi.Description,
       "One node type's spec; an unknown name is a 404 that lists the known ones."
     )

@@ -14,6 +14,7 @@
  */
 import { DefinitionId, WorkflowId } from "../Ids.js"
 import { Schema } from "effect"
+import { lengthLimits } from "../Params.js"
 
 const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
@@ -37,7 +38,7 @@ export const Workflow = Schema.Struct({
   version_number: Schema.NullOr(Schema.Int),
   version_status: Schema.NullOr(Schema.String),
   workflow_uuid: Schema.NullOr(Schema.String)
-})
+}).annotations({ identifier: "Workflow", description: "An agent (workflow) with its current definition" })
 export type Workflow = typeof Workflow.Type
 
 export const WorkflowListItem = Schema.Struct({
@@ -47,7 +48,7 @@ export const WorkflowListItem = Schema.Struct({
   created_at: Schema.String,
   total_runs: Schema.Int,
   workflow_uuid: Schema.String
-})
+}).annotations({ identifier: "WorkflowListItem", description: "An agent as listed (without its definition)" })
 export type WorkflowListItem = typeof WorkflowListItem.Type
 
 export const WorkflowVersion = Schema.Struct({
@@ -118,7 +119,7 @@ export type WorkflowConfigurations = typeof WorkflowConfigurations.Type
 const Name = Schema.Trim.pipe(
   Schema.minLength(1, { message: () => "name must not be empty" }),
   Schema.maxLength(255, { message: () => "name must be at most 255 characters" })
-)
+).annotations(lengthLimits(1, 255))
 
 export const CreateWorkflowRequest = Schema.Struct({
   name: Name,
