@@ -38,7 +38,9 @@ import { Database, Testing } from "@agentline/sql"
 import * as Server from "@agentline/http/Server"
 import { ServerConfig } from "@agentline/http/ServerConfig"
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted, Schema } from "effect"
+import { CreateCampaignRequest } from "@agentline/api/campaigns/Campaign"
+import type { CampaignId } from "@agentline/api/Ids"
 import { execFileSync, spawn } from "node:child_process"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
@@ -146,15 +148,15 @@ const inProcess = (dialect: "sqlite" | "pg", scenario: Scenario) =>
     const uploads = yield* Uploads
     const campaigns = yield* Campaigns
     const perCampaign = Math.floor(scenario.contacts / scenario.campaigns)
-    const ids: Array<number> = []
+    const ids: Array<CampaignId> = []
     let importMillis = 0
     for (let c = 0; c < scenario.campaigns; c++) {
       const fileKey = yield* uploads.store(principal, "bench.csv", new TextEncoder().encode(csvOf(perCampaign, c * perCampaign)))
       const started = Date.now()
-      const campaign = yield* campaigns.create(principal, {
+      const campaign = yield* campaigns.create(principal, yield* Schema.decodeUnknown(CreateCampaignRequest)({
         name: `bench-${c}`, workflow_id: agent.id, source_type: "csv", source_id: fileKey, max_concurrency: scenario.campaignLimit,
         retry_config: { enabled: false }, circuit_breaker: { enabled: false }
-      } as any)
+      }).pipe(Effect.orDie))
       importMillis += Date.now() - started
       ids.push(campaign.id)
     }
@@ -164,7 +166,7 @@ const inProcess = (dialect: "sqlite" | "pg", scenario: Scenario) =>
     let samples = 0
     let sum = 0
     let peakRss = 0
-    for (const id of ids) yield* campaigns.start(principal, id as any)
+    for (const id of ids) yield* campaigns.start(principal, id)
     // Calls in progress come from the dispatcher's memory every 20 ms; what is queued and whether every
     // campaign completed from the database (indexed queries) every 200 ms, so that sampling takes
     // little from the dispatcher (on SQLite it shares the one connection).

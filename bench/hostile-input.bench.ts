@@ -21,7 +21,8 @@ import { Database } from "@agentline/sql"
 import * as Server from "@agentline/http/Server"
 import { ServerConfig } from "@agentline/http/ServerConfig"
 import { SqlClient } from "@effect/sql"
-import { Effect, Fiber, Layer, Redacted } from "effect"
+import { Effect, Fiber, Layer, Redacted, Schema } from "effect"
+import { CreateCampaignRequest } from "@agentline/api/campaigns/Campaign"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
@@ -104,7 +105,10 @@ const importOnSqlite = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const create = (bytes: Uint8Array) =>
     Effect.flatMap(uploads.store(principal, "bench.csv", bytes), (key) =>
-      campaigns.create(principal, { name: "bench", workflow_id: agent.id, source_type: "csv", source_id: key } as any))
+      Effect.flatMap(
+        Schema.decodeUnknown(CreateCampaignRequest)({ name: "bench", workflow_id: agent.id, source_type: "csv", source_id: key }).pipe(Effect.orDie),
+        (request) => campaigns.create(principal, request)
+      ))
 
   // Another request's query, again and again while the import runs, each after a turn of the event
   // loop (as a request arriving on a socket): the time from wanting a turn to the query's answer.

@@ -2,16 +2,6 @@
  * The Agentline HTTP API (`/api/v1`), as one `HttpApi` value. Import it to get a typed client:
  * `HttpApiClient.make(AgentlineApi, { baseUrl })` (see `examples/typed-client.ts`).
  */
-import {
-  BadRequestResponse,
-  ConflictResponse,
-  ForbiddenResponse,
-  NotFoundResponse,
-  PayloadTooLargeResponse,
-  TooManyRequestsResponse,
-  UnauthorizedResponse,
-  ValidationErrorResponse
-} from "./Errors.js"
 import * as OpenApiDocument from "./OpenApiDocument.js"
 import { HttpApi, OpenApi } from "@effect/platform"
 import { ApiKeysApi } from "./api-keys/Api.js"
@@ -34,6 +24,11 @@ import { UploadsApi, UploadTargetApi } from "./uploads/Api.js"
 import { UsersApi } from "./users/Api.js"
 import { NodeTypesApi, WorkflowsApi } from "./workflows/Api.js"
 
+/**
+ * Each endpoint declares the errors its handler can fail with (the handlers are checked against them),
+ * its authentication middleware those of its credentials, and the document adds the answers every
+ * request can get before its handler runs (`OpenApiDocument.ts`).
+ */
 export class AgentlineApi extends HttpApi.make("agentline")
   .add(HealthApi)
   .add(AuthApi)
@@ -59,14 +54,6 @@ export class AgentlineApi extends HttpApi.make("agentline")
   .add(TelephonyCallbacksApi)
   .add(UploadsApi)
   .add(UploadTargetApi)
-  .addError(ValidationErrorResponse)
-  .addError(BadRequestResponse)
-  .addError(UnauthorizedResponse)
-  .addError(ForbiddenResponse)
-  .addError(NotFoundResponse)
-  .addError(ConflictResponse)
-  .addError(PayloadTooLargeResponse)
-  .addError(TooManyRequestsResponse)
   .prefix("/api/v1")
   .annotate(OpenApi.Title, "Agentline API")
   .annotate(OpenApi.Description, "Self-hosted AI voice agents over telephone calls. Errors are {\"detail\": ...}.")

@@ -6,7 +6,7 @@
  * Memory use is one chunk at a time, whatever the file size.
  */
 import { BlobNotFound, BlobStore, BlobTooLarge } from "@agentline/core/blobs/BlobStore"
-import { FileSystem } from "@effect/platform"
+import { Error as PlatformError, FileSystem } from "@effect/platform"
 import { NodeFileSystem } from "@effect/platform-node"
 import { Config, Effect, Layer, Ref, Stream } from "effect"
 import * as NodePath from "node:path"
@@ -54,11 +54,9 @@ export const make = (options: { readonly root: string }) =>
           yield* fs.rename(temp, target).pipe(Effect.orDie)
           return { key, size: written }
         }).pipe(
-          Effect.catchIf(
-            (e): e is any => (e as any)?._tag === "SystemError" || (e as any)?._tag === "BadArgument",
-            (e) => Effect.die(e)
-          )
-        ) as any,
+          // The file system failing is a defect here, not an answer to the caller.
+          Effect.catchIf(PlatformError.isPlatformError, (e) => Effect.die(e))
+        ),
       stream: (key, range) =>
         Effect.gen(function*() {
           const path = yield* pathOf(key)

@@ -15,3 +15,19 @@ export const sameJson = (a: unknown, b: unknown): boolean => {
   return aKeys.length === bKeys.length &&
     aKeys.every((k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
 }
+
+/**
+ * What is at `path` in a parsed JSON message (`undefined` where there is nothing), for reading a
+ * provider's messages field by field without trusting their shape: `at(message, "channel", "alternatives", 0)`.
+ */
+export const at = (value: unknown, ...path: ReadonlyArray<string | number>): unknown =>
+  path.reduce<unknown>((current, key) => (typeof current === "object" && current !== null ? Reflect.get(current, key) : undefined), value)
+
+/** A JSON text parsed, or `undefined` when it is not JSON. */
+export const parseJson = (text: string): { readonly value: unknown } | undefined => {
+  try {
+    return { value: JSON.parse(text) }
+  } catch {
+    return undefined
+  }
+}

@@ -10,7 +10,7 @@ const get = (value: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
   let current = value
   for (const key of path) {
     if (current === null || typeof current !== "object") return undefined
-    current = (current as any)[key as any]
+    current = Reflect.get(current, key)
   }
   return current
 }

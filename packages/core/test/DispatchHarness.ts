@@ -71,11 +71,11 @@ export const csvOf = (phones: ReadonlyArray<string>, extra?: (i: number) => Reco
 }
 
 /** Steps the TestClock until the campaign reaches one of `states` (or fails the test). */
-export const advanceUntil = (
+export const advanceUntil = <R = never>(
   principal: Principal,
   campaignId: number,
   states: ReadonlyArray<string>,
-  options: { readonly stepMillis?: number; readonly maxSteps?: number; readonly onStep?: Effect.Effect<void, never, any> } = {}
+  options: { readonly stepMillis?: number; readonly maxSteps?: number; readonly onStep?: Effect.Effect<void, never, R> } = {}
 ) =>
   Effect.gen(function*() {
     const campaigns = yield* Campaigns

@@ -14,7 +14,8 @@ import { Uploads } from "@agentline/core/uploads/Uploads"
 import { Users } from "@agentline/core/users/Users"
 import { Workflows } from "@agentline/core/workflows/Workflows"
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { CreateCampaignRequest } from "@agentline/api/campaigns/Campaign"
 import * as Net from "node:net"
 
 export const GROUPS = [
@@ -153,14 +154,15 @@ export const run = (options: { readonly contacts: number; readonly telephony?: T
     })
     const fileKey = yield* (yield* Uploads).store(principal, "demo.csv", new TextEncoder().encode(csvFor(options.contacts)))
     const campaigns = yield* Campaigns
-    const campaign = yield* campaigns.create(principal, {
+    // The request as a client sends it, decoded as the API decodes it (defaults filled in).
+    const campaign = yield* campaigns.create(principal, yield* Schema.decodeUnknown(CreateCampaignRequest)({
       name: "Demo campaign",
       workflow_id: agent.id,
       source_type: "csv",
       source_id: fileKey,
       max_concurrency: 100,
       retry_config: { max_retries: 2, retry_delay_seconds: 3 }
-    } as any)
+    }).pipe(Effect.orDie))
     console.log(`Organization '${name}', agent ${agent.id}, campaign ${campaign.id}: ${campaign.total_rows} contacts imported.`)
     yield* campaigns.start(principal, campaign.id)
     const tty = process.stdout.isTTY === true

@@ -23,7 +23,8 @@ import { OpenAiClient } from "@effect/ai-openai"
 import { FetchHttpClient, HttpApiBuilder } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
-import { Config, Effect, Layer, Option, Redacted } from "effect"
+import { Config, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { CreateCampaignRequest } from "@agentline/api/campaigns/Campaign"
 import { createServer } from "node:http"
 import * as NodePath from "node:path"
 import * as Demo from "./Demo.js"
@@ -66,7 +67,7 @@ export const agentDefinition = {
 /** What the simulated person says, a line per turn. */
 export const calleeLines = ["Yes, I am interested.", "I live in Paris."]
 
-const toolNames = (request: Received): ReadonlyArray<string> => (request.body.tools ?? []).map((t: any) => t.function.name)
+const toolNames = (request: Received): ReadonlyArray<string> => (request.body.tools ?? []).map((t: { readonly function: { readonly name: string } }) => t.function.name)
 
 /**
  * The FAKE language model's replies to `agentDefinition`, chosen by the node a request comes from (its
@@ -144,13 +145,14 @@ const conversations = (contacts: number, publicUrl: string, dataDir: string) =>
       `+1415550${String(1000 + i).padStart(4, "0")},${people[i % people.length]},solar panels`)].join("\n") + "\n"
     const fileKey = yield* (yield* Uploads).store(principal, "talk.csv", new TextEncoder().encode(csv))
     const campaigns = yield* Campaigns
-    const campaign = yield* campaigns.create(principal, {
+    // The request as a client sends it, decoded as the API decodes it (defaults filled in).
+    const campaign = yield* campaigns.create(principal, yield* Schema.decodeUnknown(CreateCampaignRequest)({
       name: "Demo conversations",
       workflow_id: agent.id,
       source_type: "csv",
       source_id: fileKey,
       max_concurrency: Math.min(contacts, 10)
-    } as any)
+    }).pipe(Effect.orDie))
     console.log(`Organization '${name}', agent ${agent.id}, campaign ${campaign.id}: ${contacts} contacts; ` +
       `this server at ${publicUrl} (the simulated callees connect to its media streams).`)
     yield* campaigns.start(principal, campaign.id)
@@ -173,7 +175,11 @@ const conversations = (contacts: number, publicUrl: string, dataDir: string) =>
       console.log(`\nRun ${run.id} (${run.initial_context?.first_name}): ${run.gathered_context?.outcome}, ` +
         `${run.usage_info?.call_duration_seconds ?? "?"} s, city ${JSON.stringify(run.gathered_context?.city)}, ` +
         `disposition ${JSON.stringify(run.gathered_context?.call_disposition)}`)
-      for (const turn of (run.logs as any)?.transcript ?? []) console.log(`  ${turn.role === "assistant" ? "agent " : "callee"}: ${turn.text}`)
+      const transcript: unknown = run.logs?.["transcript"]
+      for (const turn of Array.isArray(transcript) ? transcript : []) {
+        const said = (key: string): unknown => (typeof turn === "object" && turn !== null ? Reflect.get(turn, key) : undefined)
+        console.log(`  ${said("role") === "assistant" ? "agent " : "callee"}: ${String(said("text"))}`)
+      }
       const stored = yield* (yield* Runs).findById(run.id)
       const artifacts = Option.isSome(stored) ? stored.value.artifacts : undefined
       for (const [what, key] of [["transcript", artifacts?.transcript], ["recording", artifacts?.recording]] as const) {

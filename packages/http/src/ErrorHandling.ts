@@ -48,6 +48,10 @@ const readOnceMore = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResp
         : Effect.failCause(cause)
     ))
 
+/** A field of a failure of any shape (failures and defects reach the handling untyped). */
+const hasField = (value: unknown, key: string): value is object => typeof value === "object" && value !== null && key in value
+const fieldOf = (value: unknown, key: string): unknown => (hasField(value, key) ? Reflect.get(value, key) : undefined)
+
 const MULTIPART_TOO_LARGE = new Set(["FileTooLarge", "FieldTooLarge", "BodyTooLarge", "TooManyParts"])
 
 export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(api: HttpApi.HttpApi<Id, Groups, E, R>) => {
@@ -60,10 +64,11 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
           // Failures first; a request body that could not be read surfaces as a defect in some paths.
           const failure = Option.orElse(Cause.failureOption(cause), () => Cause.dieOption(cause))
           if (Option.isSome(failure)) {
-            const error = failure.value as any
-            const status = typeof error?._tag === "string" && Object.hasOwn(STATUS, error._tag) ? STATUS[error._tag as keyof typeof STATUS] : undefined
-            if (status !== undefined && "detail" in error) return json(status, error.detail)
-            if (error?._tag === "HttpApiDecodeError") {
+            const error: unknown = failure.value
+            const tag = fieldOf(error, "_tag")
+            const status = typeof tag === "string" && Object.hasOwn(STATUS, tag) ? STATUS[tag as keyof typeof STATUS] : undefined
+            if (status !== undefined && hasField(error, "detail")) return json(status, fieldOf(error, "detail"))
+            if (tag === "HttpApiDecodeError") {
               const request = yield* HttpServerRequest.HttpServerRequest
               const issues = revalidate(yield* requestParts(request))
               return json(422, issues.length > 0 ? issues : (error as HttpApiError.HttpApiDecodeError).issues.map((i) => ({
@@ -74,18 +79,19 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
                 ctx: {}
               })))
             }
-            if (error?._tag === "RequestError" && error.reason === "Decode") {
+            if (tag === "RequestError" && fieldOf(error, "reason") === "Decode") {
               const request = yield* HttpServerRequest.HttpServerRequest
               const parts = yield* requestParts(request)
               const issues = revalidate(parts)
-              return json(422, issues.length > 0 ? issues : [Validation.malformedJson(error.cause ?? error.description)])
+              return json(422, issues.length > 0 ? issues : [Validation.malformedJson(fieldOf(error, "cause") ?? fieldOf(error, "description"))])
             }
-            if (error?._tag === "MultipartError") {
-              return MULTIPART_TOO_LARGE.has(error.reason)
-                ? json(413, `The multipart body is over a limit of this endpoint (${error.reason}); send one smaller file`)
+            if (tag === "MultipartError") {
+              const reason = String(fieldOf(error, "reason"))
+              return MULTIPART_TOO_LARGE.has(reason)
+                ? json(413, `The multipart body is over a limit of this endpoint (${reason}); send one smaller file`)
                 : json(400, "The multipart body could not be read; send a well-formed multipart/form-data body")
             }
-            if (error?._tag === "RouteNotFound") {
+            if (tag === "RouteNotFound") {
               const request = yield* HttpServerRequest.HttpServerRequest
               const pathname = new URL(request.url, "http://localhost").pathname
               const allowed = routes.methodsOf(pathname)
@@ -97,7 +103,7 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.HttpApiGrou
                 )
               }
             }
-            if (error?._tag === "RouteNotFound" || error?._tag === "NotFound") return json(404, "Not Found")
+            if (tag === "RouteNotFound" || tag === "NotFound") return json(404, "Not Found")
           }
           if (Cause.isInterruptedOnly(cause)) return yield* Effect.failCause(cause)
           yield* Effect.logError("Unexpected failure while handling a request", cause)

@@ -6,6 +6,7 @@
  * sends `cancel` for the context and closes the socket. The address is `AGENTLINE_CARTESIA_URL`
  * (default `wss://api.cartesia.ai`), the key `CARTESIA_API_KEY`.
  */
+import { at, parseJson } from "@agentline/core/Json"
 import type { AudioFormat } from "@agentline/core/audio/AudioFormat"
 import { SpeechError, TextToSpeech } from "@agentline/core/voice/Speech"
 import type { SpeechAudio } from "@agentline/core/voice/Speech"
@@ -81,29 +82,32 @@ export const make = (options: CartesiaOptions): CartesiaTextToSpeechService => (
             })
         )
         socket.on("message", (data) => {
-          let message: any
-          try {
-            message = JSON.parse(data.toString())
-          } catch {
-            return emit.fail(new CartesiaError({ message: `not JSON: ${data.toString().slice(0, 200)}` }))
-          }
-          if (message?.context_id !== undefined && message.context_id !== contextId) return
-          switch (message?.type) {
-            case "chunk":
-              if (typeof message.data === "string" && message.data.length > 0) {
-                emit.chunk(Chunk.of({ audio: { format, data: new Uint8Array(Buffer.from(message.data, "base64")) } }))
+          const parsed = parseJson(data.toString())
+          if (parsed === undefined) return emit.fail(new CartesiaError({ message: `not JSON: ${data.toString().slice(0, 200)}` }))
+          const message = parsed.value
+          const context = at(message, "context_id")
+          if (context !== undefined && context !== contextId) return
+          switch (at(message, "type")) {
+            case "chunk": {
+              const audio = at(message, "data")
+              if (typeof audio === "string" && audio.length > 0) {
+                emit.chunk(Chunk.of({ audio: { format, data: new Uint8Array(Buffer.from(audio, "base64")) } }))
               }
               return
+            }
             case "done":
               finished = true
               return emit.end()
-            case "error":
+            case "error": {
+              const code = at(message, "status_code")
               return emit.fail(
                 new CartesiaError({
-                  message: [message.title, message.message, message.error].filter((x) => typeof x === "string").join(": ") || "error",
-                  ...(typeof message.status_code === "number" ? { code: message.status_code } : {})
+                  message: [at(message, "title"), at(message, "message"), at(message, "error")].filter((x) => typeof x === "string").join(": ") ||
+                    "error",
+                  ...(typeof code === "number" ? { code } : {})
                 })
               )
+            }
             default:
               return // timestamps, flush_done: not needed for playback
           }

@@ -4,6 +4,7 @@
  * endpoint), `SpeechStarted`, `UtteranceEnd` and `Metadata` read back as `SpeechEvent`s. The address is
  * `AGENTLINE_DEEPGRAM_URL` (default `wss://api.deepgram.com`), the key `DEEPGRAM_API_KEY`.
  */
+import { at, parseJson } from "@agentline/core/Json"
 import type { AudioFormat, AudioFrame } from "@agentline/core/audio/AudioFormat"
 import { meterAudio, SpeechError, SpeechToText } from "@agentline/core/voice/Speech"
 import type { SpeechEvent, TranscribeOptions } from "@agentline/core/voice/Speech"
@@ -71,27 +72,29 @@ export const listenUrl = (options: DeepgramOptions, format: AudioFormat, transcr
 }
 
 /** One server message as events (none for what a conversation does not need). */
-export const toEvents = (message: any): ReadonlyArray<SpeechEvent> => {
-  switch (message?.type) {
+export const toEvents = (message: unknown): ReadonlyArray<SpeechEvent> => {
+  const numberAt = (key: string) => Number(at(message, key) ?? 0)
+  switch (at(message, "type")) {
     case "Results": {
-      const text: string = message.channel?.alternatives?.[0]?.transcript ?? ""
-      if (message.is_final === true) {
+      const transcript = at(message, "channel", "alternatives", 0, "transcript")
+      const text = typeof transcript === "string" ? transcript : ""
+      if (at(message, "is_final") === true) {
         return [{
           _tag: "Final",
           text,
-          endOfSpeech: message.speech_final === true,
-          start: Number(message.start ?? 0),
-          duration: Number(message.duration ?? 0)
+          endOfSpeech: at(message, "speech_final") === true,
+          start: numberAt("start"),
+          duration: numberAt("duration")
         }]
       }
       return text.length > 0 ? [{ _tag: "Interim", text }] : []
     }
     case "SpeechStarted":
-      return [{ _tag: "SpeechStarted", at: Number(message.timestamp ?? 0) }]
+      return [{ _tag: "SpeechStarted", at: numberAt("timestamp") }]
     case "UtteranceEnd":
-      return [{ _tag: "UtteranceEnd", lastWordEnd: Number(message.last_word_end ?? 0) }]
+      return [{ _tag: "UtteranceEnd", lastWordEnd: numberAt("last_word_end") }]
     case "Metadata":
-      return [{ _tag: "Metadata", audioSeconds: Number(message.duration ?? 0) }]
+      return [{ _tag: "Metadata", audioSeconds: numberAt("duration") }]
     default:
       return []
   }
@@ -121,14 +124,11 @@ const listen = <E>(options: DeepgramOptions, format: AudioFormat, audio: Stream.
         let lastSent = yield* Clock.currentTimeMillis
         socket.on("message", (data, isBinary) => {
           if (isBinary) return
-          let message: any
-          try {
-            message = JSON.parse(data.toString())
-          } catch {
-            return emit.fail(new DeepgramError({ message: `not JSON: ${data.toString().slice(0, 200)}` }))
-          }
-          if (message?.type === "Error") {
-            return emit.fail(new DeepgramError({ message: String(message.description ?? message.message ?? "error") }))
+          const parsed = parseJson(data.toString())
+          if (parsed === undefined) return emit.fail(new DeepgramError({ message: `not JSON: ${data.toString().slice(0, 200)}` }))
+          const message = parsed.value
+          if (at(message, "type") === "Error") {
+            return emit.fail(new DeepgramError({ message: String(at(message, "description") ?? at(message, "message") ?? "error") }))
           }
           const events = toEvents(message)
           if (events.length > 0) emit.chunk(Chunk.fromIterable(events))

@@ -7,6 +7,7 @@
  * closes the socket, which stops the generation. The address is `AGENTLINE_ELEVENLABS_URL` (default
  * `wss://api.elevenlabs.io`), the key `ELEVENLABS_API_KEY`.
  */
+import { at, parseJson } from "@agentline/core/Json"
 import type { AudioFormat } from "@agentline/core/audio/AudioFormat"
 import { SpeechError, TextToSpeech } from "@agentline/core/voice/Speech"
 import type { Alignment, SpeechAudio } from "@agentline/core/voice/Speech"
@@ -55,12 +56,14 @@ export const streamUrl = (options: ElevenLabsOptions, output: string): string =>
 }
 
 /** The alignment of a message: the documented `charsDurationsMs`, or `charDurationsMs` as some send. */
-export const toAlignment = (raw: any): Alignment | undefined => {
-  if (raw === null || typeof raw !== "object" || !Array.isArray(raw.chars)) return undefined
+export const toAlignment = (raw: unknown): Alignment | undefined => {
+  const chars = at(raw, "chars")
+  if (!Array.isArray(chars)) return undefined
+  const numbers = (value: unknown): ReadonlyArray<number> => (Array.isArray(value) ? value.map(Number) : [])
   return {
-    chars: raw.chars,
-    startMs: raw.charStartTimesMs ?? [],
-    durationMs: raw.charsDurationsMs ?? raw.charDurationsMs ?? []
+    chars: chars.map(String),
+    startMs: numbers(at(raw, "charStartTimesMs")),
+    durationMs: numbers(at(raw, "charsDurationsMs") ?? at(raw, "charDurationsMs"))
   }
 }
 
@@ -78,22 +81,22 @@ export const make = (options: ElevenLabsOptions): ElevenLabsTextToSpeechService 
         )
         let finished = false
         socket.on("message", (data) => {
-          let message: any
-          try {
-            message = JSON.parse(data.toString())
-          } catch {
-            return emit.fail(new ElevenLabsError({ message: `not JSON: ${data.toString().slice(0, 200)}` }))
+          const parsed = parseJson(data.toString())
+          if (parsed === undefined) return emit.fail(new ElevenLabsError({ message: `not JSON: ${data.toString().slice(0, 200)}` }))
+          const message = parsed.value
+          const error = at(message, "error")
+          if (error !== undefined && error !== null) {
+            const detail = typeof error === "string" ? error : JSON.stringify(error)
+            const said = at(message, "message")
+            return emit.fail(new ElevenLabsError({ message: `${detail}${said !== undefined ? `: ${String(said)}` : ""}` }))
           }
-          if (message?.error !== undefined && message?.error !== null) {
-            const detail = typeof message.error === "string" ? message.error : JSON.stringify(message.error)
-            return emit.fail(new ElevenLabsError({ message: `${detail}${message.message !== undefined ? `: ${message.message}` : ""}` }))
-          }
-          if (typeof message?.audio === "string" && message.audio.length > 0) {
-            const alignment = toAlignment(message.alignment ?? message.normalizedAlignment)
-            const audio = { format, data: new Uint8Array(Buffer.from(message.audio, "base64")) }
+          const audioText = at(message, "audio")
+          if (typeof audioText === "string" && audioText.length > 0) {
+            const alignment = toAlignment(at(message, "alignment") ?? at(message, "normalizedAlignment"))
+            const audio = { format, data: new Uint8Array(Buffer.from(audioText, "base64")) }
             emit.chunk(Chunk.of(alignment === undefined ? { audio } : { audio, alignment }))
           }
-          if (message?.isFinal === true || message?.is_final === true) {
+          if (at(message, "isFinal") === true || at(message, "is_final") === true) {
             finished = true
             emit.end()
           }

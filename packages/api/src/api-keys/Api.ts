@@ -1,3 +1,4 @@
+import { NotFoundResponse } from "../Errors.js"
 import { ApiKey, CreateApiKeyRequest, CreatedApiKey } from "./ApiKey.js"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
@@ -12,9 +13,9 @@ export class ApiKeysApi extends HttpApiGroup.make("apiKeys").annotate(OpenApi.De
       .addSuccess(Schema.Array(ApiKey))
   )
   .add(HttpApiEndpoint.post("create", "/user/api-keys").annotate(OpenApi.Summary, "Create an API key").setPayload(CreateApiKeyRequest).addSuccess(CreatedApiKey))
-  .add(HttpApiEndpoint.del("archive", "/user/api-keys/:api_key_id").annotate(OpenApi.Summary, "Archive an API key").setPath(idPath("api_key_id", ApiKeyId)).addSuccess(Success))
+  .add(HttpApiEndpoint.del("archive", "/user/api-keys/:api_key_id").annotate(OpenApi.Summary, "Archive an API key").addError(NotFoundResponse).setPath(idPath("api_key_id", ApiKeyId)).addSuccess(Success))
   .add(
-    HttpApiEndpoint.put("reactivate", "/user/api-keys/:api_key_id/reactivate").annotate(OpenApi.Summary, "Reactivate an archived API key").setPath(idPath("api_key_id", ApiKeyId)).addSuccess(
+    HttpApiEndpoint.put("reactivate", "/user/api-keys/:api_key_id/reactivate").annotate(OpenApi.Summary, "Reactivate an archived API key").addError(NotFoundResponse).setPath(idPath("api_key_id", ApiKeyId)).addSuccess(
       Success
     )
   )

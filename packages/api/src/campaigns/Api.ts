@@ -1,3 +1,4 @@
+import { BadRequestResponse, ConflictResponse, NotFoundResponse } from "../Errors.js"
 import { Campaign, CampaignList, CreateCampaignRequest, RedialRequest, UpdateCampaignRequest } from "./Campaign.js"
 import { RunsPage } from "../runs/Run.js"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
@@ -9,18 +10,18 @@ import { idFromString, PageParams } from "../Params.js"
 const CampaignPath = Schema.Struct({ campaign_id: idFromString(CampaignId) })
 
 const action = <const Name extends string>(name: Name) =>
-  HttpApiEndpoint.post(name, `/campaign/:campaign_id/${name}`).setPath(CampaignPath).addSuccess(Campaign)
+  HttpApiEndpoint.post(name, `/campaign/:campaign_id/${name}`).setPath(CampaignPath).addSuccess(Campaign).addError(NotFoundResponse).addError(ConflictResponse)
 
 export class CampaignsApi extends HttpApiGroup.make("campaigns").annotate(OpenApi.Description, "Campaigns: an agent calling a list of contacts")
-  .add(HttpApiEndpoint.post("create", "/campaign/create").annotate(OpenApi.Summary, "Create a campaign").setPayload(CreateCampaignRequest).addSuccess(Campaign))
+  .add(HttpApiEndpoint.post("create", "/campaign/create").annotate(OpenApi.Summary, "Create a campaign").addError(BadRequestResponse).addError(NotFoundResponse).addError(ConflictResponse).setPayload(CreateCampaignRequest).addSuccess(Campaign))
   .add(HttpApiEndpoint.get("list", "/campaign/").annotate(OpenApi.Summary, "List campaigns").setUrlParams(PageParams).addSuccess(CampaignList))
-  .add(HttpApiEndpoint.get("get", "/campaign/:campaign_id").annotate(OpenApi.Summary, "Get a campaign").setPath(CampaignPath).addSuccess(Campaign))
-  .add(HttpApiEndpoint.patch("update", "/campaign/:campaign_id").annotate(OpenApi.Summary, "Update a draft or paused campaign").setPath(CampaignPath).setPayload(UpdateCampaignRequest).addSuccess(Campaign))
+  .add(HttpApiEndpoint.get("get", "/campaign/:campaign_id").annotate(OpenApi.Summary, "Get a campaign").addError(NotFoundResponse).setPath(CampaignPath).addSuccess(Campaign))
+  .add(HttpApiEndpoint.patch("update", "/campaign/:campaign_id").annotate(OpenApi.Summary, "Update a draft or paused campaign").addError(NotFoundResponse).addError(ConflictResponse).setPath(CampaignPath).setPayload(UpdateCampaignRequest).addSuccess(Campaign))
   .add(action("start").annotate(OpenApi.Summary, "Start a campaign"))
   .add(action("pause").annotate(OpenApi.Summary, "Pause a running campaign"))
   .add(action("resume").annotate(OpenApi.Summary, "Resume a paused campaign"))
   .add(action("cancel").annotate(OpenApi.Summary, "Cancel a campaign"))
-  .add(HttpApiEndpoint.get("runs", "/campaign/:campaign_id/runs").annotate(OpenApi.Summary, "List a campaign's runs").setPath(CampaignPath).setUrlParams(PageParams).addSuccess(RunsPage))
-  .add(HttpApiEndpoint.post("redial", "/campaign/:campaign_id/redial").annotate(OpenApi.Summary, "Redial a campaign's unanswered contacts").setPath(CampaignPath).setPayload(RedialRequest).addSuccess(Campaign))
+  .add(HttpApiEndpoint.get("runs", "/campaign/:campaign_id/runs").annotate(OpenApi.Summary, "List a campaign's runs").addError(NotFoundResponse).setPath(CampaignPath).setUrlParams(PageParams).addSuccess(RunsPage))
+  .add(HttpApiEndpoint.post("redial", "/campaign/:campaign_id/redial").annotate(OpenApi.Summary, "Redial a campaign's unanswered contacts").addError(BadRequestResponse).addError(NotFoundResponse).addError(ConflictResponse).setPath(CampaignPath).setPayload(RedialRequest).addSuccess(Campaign))
   .middleware(Authentication)
 {}

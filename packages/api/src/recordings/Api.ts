@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart, OpenApi } from "@effect/platform"
 import { Option, Schema } from "effect"
 import { Authentication } from "../Authentication.js"
-import { ServiceUnavailableResponse } from "../Errors.js"
+import { ConflictResponse, NotFoundResponse, PayloadTooLargeResponse, ServiceUnavailableResponse, ValidationErrorResponse } from "../Errors.js"
 import { IntFromString, Success } from "../Params.js"
 import {
   BatchRecordingCreateRequest,
@@ -31,7 +31,7 @@ export const TranscribeBody = HttpApiSchema.Multipart(
  */
 export class RecordingsApi extends HttpApiGroup.make("recordings").annotate(OpenApi.Description, "Pre-recorded audio agents play")
   .add(
-    HttpApiEndpoint.post("uploadUrls", "/workflow-recordings/upload-url").annotate(OpenApi.Summary, "Request upload URLs for recordings")
+    HttpApiEndpoint.post("uploadUrls", "/workflow-recordings/upload-url").annotate(OpenApi.Summary, "Request upload URLs for recordings").addError(PayloadTooLargeResponse)
       .setPayload(BatchRecordingUploadRequest)
       .addSuccess(BatchRecordingUploadResponse)
       .annotate(
@@ -41,7 +41,7 @@ export class RecordingsApi extends HttpApiGroup.make("recordings").annotate(Open
       )
   )
   .add(
-    HttpApiEndpoint.post("create", "/workflow-recordings/").annotate(OpenApi.Summary, "Create recordings from uploaded files")
+    HttpApiEndpoint.post("create", "/workflow-recordings/").annotate(OpenApi.Summary, "Create recordings from uploaded files").addError(ConflictResponse).addError(ValidationErrorResponse)
       .setPayload(BatchRecordingCreateRequest)
       .addSuccess(BatchRecordingCreateResponse)
       .annotate(
@@ -57,7 +57,7 @@ export class RecordingsApi extends HttpApiGroup.make("recordings").annotate(Open
       .addSuccess(RecordingList)
   )
   .add(
-    HttpApiEndpoint.post("transcribe", "/workflow-recordings/transcribe").annotate(OpenApi.Summary, "Transcribe an audio file")
+    HttpApiEndpoint.post("transcribe", "/workflow-recordings/transcribe").annotate(OpenApi.Summary, "Transcribe an audio file").addError(ServiceUnavailableResponse).addError(ValidationErrorResponse)
       .setPayload(TranscribeBody)
       .addSuccess(TranscriptionResponse)
       .annotate(
@@ -67,16 +67,15 @@ export class RecordingsApi extends HttpApiGroup.make("recordings").annotate(Open
       )
   )
   .add(
-    HttpApiEndpoint.del("delete", "/workflow-recordings/:recording_id").annotate(OpenApi.Summary, "Delete a recording")
+    HttpApiEndpoint.del("delete", "/workflow-recordings/:recording_id").annotate(OpenApi.Summary, "Delete a recording").addError(NotFoundResponse)
       .setPath(Schema.Struct({ recording_id: Schema.String }))
       .addSuccess(Success)
   )
   .add(
-    HttpApiEndpoint.patch("update", "/workflow-recordings/:id").annotate(OpenApi.Summary, "Update a recording")
+    HttpApiEndpoint.patch("update", "/workflow-recordings/:id").annotate(OpenApi.Summary, "Update a recording").addError(NotFoundResponse).addError(ConflictResponse)
       .setPath(Schema.Struct({ id: IntFromString }))
       .setPayload(RecordingUpdateRequest)
       .addSuccess(Recording)
   )
-  .addError(ServiceUnavailableResponse)
   .middleware(Authentication)
 {}

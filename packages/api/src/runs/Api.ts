@@ -1,3 +1,4 @@
+import { NotFoundResponse } from "../Errors.js"
 import { Artifact } from "./Run.js"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
@@ -5,7 +6,7 @@ import { Schema } from "effect"
 /** Signed, expiring links to run artifacts: no API key, the link is the credential. */
 export class PublicDownloadsApi extends HttpApiGroup.make("publicDownloads").annotate(OpenApi.Description, "Run recordings and transcripts by signed public link")
   .add(
-    HttpApiEndpoint.get("download", "/public/download/workflow/:token/:artifact").annotate(OpenApi.Summary, "Download a run's recording or transcript by signed link")
+    HttpApiEndpoint.get("download", "/public/download/workflow/:token/:artifact").annotate(OpenApi.Summary, "Download a run's recording or transcript by signed link").addError(NotFoundResponse)
       .setPath(Schema.Struct({ token: Schema.String, artifact: Artifact }))
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/octet-stream" }))
       .annotate(

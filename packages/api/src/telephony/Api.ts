@@ -1,3 +1,4 @@
+import { BadRequestResponse, ConflictResponse, NotFoundResponse, ValidationErrorResponse } from "../Errors.js"
 import { CreateTelephonyConfigurationRequest, ProviderMetadata, TelephonyConfigurationDetail, TelephonyConfigurationListItem, UpdateTelephonyConfigurationRequest } from "./TelephonyConfig.js"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
@@ -14,24 +15,24 @@ export class TelephonyConfigsApi extends HttpApiGroup.make("telephonyConfigs").a
       .addSuccess(Schema.Struct({ configurations: Schema.Array(TelephonyConfigurationListItem) }))
   )
   .add(
-    HttpApiEndpoint.post("create", "/organizations/telephony-configs").annotate(OpenApi.Summary, "Create a telephony configuration")
+    HttpApiEndpoint.post("create", "/organizations/telephony-configs").annotate(OpenApi.Summary, "Create a telephony configuration").addError(ConflictResponse).addError(ValidationErrorResponse)
       .setPayload(CreateTelephonyConfigurationRequest)
       .addSuccess(TelephonyConfigurationDetail)
   )
-  .add(HttpApiEndpoint.get("get", "/organizations/telephony-configs/:config_id").annotate(OpenApi.Summary, "Get a telephony configuration").setPath(ConfigPath).addSuccess(TelephonyConfigurationDetail))
+  .add(HttpApiEndpoint.get("get", "/organizations/telephony-configs/:config_id").annotate(OpenApi.Summary, "Get a telephony configuration").addError(NotFoundResponse).setPath(ConfigPath).addSuccess(TelephonyConfigurationDetail))
   .add(
-    HttpApiEndpoint.put("update", "/organizations/telephony-configs/:config_id").annotate(OpenApi.Summary, "Update a telephony configuration")
+    HttpApiEndpoint.put("update", "/organizations/telephony-configs/:config_id").annotate(OpenApi.Summary, "Update a telephony configuration").addError(BadRequestResponse).addError(NotFoundResponse).addError(ConflictResponse).addError(ValidationErrorResponse)
       .setPath(ConfigPath)
       .setPayload(UpdateTelephonyConfigurationRequest)
       .addSuccess(TelephonyConfigurationDetail)
   )
   .add(
-    HttpApiEndpoint.post("setDefaultOutbound", "/organizations/telephony-configs/:config_id/set-default-outbound").annotate(OpenApi.Summary, "Make a telephony configuration the default for outbound calls")
+    HttpApiEndpoint.post("setDefaultOutbound", "/organizations/telephony-configs/:config_id/set-default-outbound").annotate(OpenApi.Summary, "Make a telephony configuration the default for outbound calls").addError(NotFoundResponse)
       .setPath(ConfigPath)
       .addSuccess(TelephonyConfigurationDetail)
   )
   .add(
-    HttpApiEndpoint.del("delete", "/organizations/telephony-configs/:config_id").annotate(OpenApi.Summary, "Delete a telephony configuration")
+    HttpApiEndpoint.del("delete", "/organizations/telephony-configs/:config_id").annotate(OpenApi.Summary, "Delete a telephony configuration").addError(NotFoundResponse).addError(ConflictResponse)
       .setPath(ConfigPath)
       .addSuccess(Schema.Struct({ message: Schema.String }))
   )

@@ -1,3 +1,4 @@
+import { BadRequestResponse, NotFoundResponse, ValidationErrorResponse } from "../Errors.js"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "../Authentication.js"
@@ -22,7 +23,7 @@ export class ToolsApi extends HttpApiGroup.make("tools").annotate(OpenApi.Descri
       .annotate(OpenApi.Description, "The organization's tools, oldest first; `status` and `category` narrow the list.")
   )
   .add(
-    HttpApiEndpoint.post("create", "/tools").setPayload(CreateToolRequest).addSuccess(Tool)
+    HttpApiEndpoint.post("create", "/tools").addError(ValidationErrorResponse).setPayload(CreateToolRequest).addSuccess(Tool)
       .annotate(OpenApi.Summary, "Create a tool")
       .annotate(
         OpenApi.Description,
@@ -32,16 +33,16 @@ export class ToolsApi extends HttpApiGroup.make("tools").annotate(OpenApi.Descri
       )
   )
   .add(
-    HttpApiEndpoint.get("get", "/tools/:tool_uuid").setPath(ToolPath).addSuccess(Tool)
+    HttpApiEndpoint.get("get", "/tools/:tool_uuid").addError(NotFoundResponse).setPath(ToolPath).addSuccess(Tool)
       .annotate(OpenApi.Summary, "Get a tool")
   )
   .add(
-    HttpApiEndpoint.put("update", "/tools/:tool_uuid").setPath(ToolPath).setPayload(UpdateToolRequest).addSuccess(Tool)
+    HttpApiEndpoint.put("update", "/tools/:tool_uuid").addError(NotFoundResponse).addError(ValidationErrorResponse).setPath(ToolPath).setPayload(UpdateToolRequest).addSuccess(Tool)
       .annotate(OpenApi.Summary, "Update a tool")
       .annotate(OpenApi.Description, "Fields left out stay as they are; the definition is checked as on create. Its type cannot change.")
   )
   .add(
-    HttpApiEndpoint.del("delete", "/tools/:tool_uuid").setPath(ToolPath).addSuccess(Success)
+    HttpApiEndpoint.del("delete", "/tools/:tool_uuid").addError(NotFoundResponse).setPath(ToolPath).addSuccess(Success)
       .annotate(OpenApi.Summary, "Archive a tool")
       .annotate(
         OpenApi.Description,
@@ -49,11 +50,11 @@ export class ToolsApi extends HttpApiGroup.make("tools").annotate(OpenApi.Descri
       )
   )
   .add(
-    HttpApiEndpoint.post("unarchive", "/tools/:tool_uuid/unarchive").setPath(ToolPath).addSuccess(Tool)
+    HttpApiEndpoint.post("unarchive", "/tools/:tool_uuid/unarchive").addError(NotFoundResponse).setPath(ToolPath).addSuccess(Tool)
       .annotate(OpenApi.Summary, "Unarchive a tool")
   )
   .add(
-    HttpApiEndpoint.post("test", "/tools/:tool_uuid/test").setPath(ToolPath).setPayload(ToolTestRequest).addSuccess(ToolTestResponse)
+    HttpApiEndpoint.post("test", "/tools/:tool_uuid/test").addError(NotFoundResponse).addError(ValidationErrorResponse).setPath(ToolPath).setPayload(ToolTestRequest).addSuccess(ToolTestResponse)
       .annotate(OpenApi.Summary, "Test a tool")
       .annotate(
         OpenApi.Description,
@@ -63,7 +64,7 @@ export class ToolsApi extends HttpApiGroup.make("tools").annotate(OpenApi.Descri
       )
   )
   .add(
-    HttpApiEndpoint.post("refreshMcp", "/tools/:tool_uuid/mcp/refresh").setPath(ToolPath).addSuccess(McpRefreshResponse)
+    HttpApiEndpoint.post("refreshMcp", "/tools/:tool_uuid/mcp/refresh").addError(BadRequestResponse).addError(NotFoundResponse).setPath(ToolPath).addSuccess(McpRefreshResponse)
       .annotate(OpenApi.Summary, "Refresh an MCP server's tools")
       .annotate(
         OpenApi.Description,

@@ -1,10 +1,11 @@
+import { BadRequestResponse, ConflictResponse, ForbiddenResponse, PayloadTooLargeResponse } from "../Errors.js"
 import { PresignRequest, PresignResponse, UploadReceipt } from "./Upload.js"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "../Authentication.js"
 
 const presign = <const Name extends string>(name: Name, path: HttpApiEndpoint.PathSegment) =>
-  HttpApiEndpoint.post(name, path)
+  HttpApiEndpoint.post(name, path).addError(PayloadTooLargeResponse)
     .setPayload(PresignRequest)
     .addSuccess(PresignResponse)
     .annotate(
@@ -28,7 +29,7 @@ export class UploadsApi extends HttpApiGroup.make("uploads").annotate(OpenApi.De
  */
 export class UploadTargetApi extends HttpApiGroup.make("uploadTarget").annotate(OpenApi.Description, "Signed file uploads")
   .add(
-    HttpApiEndpoint.put("upload", "/storage/upload/:organization/contacts/:file").annotate(OpenApi.Summary, "Upload a contacts CSV")
+    HttpApiEndpoint.put("upload", "/storage/upload/:organization/contacts/:file").annotate(OpenApi.Summary, "Upload a contacts CSV").addError(BadRequestResponse).addError(ForbiddenResponse).addError(ConflictResponse).addError(PayloadTooLargeResponse)
       .setPath(Schema.Struct({ organization: Schema.String, file: Schema.String }))
       .setUrlParams(Schema.Struct({
         expires: Schema.optionalWith(Schema.String, { default: () => "" }),
@@ -43,7 +44,7 @@ export class UploadTargetApi extends HttpApiGroup.make("uploadTarget").annotate(
       )
   )
   .add(
-    HttpApiEndpoint.put("uploadRecording", "/storage/upload/:organization/recordings/:file").annotate(OpenApi.Summary, "Upload a recording's audio")
+    HttpApiEndpoint.put("uploadRecording", "/storage/upload/:organization/recordings/:file").annotate(OpenApi.Summary, "Upload a recording's audio").addError(BadRequestResponse).addError(ForbiddenResponse).addError(ConflictResponse).addError(PayloadTooLargeResponse)
       .setPath(Schema.Struct({ organization: Schema.String, file: Schema.String }))
       .setUrlParams(Schema.Struct({
         expires: Schema.optionalWith(Schema.String, { default: () => "" }),

@@ -1,3 +1,4 @@
+import { NotFoundResponse, ValidationErrorResponse } from "../Errors.js"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "../Authentication.js"
@@ -22,18 +23,18 @@ const DeliveryPath = Schema.Struct({ endpoint_id: idFromString(WebhookEndpointId
  */
 export class WebhooksApi extends HttpApiGroup.make("webhooks").annotate(OpenApi.Description, "Event webhooks: endpoints, secrets and deliveries")
   .add(HttpApiEndpoint.get("list", base).annotate(OpenApi.Summary, "List event webhook endpoints").addSuccess(Schema.Struct({ endpoints: Schema.Array(WebhookEndpoint) })))
-  .add(HttpApiEndpoint.post("create", base).annotate(OpenApi.Summary, "Create an event webhook endpoint").setPayload(CreateWebhookEndpointRequest).addSuccess(WebhookEndpointWithSecret))
-  .add(HttpApiEndpoint.get("get", `${base}/:endpoint_id`).annotate(OpenApi.Summary, "Get an event webhook endpoint").setPath(EndpointPath).addSuccess(WebhookEndpoint))
+  .add(HttpApiEndpoint.post("create", base).annotate(OpenApi.Summary, "Create an event webhook endpoint").addError(ValidationErrorResponse).setPayload(CreateWebhookEndpointRequest).addSuccess(WebhookEndpointWithSecret))
+  .add(HttpApiEndpoint.get("get", `${base}/:endpoint_id`).annotate(OpenApi.Summary, "Get an event webhook endpoint").addError(NotFoundResponse).setPath(EndpointPath).addSuccess(WebhookEndpoint))
   .add(
-    HttpApiEndpoint.patch("update", `${base}/:endpoint_id`).annotate(OpenApi.Summary, "Update an event webhook endpoint").setPath(EndpointPath).setPayload(UpdateWebhookEndpointRequest)
+    HttpApiEndpoint.patch("update", `${base}/:endpoint_id`).annotate(OpenApi.Summary, "Update an event webhook endpoint").addError(NotFoundResponse).addError(ValidationErrorResponse).setPath(EndpointPath).setPayload(UpdateWebhookEndpointRequest)
       .addSuccess(WebhookEndpoint)
   )
-  .add(HttpApiEndpoint.del("delete", `${base}/:endpoint_id`).annotate(OpenApi.Summary, "Delete an event webhook endpoint").setPath(EndpointPath).addSuccess(Success))
-  .add(HttpApiEndpoint.post("rotateSecret", `${base}/:endpoint_id/rotate-secret`).annotate(OpenApi.Summary, "Rotate an endpoint's signing secret").setPath(EndpointPath).addSuccess(WebhookEndpointWithSecret))
+  .add(HttpApiEndpoint.del("delete", `${base}/:endpoint_id`).annotate(OpenApi.Summary, "Delete an event webhook endpoint").addError(NotFoundResponse).setPath(EndpointPath).addSuccess(Success))
+  .add(HttpApiEndpoint.post("rotateSecret", `${base}/:endpoint_id/rotate-secret`).annotate(OpenApi.Summary, "Rotate an endpoint's signing secret").addError(NotFoundResponse).setPath(EndpointPath).addSuccess(WebhookEndpointWithSecret))
   .add(
-    HttpApiEndpoint.get("deliveries", `${base}/:endpoint_id/deliveries`).annotate(OpenApi.Summary, "List an endpoint's deliveries").setPath(EndpointPath).setUrlParams(PageParams)
+    HttpApiEndpoint.get("deliveries", `${base}/:endpoint_id/deliveries`).annotate(OpenApi.Summary, "List an endpoint's deliveries").addError(NotFoundResponse).setPath(EndpointPath).setUrlParams(PageParams)
       .addSuccess(WebhookDeliveriesPage)
   )
-  .add(HttpApiEndpoint.post("resend", `${base}/:endpoint_id/deliveries/:delivery_id/resend`).annotate(OpenApi.Summary, "Send a delivery again").setPath(DeliveryPath).addSuccess(WebhookDelivery))
+  .add(HttpApiEndpoint.post("resend", `${base}/:endpoint_id/deliveries/:delivery_id/resend`).annotate(OpenApi.Summary, "Send a delivery again").addError(NotFoundResponse).setPath(DeliveryPath).addSuccess(WebhookDelivery))
   .middleware(Authentication)
 {}

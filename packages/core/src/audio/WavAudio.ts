@@ -58,6 +58,11 @@ const encodingOf = (fmt: Fmt): WavEncoding | undefined => {
 
 const FORMAT_NAMES: Record<number, string> = { 2: "MS ADPCM", 17: "IMA ADPCM", 85: "MP3", 0x50: "MPEG", 0x161: "WMA" }
 
+
+/** A channel's samples as wavefile gives them: a typed array, or plain numbers in some of its builds. */
+const isSamples = (value: unknown): value is ArrayLike<number> =>
+  value instanceof Float64Array || value instanceof Float32Array || value instanceof Int16Array || value instanceof Int32Array ||
+  (Array.isArray(value) && value.every((v) => typeof v === "number"))
 /** The file's audio, or why it cannot be played (in words, for the client). */
 export const decodeWav = (bytes: Uint8Array): Either.Either<DecodedWav, string> => {
   const head = new TextDecoder("latin1").decode(bytes.subarray(0, 4))
@@ -92,8 +97,11 @@ export const decodeWav = (bytes: Uint8Array): Either.Either<DecodedWav, string> 
     return Either.left(`its samples cannot be converted (${(e as Error).message})`)
   }
   // Values at 16-bit scale; read as plain numbers (the typed-array output option differs between wavefile's builds).
-  const raw = wav.getSamples(false) as unknown as ArrayLike<number> | ReadonlyArray<ArrayLike<number>>
-  const channels: ReadonlyArray<Int16Array> = (fmt.numChannels === 1 ? [raw as ArrayLike<number>] : raw as ReadonlyArray<ArrayLike<number>>)
+  // wavefile types it as one Float64Array; a stereo file gives one array per channel.
+  const raw: unknown = wav.getSamples(false)
+  const planes: ReadonlyArray<unknown> = fmt.numChannels === 1 ? [raw] : Array.isArray(raw) ? raw : []
+  if (planes.length !== fmt.numChannels || !planes.every(isSamples)) return Either.left("its samples cannot be read")
+  const channels: ReadonlyArray<Int16Array> = planes
     .map((channel) => Int16Array.from(channel, (v) => Math.max(-32768, Math.min(32767, Math.round(v)))))
   const length = channels[0]?.length ?? 0
   if (length === 0) return Either.left("it holds no audio")

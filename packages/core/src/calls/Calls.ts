@@ -17,6 +17,9 @@ import { AgentArchived, WorkflowNotFound } from "../workflows/Errors.js"
 import { type VersionChoice, WorkflowsRepo } from "../workflows/WorkflowsRepo.js"
 import { AgentNotFound, AgentTriggerInactive, InvalidCallback, InvalidCallbackSignature, UnknownCall } from "./Errors.js"
 
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
 /** Context keys the caller cannot override: they describe the call itself. */
 const RESERVED = new Set(["provider", "runtime_configuration", "direction", "called_number", "caller_number", "campaign_id"])
 
@@ -52,10 +55,10 @@ export class Calls extends Effect.Service<Calls>()("@agentline/core/Calls", {
       const workflow = found.value
       // The trigger must be in the version that runs (a draft may add one the published version lacks).
       if (agent._tag === "TriggerPath") {
-        const node = ((workflow.workflow_definition as any).nodes ?? []).find(
-          (n: any) => n?.type === "trigger" && n?.data?.trigger_path === agent.path
-        )
-        if (!node || node.data?.enabled === false) return yield* new AgentTriggerInactive({ triggerPath: agent.path })
+        const nodes: ReadonlyArray<unknown> = Array.isArray(workflow.workflow_definition["nodes"]) ? workflow.workflow_definition["nodes"] : []
+        const data = nodes.map((n) => (isRecord(n) && n["type"] === "trigger" && isRecord(n["data"]) ? n["data"] : undefined))
+          .find((d) => d?.["trigger_path"] === agent.path)
+        if (data === undefined || data["enabled"] === false) return yield* new AgentTriggerInactive({ triggerPath: agent.path })
       }
       if (workflow.status !== "active") {
         return yield* new AgentArchived({ workflowId: workflow.id })

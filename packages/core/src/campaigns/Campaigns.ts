@@ -61,7 +61,7 @@ export class Campaigns extends Effect.Service<Campaigns>()("@agentline/core/Camp
     const create = Effect.fn("Campaigns.create")(function*(principal: Principal, request: CreateCampaignRequest) {
       const workflow = yield* workflows.callable(principal, request.workflow_id)
       const route = yield* routing.resolve(principal.organizationId, request.telephony_configuration_id ?? null)
-      const requiredVariables = definitionVariables(workflow.workflow_definition as any)
+      const requiredVariables = definitionVariables(workflow.workflow_definition)
       // The whole file is checked before anything is written (see ContactImport).
       yield* checkContacts(yield* uploads.open(principal, request.source_id), { requiredVariables })
       const now = yield* Clock.currentTimeMillis

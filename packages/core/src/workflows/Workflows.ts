@@ -84,7 +84,7 @@ const prepare = (
   if (problems.length > 0) return yield* new InvalidWorkflowDefinition({ issues: problems.map(toIssue) })
   const minted = mintTriggerPaths(definition, () => Crypto.randomUUID())
   return {
-    workflow_definition: minted as unknown as Record<string, unknown>,
+    workflow_definition: minted,
     template_context_variables: input.template_context_variables,
     workflow_configurations: input.workflow_configurations,
     trigger_paths: triggerPaths(minted)

@@ -124,7 +124,7 @@ for (const dialect of dialects) {
         const trip = paused.logs.at(-1)!
         expect(trip).toMatchObject({ level: "warning", event: "circuit_breaker_tripped" })
         expect(trip.details).toMatchObject({ failure_count: 5, success_count: 0, failure_rate: 1, threshold: 0.5, window_seconds: 120 })
-        expect((trip.details as any).recent_failures).toHaveLength(5)
+        expect(trip.details?.["recent_failures"]).toHaveLength(5)
         expect(paused.executed_count).toBe(5)
         // nothing more is dialed while paused
         for (let i = 0; i < 10; i++) {

@@ -19,7 +19,8 @@ const MAX_ANSWER_BYTES = 64 * 1024
 export const guardedLookup: LookupFunction = (hostname, options, callback) => {
   Dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, "", 4)
-    const list = addresses as unknown as ReadonlyArray<Dns.LookupAddress>
+    // With `all: true` Node answers every address (a string only without it).
+    const list: ReadonlyArray<Dns.LookupAddress> = typeof addresses === "string" ? [{ address: addresses, family: 4 }] : addresses
     const refused = list.find((a) => isPrivateAddress(a.address))
     if (refused !== undefined || list.length === 0) {
       const e = Object.assign(new Error(`${hostname} resolves to ${refused?.address ?? "nothing"}, a private address`), {
@@ -27,7 +28,7 @@ export const guardedLookup: LookupFunction = (hostname, options, callback) => {
       })
       return callback(e, "", 4)
     }
-    if (options.all) return (callback as unknown as (e: null, a: ReadonlyArray<Dns.LookupAddress>) => void)(null, list)
+    if (options.all) return callback(null, [...list])
     callback(null, list[0]!.address, list[0]!.family)
   })
 }

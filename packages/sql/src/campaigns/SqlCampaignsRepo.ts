@@ -1,6 +1,6 @@
 import { CampaignId, OrganizationId, TelephonyConfigurationId, WorkflowId } from "@agentline/api/Ids"
 import { LogEntry } from "@agentline/api/campaigns/CampaignLog"
-import { CampaignsRepo, type StoredCampaign } from "@agentline/core/campaigns/CampaignsRepo"
+import { CampaignsRepo } from "@agentline/core/campaigns/CampaignsRepo"
 import { CircuitBreakerConfig, RetryConfig, ScheduleConfig } from "@agentline/api/campaigns/CampaignSettings"
 import { stateChange } from "@agentline/core/campaigns/CampaignState"
 import { CampaignState } from "@agentline/api/campaigns/Campaign"
@@ -10,7 +10,7 @@ import * as Columns from "../Columns.js"
 import * as StorageBoundary from "../StorageBoundary.js"
 
 /** A `campaigns` row joined with its agent's and configuration's names, as the API shows it. */
-const CampaignRow: Schema.Schema<StoredCampaign, any> = Schema.Struct({
+const CampaignRow = Schema.Struct({
   id: Columns.Id(CampaignId),
   organization_id: Columns.Id(OrganizationId),
   name: Schema.String,
