@@ -58,7 +58,7 @@ for (const dialect of dialects) {
           time_slots: [{ day: "Funday", start: "9:00", end: "25:00" }, { day: "tue", start: "10:00", end: "10:00" }]
         })
         expect(bad.status).toBe(422)
-        expect(bad.body.detail.map((d: any) => [d.loc.join("."), d.msg])).toEqual([
+        expect(bad.body.detail.map((d: { readonly loc: ReadonlyArray<string | number>; readonly msg: string }) => [d.loc.join("."), d.msg])).toEqual([
           ["body.time_slots.0.day", "day must be a day name: monday, tuesday, wednesday, thursday, friday, saturday, sunday (or its first three letters)"],
           ["body.time_slots.0.start", "start must be a 24-hour time HH:MM from 00:00 to 23:59"],
           ["body.time_slots.0.end", "end must be a 24-hour time HH:MM from 00:00 to 24:00"],

@@ -161,7 +161,7 @@ for (const dialect of dialects) {
           circuit_breaker: { failure_threshold: 0, window_seconds: 5, min_calls_in_window: 0 }
         })
         expect(invalid.status).toBe(422)
-        const locs = invalid.body.detail.map((d: any) => d.loc.slice(1).join("."))
+        const locs = invalid.body.detail.map((d: { readonly loc: ReadonlyArray<string | number> }) => d.loc.slice(1).join("."))
         for (
           const expected of [
             "name", "source_type", "max_concurrency", "retry_config.max_retries", "retry_config.retry_delay_seconds",
@@ -222,7 +222,7 @@ for (const dialect of dialects) {
         expect(nothingAsked.status).toBe(422)
         expect((yield* op("cancel")).body.state).toBe("canceled")
         const got = yield* call("GET", `/api/v1/campaign/${campaign.id}`, { apiKey: setup.apiKey })
-        expect(got.body.logs.map((l: any) => l.event)).toEqual(["campaign_created", "campaign_started", "campaign_canceled"])
+        expect(got.body.logs.map((l: { readonly event: string }) => l.event)).toEqual(["campaign_created", "campaign_started", "campaign_canceled"])
         for (const entry of got.body.logs) expect(Object.keys(entry).sort()).toEqual(["details", "event", "level", "message", "ts"])
         const list = yield* call("GET", "/api/v1/campaign/?limit=1", { apiKey: setup.apiKey })
         expect(list.body).toMatchObject({ total_count: 1, page: 1, limit: 1, total_pages: 1 })

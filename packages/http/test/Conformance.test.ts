@@ -13,7 +13,7 @@ import { definition } from "./fixtures.js"
 import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
 import { rawRequest } from "./RawHttp.js"
 
-const locs = (body: any): Array<string> => (body.detail as Array<any>).map((issue) => issue.loc.join("."))
+const locs = (body: { readonly detail: ReadonlyArray<{ readonly loc: ReadonlyArray<string | number> }> }): Array<string> => body.detail.map((issue) => issue.loc.join("."))
 
 /** A multipart body whose closing boundary never comes. */
 const brokenMultipart = "--XyZ\r\nContent-Disposition: form-data; name=\"email\"\r\n\r\na@b.c\r\n--XyZ\r\nContent-Disp"

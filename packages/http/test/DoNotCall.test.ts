@@ -42,7 +42,7 @@ for (const dialect of dialects) {
 
         const bad = yield* call("POST", DNC, { apiKey: org.apiKey, body: { phone_numbers: ["+14155550103", "hello", "+12"] } })
         expect(bad.status).toBe(422)
-        expect(bad.body.detail.map((d: any) => d.loc)).toEqual([["body", "phone_numbers", 1], ["body", "phone_numbers", 2]])
+        expect(bad.body.detail.map((d: { readonly loc: ReadonlyArray<string | number> }) => d.loc)).toEqual([["body", "phone_numbers", 1], ["body", "phone_numbers", 2]])
         // Nothing of a refused request is listed.
         expect((yield* call("GET", `${DNC}/check?phone_number=%2B14155550103`, { apiKey: org.apiKey })).body.listed).toBe(false)
         expect((yield* call("POST", DNC, { apiKey: org.apiKey, body: { phone_numbers: [] } })).status).toBe(422)

@@ -53,7 +53,7 @@ for (const dialect of dialects) {
         expect(missing.body.detail[0].loc).toEqual(["body", "allowed_domains"])
         const bad = yield* token({ allowed_domains: ["https://shop.example.com/checkout", "ok.example.com", "*.com"], settings: { buttonColor: "red" } })
         expect(bad.status).toBe(422)
-        expect(bad.body.detail.map((d: any) => d.loc)).toEqual([["body", "allowed_domains", 0], ["body", "allowed_domains", 2], ["body", "settings", "buttonColor"]])
+        expect(bad.body.detail.map((d: { readonly loc: ReadonlyArray<string | number> }) => d.loc)).toEqual([["body", "allowed_domains", 0], ["body", "allowed_domains", 2], ["body", "settings", "buttonColor"]])
 
         const created = yield* token({ allowed_domains: ["https://Shop.Example.com/", "localhost:5173"], settings: { theme: "dark" }, usage_limit: 100 })
         expect(created.status).toBe(200)
@@ -192,7 +192,7 @@ for (const dialect of dialects) {
           body: { token: created.body.token, context_variables: { provider: "x", nested: { a: 1 } } }
         })
         expect(badVariables.status).toBe(422)
-        expect(badVariables.body.detail.map((d: any) => d.loc)).toEqual([["body", "context_variables", "provider"], ["body", "context_variables", "nested"]])
+        expect(badVariables.body.detail.map((d: { readonly loc: ReadonlyArray<string | number> }) => d.loc)).toEqual([["body", "context_variables", "provider"], ["body", "context_variables", "nested"]])
         expect((yield* send("POST", "/api/v1/public/embed/init", { headers: fromPage(SITE), body: { token: created.body.token } })).status).toBe(200)
         expect(yield* send("POST", "/api/v1/public/embed/init", { headers: fromPage(SITE), body: { token: created.body.token } }))
           .toMatchObject({ status: 403, body: { detail: "Embed token usage limit exceeded" } })

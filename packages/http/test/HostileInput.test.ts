@@ -14,7 +14,7 @@ import { rawRequest } from "./RawHttp.js"
 import { AUTH_BODY_LIMIT, DEFAULT_BODY_LIMIT, MAX_JSON_DEPTH } from "../src/RequestLimits.js"
 
 const NUL = "\u0000"
-const locs = (body: any): Array<string> => (body.detail as Array<any>).map((issue) => issue.loc.join("."))
+const locs = (body: { readonly detail: ReadonlyArray<{ readonly loc: ReadonlyArray<string | number> }> }): Array<string> => body.detail.map((issue) => issue.loc.join("."))
 const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth)
 
 for (const dialect of dialects) {

@@ -7,7 +7,7 @@
 import { reply, type Received } from "@agentline/voice-openai/testing/FakeOpenAi"
 import { agentDefinition, scriptedReplies } from "../../src/DemoConversations.js"
 
-export const toolNames = (request: Received): ReadonlyArray<string> => (request.body.tools ?? []).map((t: any) => t.function.name)
+export const toolNames = (request: Received): ReadonlyArray<string> => (request.body.tools ?? []).map((t: { readonly function: { readonly name: string } }) => t.function.name)
 export const lastRole = (request: Received): string => request.body.messages.at(-1)?.role
 
 /** The LLM's side of the conversations below, decided by the node (its tools) and what came last. */
