@@ -257,7 +257,7 @@ const main = Effect.gen(function*() {
         edges: [{ id: "x", source: "s", target: "e", data: { label: "end", condition: "done" } }]
       },
       workflow_configurations: { smart_turn_stop_secs: STOP_SECONDS, max_user_idle_timeout: 60 }
-    } as Parameters<Workflows["Type"]["create"]>[1])
+    } as Parameters<Workflows["create"]>[1])
     const config = yield* api("POST", "/api/v1/organizations/telephony-configs", {
       name: "twilio",
       config: { provider: "twilio", account_sid: ready.accountSid, auth_token: ready.authToken, amd_enabled: false },
