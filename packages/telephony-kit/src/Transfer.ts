@@ -54,15 +54,5 @@ export interface TransferCall<Config> {
   readonly onResult: (result: TransferResult) => Effect.Effect<void>
 }
 
-/**
- * A transfer's target as the application takes it: E.164 (a `+` then 8 to 15 digits) or a `sip:` /
- * `sips:` URI with a user and a host. Anything else: a message saying why.
- */
-export const validateTarget = (target: string): string | undefined => {
-  const t = target.trim()
-  if (/^\+[1-9][0-9]{7,14}$/.test(t)) return undefined
-  if (/^sips?:[^@\s:;]+@[A-Za-z0-9.-]+(:[0-9]{1,5})?(;[^\s]*)?$/.test(t)) return undefined
-  return "a transfer target is an E.164 number (+15551234567) or a SIP URI (sip:desk@pbx.example.com)"
-}
-
+/** Whether a target (E.164 or SIP URI, validated by the application) is a SIP URI. */
 export const isSipTarget = (target: string) => /^sips?:/i.test(target)

@@ -15,9 +15,9 @@ import {
   flag,
   json,
   jsonOf,
+  type NodeSpec,
   nodeType,
   number,
-  type NodeSpec,
   type PropertySpec,
   refs,
   requiredChoice,
@@ -29,6 +29,7 @@ import {
   Strings,
   text
 } from "./NodeSpec.js"
+import { Transfer } from "./TransferNode.js"
 
 const TEMPLATES = "Template variables: `{{first_name}}` (a key of the call's initial_context, e.g. a CSV column or the API call's " +
   "`initial_context`), `{{gathered_context.city}}` (extracted during the call), `{{name | default}}` (a default when unset)."
@@ -95,7 +96,8 @@ const references = {
   document_uuids: refs("document_refs", {
     display_name: "Document UUIDs",
     description: "Knowledge-base documents for this step. Stored only: this server has no knowledge base.",
-    llm_hint: "A list of document UUIDs. This server has no knowledge base (`GET /api/v1/knowledge-base/documents` answers 404): leave it out."
+    llm_hint:
+      "A list of document UUIDs. This server has no knowledge base (`GET /api/v1/knowledge-base/documents` answers 404): leave it out."
   }),
   mcp_tool_filters: jsonOf({
     display_name: "MCP tools this step may use",
@@ -156,7 +158,11 @@ export const StartCall = nodeType({
       placeholder: "Hi {{first_name}}, this is Sarah from Acme."
     }),
     greeting_type: spokenAs("Greeting type", "the greeting text"),
-    greeting_recording_id: recordingFor("greeting_type", "Greeting recording", "The recording played as the greeting when the greeting type is Recording."),
+    greeting_recording_id: recordingFor(
+      "greeting_type",
+      "Greeting recording",
+      "The recording played as the greeting when the greeting type is Recording."
+    ),
     ...behaviour,
     delayed_start: flag({
       display_name: "Wait before speaking",
@@ -174,7 +180,8 @@ export const StartCall = nodeType({
     }),
     pre_call_fetch_mode: choice(["disabled", "always", "inbound", "outbound"], {
       display_name: "Pre-call fetch",
-      description: "Fetch data for the call from an HTTP endpoint before it starts. Stored only: this server does not make the request yet.",
+      description:
+        "Fetch data for the call from an HTTP endpoint before it starts. Stored only: this server does not make the request yet.",
       labels: { disabled: "Off", always: "Every call", inbound: "Inbound calls", outbound: "Outbound calls" },
       default: "disabled"
     }),
@@ -261,7 +268,10 @@ export const EndCall = nodeType({
   icon: "PhoneOff",
   properties: {
     name: nameOf("Shown on the canvas and in the run's events (e.g. 'Polite decline')."),
-    prompt: prompt("What the agent says and does before hanging up. {{variable}} inserts a value of the call.", "Thank the caller and say goodbye."),
+    prompt: prompt(
+      "What the agent says and does before hanging up. {{variable}} inserts a value of the call.",
+      "Thank the caller and say goodbye."
+    ),
     ...behaviour,
     ...extraction
   },
@@ -354,7 +364,8 @@ export const Webhook = nodeType({
     }),
     payload_template: json({
       display_name: "Payload template (JSON)",
-      description: "The request's JSON body; its strings are templates ({{workflow_run_id}}, {{gathered_context.x}}, {{recording_url}}…). " +
+      description:
+        "The request's JSON body; its strings are templates ({{workflow_run_id}}, {{gathered_context.x}}, {{recording_url}}…). " +
         "Without one the body is {workflow_run_id, initial_context, gathered_context}."
     })
   },
@@ -378,7 +389,8 @@ export const Qa = nodeType({
   name: "qa",
   display_name: "QA review",
   description: "A review of each call by a language model (the reference's QA node). Stored only: this server does not run the review yet.",
-  llm_hint: "Accepted so definitions move between this server and the reference unchanged; no review runs and no annotations are written. It takes no edges.",
+  llm_hint:
+    "Accepted so definitions move between this server and the reference unchanged; no review runs and no annotations are written. It takes no edges.",
   category: "integration",
   icon: "ClipboardCheck",
   properties: {
@@ -396,7 +408,11 @@ export const Qa = nodeType({
       fractional: false,
       default: 15
     }),
-    qa_voicemail_calls: flag({ display_name: "Review voicemail calls", description: "Off: calls that reached a voicemail are skipped.", default: false }),
+    qa_voicemail_calls: flag({
+      display_name: "Review voicemail calls",
+      description: "Off: calls that reached a voicemail are skipped.",
+      default: false
+    }),
     qa_sample_rate: number({
       display_name: "Sample rate (%)",
       description: "The share of calls reviewed, from 1 to 100 percent.",
@@ -405,7 +421,11 @@ export const Qa = nodeType({
       fractional: false,
       default: 100
     }),
-    qa_use_workflow_llm: flag({ display_name: "Use the agent's model", description: "Off: use the provider and model below.", default: true }),
+    qa_use_workflow_llm: flag({
+      display_name: "Use the agent's model",
+      description: "Off: use the provider and model below.",
+      default: true
+    }),
     qa_provider: choice(["openai", "azure", "openrouter", "anthropic"], {
       display_name: "Provider",
       description: "Who runs the reviewing model.",
@@ -421,7 +441,10 @@ export const Qa = nodeType({
       display_options: { show: { qa_use_workflow_llm: [false], qa_provider: ["azure"] } }
     })
   },
-  examples: [{ name: "sampled_review", data: { name: "Compliance review", qa_enabled: true, qa_sample_rate: 20, qa_min_call_duration: 30 } }],
+  examples: [{
+    name: "sampled_review",
+    data: { name: "Compliance review", qa_enabled: true, qa_sample_rate: 20, qa_min_call_duration: 30 }
+  }],
   graph: unconnected("it runs after the call, not as a step of it")
 })
 
@@ -430,13 +453,23 @@ export const NODE_TYPE_DECLARATIONS = {
   startCall: StartCall,
   agentNode: AgentNode,
   endCall: EndCall,
+  transfer: Transfer,
   globalNode: GlobalNode,
   trigger: Trigger,
   webhook: Webhook,
   qa: Qa
 } as const
 
-export const NODE_TYPES = ["startCall", "agentNode", "endCall", "globalNode", "trigger", "webhook", "qa"] as const satisfies ReadonlyArray<
+export const NODE_TYPES = [
+  "startCall",
+  "agentNode",
+  "endCall",
+  "transfer",
+  "globalNode",
+  "trigger",
+  "webhook",
+  "qa"
+] as const satisfies ReadonlyArray<
   keyof typeof NODE_TYPE_DECLARATIONS
 >
 export type NodeType = (typeof NODE_TYPES)[number]
@@ -446,6 +479,7 @@ export const byNodeType = <A>(f: (type: NodeType) => A): { readonly [T in NodeTy
   startCall: f("startCall"),
   agentNode: f("agentNode"),
   endCall: f("endCall"),
+  transfer: f("transfer"),
   globalNode: f("globalNode"),
   trigger: f("trigger"),
   webhook: f("webhook"),
@@ -480,7 +514,11 @@ const EDGE_PROPERTIES = {
     description: "Said while moving on (e.g. 'One moment, please'); {{variable}} inserts a value of the call."
   }),
   transition_speech_type: spokenAs("Transition speech type", "the transition text"),
-  transition_speech_recording_id: recordingFor("transition_speech_type", "Transition speech recording", "The recording played when the type is Recording.")
+  transition_speech_recording_id: recordingFor(
+    "transition_speech_type",
+    "Transition speech recording",
+    "The recording played when the type is Recording."
+  )
 }
 
 /** An edge's `data` (not part of the reference's catalog, which covers nodes only; the editor's edge form reads it). */
@@ -517,7 +555,9 @@ export const edgeRuleBreaks = (source: NodeType | undefined, target: NodeType | 
     out.push({ end: "source", type: source, rule: "no_outgoing", why: NODE_TYPE_DECLARATIONS[source].graph.why?.outgoing })
   }
   for (const [end, type] of [["source", source], ["target", target]] as const) {
-    if (type !== undefined && takesNoEdges(type)) out.push({ end, type, rule: "no_edges", why: NODE_TYPE_DECLARATIONS[type].graph.why?.incoming })
+    if (type !== undefined && takesNoEdges(type)) {
+      out.push({ end, type, rule: "no_edges", why: NODE_TYPE_DECLARATIONS[type].graph.why?.incoming })
+    }
   }
   return out
 }

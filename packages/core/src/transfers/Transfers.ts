@@ -8,8 +8,8 @@
  * A provider that cannot transfer, or refuses, gives a transfer that is `failed` at once, with its
  * words as the cause: the runtime then goes on with the call.
  */
-import type { TransferMode, TransferResult } from "@agentline/telephony-kit/Transfer"
 import type { WebhookRequest, WebhookResponse } from "@agentline/telephony-kit/TelephonyProvider"
+import type { TransferMode, TransferResult } from "@agentline/telephony-kit/Transfer"
 import { Clock, Effect, Option, Schema } from "effect"
 import * as Crypto from "node:crypto"
 import { InvalidCallbackSignature } from "../calls/Errors.js"
@@ -72,7 +72,11 @@ export class Transfers extends Effect.Service<Transfers>()("@agentline/core/Tran
     /** The first result of a transfer ends it; later ones change nothing (`None`). */
     const record = Effect.fn("Transfers.record")(function*(transferUuid: string, result: TransferResult) {
       const now = yield* Clock.currentTimeMillis
-      const done = yield* repo.finish(transferUuid, { status: result.outcome, cause: result.cause ?? null, endedAt: iso(result.at > 0 ? result.at : now) })
+      const done = yield* repo.finish(transferUuid, {
+        status: result.outcome,
+        cause: result.cause ?? null,
+        endedAt: iso(result.at > 0 ? result.at : now)
+      })
       if (Option.isSome(done)) yield* toRun(done.value)
       else yield* Effect.logInfo(`transfer ${transferUuid}: a later result (${result.outcome}) changes nothing`)
       return done
@@ -111,7 +115,10 @@ export class Transfers extends Effect.Service<Transfers>()("@agentline/core/Tran
         from: call.route.defaultCallerId ?? call.route.callerIds[0],
         timeoutSeconds: request.timeoutSeconds,
         resultUrl,
-        onResult: (result) => Effect.asVoid(record(stored.transfer_uuid, result)).pipe(Effect.catchAllCause((c) => Effect.logWarning("transfer: result not recorded", c)))
+        onResult: (result) =>
+          Effect.asVoid(record(stored.transfer_uuid, result)).pipe(
+            Effect.catchAllCause((c) => Effect.logWarning("transfer: result not recorded", c))
+          )
       }))
       if (asked._tag === "Left") return yield* failed(`${provider.displayName} refused the transfer: ${asked.left.message}`)
       return stored
@@ -133,7 +140,11 @@ export class Transfers extends Effect.Service<Transfers>()("@agentline/core/Tran
       const parsed = yield* webhooks.parseTransferResult({ config: route.config, request }).pipe(Effect.either)
       if (parsed._tag === "Left") {
         yield* Effect.logWarning(`transfer ${transferUuid}: unreadable result: ${parsed.left.message}`)
-        return { status: 422, contentType: "application/json", body: JSON.stringify({ detail: parsed.left.message }) } satisfies WebhookResponse
+        return {
+          status: 422,
+          contentType: "application/json",
+          body: JSON.stringify({ detail: parsed.left.message })
+        } satisfies WebhookResponse
       }
       if (parsed.right !== undefined) yield* record(transferUuid, parsed.right)
       return webhooks.transferAnswer?.({ result: parsed.right }) ?? OK

@@ -209,7 +209,11 @@ export const make: Effect.Effect<ContractHost, never, Scope.Scope> = Effect.gen(
     response.writeHead(answer.status, { "content-type": answer.contentType })
     response.end(answer.body)
   }
-  const detail = (status: number, text: string): WebhookResponse => ({ status, contentType: "application/json", body: JSON.stringify({ detail: text }) })
+  const detail = (status: number, text: string): WebhookResponse => ({
+    status,
+    contentType: "application/json",
+    body: JSON.stringify({ detail: text })
+  })
 
   const callback = (route: "callback" | "answer", attemptId: number, request: WebhookRequest) =>
     Effect.gen(function*() {
@@ -227,7 +231,9 @@ export const make: Effect.Effect<ContractHost, never, Scope.Scope> = Effect.gen(
       const events = parsed._tag === "Right" ? parsed.right : []
       const wasOpen = isOpen(call)
       yield* Effect.forEach(events, (event) => apply(call, event), { discard: true })
-      if (route === "callback") return answered({ status: 200, contentType: "application/json", body: JSON.stringify({ ok: true, events: events.length }) })
+      if (route === "callback") {
+        return answered({ status: 200, contentType: "application/json", body: JSON.stringify({ ok: true, events: events.length }) })
+      }
       const machine = events.some((e) => e.type === "answered" && (e.answeredBy === "machine" || e.answeredBy === "fax"))
       const instruction: CallInstruction = !wasOpen || !isOpen(call) || machine
         ? { _tag: "Reject", reason: "" }
@@ -328,16 +334,20 @@ export const make: Effect.Effect<ContractHost, never, Scope.Scope> = Effect.gen(
     let reading: Promise<unknown> = Promise.resolve()
     socket.on("message", (raw, isBinary) => {
       const data = Buffer.isBuffer(raw) ? raw : Array.isArray(raw) ? Buffer.concat(raw) : Buffer.from(raw)
-      const frame: WebSocketFrame = isBinary ? { _tag: "Binary", data: new Uint8Array(data) } : { _tag: "Text", text: data.toString("utf8") }
+      const frame: WebSocketFrame = isBinary
+        ? { _tag: "Binary", data: new Uint8Array(data) }
+        : { _tag: "Text", text: data.toString("utf8") }
       reading = reading.then(() =>
-        run(session.decode(frame).pipe(
-          Effect.map((events) => {
-            media.events.push(...events)
-            const start = events.find((e): e is Start => e._tag === "Start")
-            if (start?.providerCallId !== undefined && call.providerCallId === undefined) call.providerCallId = start.providerCallId
-          }),
-          Effect.ignore
-        ))
+        run(
+          session.decode(frame).pipe(
+            Effect.map((events) => {
+              media.events.push(...events)
+              const start = events.find((e): e is Start => e._tag === "Start")
+              if (start?.providerCallId !== undefined && call.providerCallId === undefined) call.providerCallId = start.providerCallId
+            }),
+            Effect.ignore
+          )
+        )
       )
     })
   }

@@ -29,7 +29,13 @@ const transferTo = (scenario: Scenario, timeoutSeconds = 3) =>
     const { call } = yield* placeTo("talking")
     yield* eventually(() => call.events.some((e) => e.type === "answered"), "the call to be answered")
     yield* Effect.promise(() => fake.media(call.providerCallId!))
-    const transfer = yield* host.transfer({ config: call.config, providerCallId: call.providerCallId!, target, from: callerId, timeoutSeconds })
+    const transfer = yield* host.transfer({
+      config: call.config,
+      providerCallId: call.providerCallId!,
+      target,
+      from: callerId,
+      timeoutSeconds
+    })
     const result = yield* eventuallyValue(Effect.sync(() => transfer.results[0]), `the result of the transfer to ${target}`, 20_000)
     return { call, target, transfer, result }
   })

@@ -29,7 +29,11 @@ export interface TransferInput {
   readonly timeoutSeconds?: number
 }
 
-const detail = (status: number, text: string): WebhookResponse => ({ status, contentType: "application/json", body: JSON.stringify({ detail: text }) })
+const detail = (status: number, text: string): WebhookResponse => ({
+  status,
+  contentType: "application/json",
+  body: JSON.stringify({ detail: text })
+})
 
 export const make = (url: string, adapterOf: () => { readonly adapter: TelephonyProvider }) => {
   const transfers: Array<HostedTransfer> = []
@@ -40,7 +44,13 @@ export const make = (url: string, adapterOf: () => { readonly adapter: Telephony
     Effect.gen(function*() {
       const { adapter } = adapterOf()
       if (adapter.calls?.transfer === undefined) return yield* Effect.dieMessage(`${adapter.name} does no transfers`)
-      const hosted: HostedTransfer = { id: `tr${next++}`, providerCallId: input.providerCallId, target: input.target, results: [], requests: [] }
+      const hosted: HostedTransfer = {
+        id: `tr${next++}`,
+        providerCallId: input.providerCallId,
+        target: input.target,
+        results: [],
+        requests: []
+      }
       transfers.push(hosted)
       configs.set(hosted.id, input.config)
       yield* adapter.calls.transfer({
