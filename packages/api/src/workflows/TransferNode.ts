@@ -70,9 +70,5 @@ export const Transfer = nodeType({
     name: "sales_desk",
     data: { name: "Sales desk", target: "+15551234567", message: "Let me put you through to our sales team.", mode: "cold", timeout: 30 }
   }],
-  graph: {
-    min_incoming: 1,
-    max_outgoing: 0,
-    why: { incoming: "the conversation reaches it by an edge", outgoing: "the agent's part of the call ends there" }
-  }
+  graph: { max_outgoing: 0, why: { outgoing: "the agent's part of the call ends there" } }
 })
