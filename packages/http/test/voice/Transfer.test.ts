@@ -16,6 +16,18 @@ import { freshNumber } from "../contract/Contract.js"
 
 let callerLines: ReadonlyArray<string> = []
 
+/** The parts of a run reply these tests read. */
+interface RunReply {
+  readonly id: number
+  readonly is_completed: boolean
+  readonly gathered_context: Record<string, unknown> | null
+  readonly logs: {
+    readonly transfer?: { readonly transfer_id: string; readonly status: string; readonly started_at: string; readonly ended_at: string | null }
+    readonly realtime_feedback_events: ReadonlyArray<{ readonly type: string; readonly payload: Record<string, unknown> }>
+    readonly transcript?: ReadonlyArray<{ readonly role: string; readonly text: string }>
+  }
+}
+
 const setup = (target: string) =>
   Effect.gen(function*() {
     const { carrier } = yield* Fakes
@@ -52,7 +64,7 @@ const transferred = (scenario: "completed" | "no_answer") =>
     yield* agentFinishedSpeaking(leg, greeted, "the transfer message")
     expect(yield* Effect.promise(() => carrier.fake.ended(providerCallId))).toBe("completed")
     expect(carrier.fake.transferredTo?.(providerCallId)).toBe(target)
-    let run: any
+    let run: RunReply
     const deadline = Date.now() + 30_000
     do {
       run = (yield* call("GET", `/api/v1/workflow/${s.agent.id}/runs/${runId}`, { apiKey: s.apiKey })).body
@@ -78,11 +90,11 @@ for (const dialect of dialects) {
           started_at: expect.any(String),
           ended_at: expect.any(String)
         })
-        expect(Date.parse(run.logs.transfer.ended_at)).toBeGreaterThanOrEqual(Date.parse(run.logs.transfer.started_at))
+        expect(Date.parse(run.logs.transfer?.ended_at ?? "")).toBeGreaterThanOrEqual(Date.parse(run.logs.transfer?.started_at ?? ""))
         expect(run.gathered_context).toMatchObject({ end_reason: "transfer_call", call_disposition: "transferred", transfer_status: "dialing", transfer_target: target, outcome: "completed" })
-        const event = run.logs.realtime_feedback_events.find((e: any) => e.type === "rtf-transfer")
-        expect(event.payload).toMatchObject({ node_id: "sales", target, mode: "cold", status: "dialing", transfer_id: run.logs.transfer.transfer_id })
-        expect(run.logs.transcript.map((t: any) => [t.role, t.text])).toEqual([
+        const event = run.logs.realtime_feedback_events.find((e) => e.type === "rtf-transfer")
+        expect(event?.payload).toMatchObject({ node_id: "sales", target, mode: "cold", status: "dialing", transfer_id: run.logs.transfer?.transfer_id })
+        expect(run.logs.transcript?.map((t) => [t.role, t.text])).toEqual([
           ["assistant", "Hello, how can I help?"],
           ["user", "Can I talk to a person?"],
           ["assistant", "Let me put you through to sales."]
@@ -101,13 +113,13 @@ for (const dialect of dialects) {
         const unknown = yield* call("POST", "/api/v1/telephony/transfer-result/no-such-transfer", { body: {} })
         expect(unknown.status).toBe(404)
         const { run, s } = yield* transferred("completed")
-        const forged = yield* call("POST", `/api/v1/telephony/transfer-result/${run.logs.transfer.transfer_id}`, {
+        const forged = yield* call("POST", `/api/v1/telephony/transfer-result/${run.logs.transfer?.transfer_id}`, {
           raw: new URLSearchParams({ CallSid: "CAforged", DialCallStatus: "busy" }).toString(),
           headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": "bm90LWEtc2lnbmF0dXJl" }
         })
         expect(forged.status).toBe(401)
-        const after = (yield* call("GET", `/api/v1/workflow/${s.agent.id}/runs/${run.id}`, { apiKey: s.apiKey })).body
-        expect(after.logs.transfer.status).toBe("answered")
+        const after: RunReply = (yield* call("GET", `/api/v1/workflow/${s.agent.id}/runs/${run.id}`, { apiKey: s.apiKey })).body
+        expect(after.logs.transfer?.status).toBe("answered")
       }), 120_000)
   })
 }
