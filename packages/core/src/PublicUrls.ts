@@ -33,6 +33,11 @@ export interface PublicUrlsShape {
    */
   readonly mediaStream?: ((input: { readonly provider: string; readonly token: string }) => string) | undefined
   /**
+   * Where a provider posts the result of a transfer to a person (`/telephony/transfer-result/{id}`).
+   * Absent in a server without that route: transfers are then refused (recorded as failed).
+   */
+  readonly telephonyTransferResult?: ((input: { readonly transferId: string }) => string) | undefined
+  /**
    * The widget script a website loads to embed an agent (the snippet of an embed token names it).
    * Absent in a server without the widget route: the snippet then says so instead of naming a missing file.
    */

@@ -28,6 +28,7 @@ import { Dispatcher } from "../src/dispatcher/Dispatcher.js"
 import { type DispatcherOptions, DispatcherSettings } from "../src/dispatcher/DispatcherSettings.js"
 import { DoNotCall } from "../src/do-not-call/DoNotCall.js"
 import { MediaStreams } from "../src/media/MediaStreams.js"
+import { Transfers } from "../src/transfers/Transfers.js"
 import * as NodeTools from "../src/tools/NodeTools.js"
 import { MediaTokens } from "../src/media/MediaTokens.js"
 import { Organizations } from "../src/organizations/Organizations.js"
@@ -61,6 +62,7 @@ export const PUBLIC_URL = "https://agentline.test"
 export const publicUrls = PublicUrls.layer({
   telephonyCallback: ({ attemptId, provider }) => `${PUBLIC_URL}/callbacks/${provider}/${attemptId}`,
   telephonyAnswer: ({ attemptId, provider }) => `${PUBLIC_URL}/answer/${provider}/${attemptId}`,
+  telephonyTransferResult: ({ transferId }) => `${PUBLIC_URL}/transfer-result/${transferId}`,
   telephonyInbound: ({ provider }) => `${PUBLIC_URL}/inbound/${provider}`,
   mediaStream: ({ provider, token }) => `${PUBLIC_URL.replace(/^http/, "ws")}/media/${provider}/${token}`,
   contactsUpload: ({ key, query }) => `${PUBLIC_URL}/upload/${key}?${query}`,
@@ -117,6 +119,7 @@ export const TestServices = (dialect: Database.Dialect, options: TestOptions = {
   Layer.mergeAll(Campaigns.Default, Calls.Default, MediaStreams.Default, WebhookDelivery.Default, ProviderConnections.live, Recordings.Default).pipe(
     Layer.provideMerge(Dispatcher.campaignDialer),
     Layer.provideMerge(Dispatcher.Default),
+    Layer.provideMerge(Transfers.Default),
     Layer.provideMerge(Layer.mergeAll(PhoneNumbers.Default, OutboundRoutes.layer, DoNotCall.Default)),
     Layer.provideMerge(Layer.mergeAll(
       Users.Default,

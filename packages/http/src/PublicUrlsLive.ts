@@ -14,6 +14,7 @@ export const layer = (publicUrl: string): Layer.Layer<PublicUrls> => {
     telephonyCallback: ({ attemptId, provider }) => `${api}/telephony/callbacks/${segment(provider)}/${attemptId}`,
     telephonyInbound: ({ provider }) => `${api}/telephony/inbound/${segment(provider)}`,
     telephonyAnswer: ({ attemptId, provider }) => `${api}/telephony/answer/${segment(provider)}/${attemptId}`,
+    telephonyTransferResult: ({ transferId }) => `${api}/telephony/transfer-result/${segment(transferId)}`,
     // Media streams are WebSockets: ws:// beside http://, wss:// beside https://.
     mediaStream: ({ provider, token }) => `${api.replace(/^http/, "ws")}/telephony/media/${segment(provider)}/${token}`,
     // Upload keys are `<organization>/contacts/<file>`: their slashes are the route's own.

@@ -13,6 +13,7 @@ import { Workflows } from "@agentline/core/workflows/Workflows"
 import { Calls } from "@agentline/core/calls/Calls"
 import { CallAudioHandler } from "@agentline/core/audio/CallAudio"
 import { MediaStreams } from "@agentline/core/media/MediaStreams"
+import { Transfers } from "@agentline/core/transfers/Transfers"
 import { MediaTokens } from "@agentline/core/media/MediaTokens"
 import { Campaigns } from "@agentline/core/campaigns/Campaigns"
 import { CallTraces } from "@agentline/core/CallTraces"
@@ -176,6 +177,7 @@ export const ServicesLive = Layer.mergeAll(
 ).pipe(
   Layer.provideMerge(Dispatcher.campaignDialer),
   Layer.provideMerge(Dispatcher.Default),
+  Layer.provideMerge(Transfers.Default),
   Layer.provideMerge(Layer.mergeAll(PhoneNumbers.Default, OutboundRoutes.layer, DoNotCall.Default)),
   Layer.provideMerge(Layer.mergeAll(
     Users.Default,

@@ -14,12 +14,10 @@ import type { ProviderField } from "./TelephonyProvider.js"
 const parseOptions = { errors: "all", onExcessProperty: "ignore" } as const
 
 /** A provider config schema: a struct that reports every failing field and drops unknown keys. */
-export const providerConfig = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
-  Schema.Struct(fields).annotations({ parseOptions })
+export const providerConfig = <Fields extends Schema.Struct.Fields>(fields: Fields) => Schema.Struct(fields).annotations({ parseOptions })
 
 /** A required credential: trimmed, non-empty. */
-export const requiredText = (name: string) =>
-  Schema.Trim.pipe(Schema.nonEmptyString({ message: () => `${name} must not be empty` }))
+export const requiredText = (name: string) => Schema.Trim.pipe(Schema.nonEmptyString({ message: () => `${name} must not be empty` }))
 
 /** An optional string: absent or null means not set. */
 export const optionalText = Schema.optionalWith(Schema.Trim, { exact: true, nullable: true })

@@ -44,7 +44,9 @@ export const refused = (api: ProviderApi, failure: ProviderFailure, what: string
   const code = api.failureCode?.(failure.body)
   return new TelephonyError({
     provider: api.provider,
-    message: `${api.displayName} refused to ${what}: ${failure.message} (${code !== undefined ? `code ${code}, ` : ""}HTTP ${failure.status})`,
+    message: `${api.displayName} refused to ${what}: ${failure.message} (${
+      code !== undefined ? `code ${code}, ` : ""
+    }HTTP ${failure.status})`,
     retryable: failure.status === 429 || failure.status >= 500
   })
 }
@@ -74,7 +76,10 @@ export const send = (
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     const response = yield* client.execute(request).pipe(
-      Effect.timeoutFail({ duration: TIMEOUT, onTimeout: () => unreachable(api, what, `no answer within ${Duration.toSeconds(TIMEOUT)} seconds`) }),
+      Effect.timeoutFail({
+        duration: TIMEOUT,
+        onTimeout: () => unreachable(api, what, `no answer within ${Duration.toSeconds(TIMEOUT)} seconds`)
+      }),
       Effect.catchTag("RequestError", (e) => Effect.fail(unreachable(api, what, e.reason))),
       Effect.catchTag("ResponseError", (e) => Effect.fail(unreachable(api, what, e.reason)))
     )
@@ -101,13 +106,18 @@ export const sendDecoded = <A, I>(
   Effect.flatMap(send(api, request, what), (answered): Effect.Effect<Either.Either<A, ProviderFailure>, TelephonyError> => {
     if (Either.isLeft(answered)) return Effect.succeed(Either.left(answered.left))
     const decoded = Schema.decodeUnknownEither(schema)(answered.right)
-    return Either.isLeft(decoded) ? Effect.fail(unexpected(api, what, "not of the expected shape")) : Effect.succeed(Either.right(decoded.right))
+    return Either.isLeft(decoded)
+      ? Effect.fail(unexpected(api, what, "not of the expected shape"))
+      : Effect.succeed(Either.right(decoded.right))
   })
 
 /** `send`, `sendDecoded` and `refused` of one provider, bound to the `HttpClient` the adapter was made with. */
 export interface ProviderRest {
   readonly api: ProviderApi
-  readonly send: (request: HttpClientRequest.HttpClientRequest, what: string) => Effect.Effect<Either.Either<unknown, ProviderFailure>, TelephonyError>
+  readonly send: (
+    request: HttpClientRequest.HttpClientRequest,
+    what: string
+  ) => Effect.Effect<Either.Either<unknown, ProviderFailure>, TelephonyError>
   readonly sendDecoded: <A, I>(
     request: HttpClientRequest.HttpClientRequest,
     schema: Schema.Schema<A, I>,
@@ -139,8 +149,12 @@ export const lookUpCall = <A, F>(
   status: (found: A) => CallStatus
 ): Effect.Effect<CallStatus> =>
   lookUp.pipe(
-    Effect.flatMap((found) => (Either.isLeft(found) && refusal(found.left).retryable ? Effect.fail(refusal(found.left)) : Effect.succeed(found))),
+    Effect.flatMap((
+      found
+    ) => (Either.isLeft(found) && refusal(found.left).retryable ? Effect.fail(refusal(found.left)) : Effect.succeed(found))),
     Effect.retry({ schedule: LOOKUP_RETRIES, while: (e) => e.retryable }),
-    Effect.map((found): CallStatus => (Either.isLeft(found) ? { _tag: "Unknown", reason: refusal(found.left).message } : status(found.right))),
+    Effect.map((
+      found
+    ): CallStatus => (Either.isLeft(found) ? { _tag: "Unknown", reason: refusal(found.left).message } : status(found.right))),
     Effect.catchAll((e) => Effect.succeed<CallStatus>({ _tag: "Unknown", reason: e.message }))
   )

@@ -21,6 +21,7 @@
  */
 import { type Effect, type Option, Schema, type Scope } from "effect"
 import type { ProviderMedia } from "./Media.js"
+import type { TransferCall, TransferCapabilities, TransferResult } from "./Transfer.js"
 
 // ------------------------------------------------------------------------------ normalized call facts
 
@@ -134,6 +135,13 @@ export interface ProviderCalls<Config> {
   /** Ends a call; ending one that is already over succeeds (the goal is reached). */
   readonly hangUp: (input: { readonly config: Config; readonly providerCallId: string }) => Effect.Effect<void, TelephonyError>
   readonly get: (input: { readonly config: Config; readonly providerCallId: string }) => Effect.Effect<CallStatus>
+  /**
+   * Hands an answered call to a person (`Transfer.ts`): the provider dials `target` and bridges the
+   * caller; the result comes once, to `resultUrl` or `onResult`. Succeeds once the provider took the
+   * request; a call that is over (or unknown) fails, not retryable. Not idempotent: the application
+   * asks once per transfer and never retries it (a second request would dial the target twice).
+   */
+  readonly transfer?: (input: TransferCall<Config>) => Effect.Effect<void, TelephonyError>
 }
 
 // ------------------------------------------------------------------------------------------- webhooks
@@ -180,6 +188,18 @@ export interface ProviderWebhooks<Config> {
    * is absent when no configuration could be found for the request (an unknown number is rejected).
    */
   readonly answer: (input: { readonly config: Config | undefined; readonly instruction: CallInstruction }) => WebhookResponse
+  /**
+   * A transfer's result callback (posted to the transfer's `resultUrl`) as its result; `undefined` for
+   * a progress report that is not the end (ringing). Call `verify` first.
+   */
+  readonly parseTransferResult?: (
+    input: { readonly config: Config; readonly request: WebhookRequest }
+  ) => Effect.Effect<TransferResult | undefined, TelephonyError>
+  /**
+   * The document answering a transfer's result callback, for markup providers whose call goes on by
+   * it (Twilio's and Plivo's `<Dial action>`): an unanswered transfer ends the call. Default: 200, empty.
+   */
+  readonly transferAnswer?: (input: { readonly result: TransferResult | undefined }) => WebhookResponse
   /**
    * Call-control providers (Telnyx) ignore the body of the answer to their inbound webhook: a call is
    * answered (with its media stream), kept open or rejected by a command on the call. Where present,
@@ -250,6 +270,8 @@ export interface TelephonyProvider<Config = any> {
   readonly webhooks?: ProviderWebhooks<Config>
   readonly media?: ProviderMedia
   readonly inbound?: ProviderInbound<Config>
+  /** Which transfers `calls.transfer` does; absent: none (the application then refuses them). */
+  readonly transfers?: TransferCapabilities
   /**
    * What one configuration keeps open while calls use it (ARI: one events WebSocket per
    * configuration), for as long as `Scope` is open. Events of calls placed meanwhile go to their

@@ -3,6 +3,7 @@
  * configuration's rules and a failure draw that depends on the seed, the number and the attempt only.
  */
 import type { CallOutcome } from "@agentline/telephony-kit/TelephonyProvider"
+import type { TransferOutcome } from "@agentline/telephony-kit/Transfer"
 import type { Rule, SimulatorConfig } from "./Config.js"
 
 /** The rule that decides calls to `to`: the exact one, else the longest matching prefix. */
@@ -66,3 +67,22 @@ export const causes: Record<CallOutcome, string> = {
 /** What the callee of `to` says when it answers: its rule's lines, else the configuration's. */
 export const linesFor = (config: SimulatorConfig, to: string): ReadonlyArray<string> =>
   ruleFor(config.rules, to)?.says ?? config.callee_lines
+
+/**
+ * How a transfer to a target fares, from the outcome a call to that target would have: a person or a
+ * machine picks up (the carrier bridges either), or the target is busy, does not answer, or fails.
+ */
+export const transferOutcomeOf = (outcome: CallOutcome): TransferOutcome =>
+  outcome === "completed" || outcome === "voicemail"
+    ? "answered"
+    : outcome === "busy" || outcome === "no_answer"
+    ? outcome
+    : "failed"
+
+/** What the simulator puts in a transfer result's `cause`. */
+export const transferCauses: Record<TransferOutcome, string> = {
+  answered: "simulated: the target answered, bridged",
+  busy: "simulated: target busy",
+  no_answer: "simulated: the target did not answer",
+  failed: "simulated: the transfer failed"
+}

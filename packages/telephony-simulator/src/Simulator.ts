@@ -35,11 +35,12 @@ import type {
   WebhookRequest
 } from "@agentline/telephony-kit/TelephonyProvider"
 import type { ProviderMedia } from "@agentline/telephony-kit/Media"
+import type { TransferCall } from "@agentline/telephony-kit/Transfer"
 import { Clock, Duration, Effect, Equal, Fiber, FiberSet, Random, type Scope } from "effect"
 import { converse, voiceOf } from "./Callee.js"
 import { fields, SimulatorConfig } from "./Config.js"
 import { media } from "./Media.js"
-import { answers, causes, decideOutcome, linesFor } from "./Outcomes.js"
+import { answers, causes, decideOutcome, linesFor, transferCauses, transferOutcomeOf } from "./Outcomes.js"
 import { answer, error, inboundCall, statusEvent, verify } from "./Callbacks.js"
 
 export * from "./Config.js"
@@ -53,7 +54,7 @@ const LONGEST_CONVERSATION = Duration.minutes(10)
 
 /** The simulator implements every part of the port but a per-configuration connection. */
 export type SimulatorProvider = TelephonyProvider<SimulatorConfig> & {
-  readonly calls: ProviderCalls<SimulatorConfig>
+  readonly calls: ProviderCalls<SimulatorConfig> & Required<Pick<ProviderCalls<SimulatorConfig>, "transfer">>
   readonly webhooks: ProviderWebhooks<SimulatorConfig>
   readonly media: ProviderMedia
   readonly inbound: ProviderInbound<SimulatorConfig>
@@ -201,6 +202,41 @@ export const make = (): Effect.Effect<SimulatorProvider, never, Scope.Scope> => 
       yield* finish(providerCallId, "completed", Math.round((now - call.answeredAt) / 1000))
     })
 
+  /**
+   * A cold transfer: the target's outcome is decided like a call to it (its rules, per attempt). The
+   * agent's part stops at once; the target rings (`ring_seconds`, at most the transfer's timeout), the
+   * result is reported in-process, and the caller then talks with the person (`talk_seconds`) or, when
+   * nobody took the call, is hung up. Either way the call ends `completed`: the caller was reached.
+   */
+  const transfer = (input: TransferCall<SimulatorConfig>) =>
+    Effect.gen(function*() {
+      const id = input.providerCallId
+      const call = live.get(id)
+      if (call === undefined || call.answeredAt === undefined) {
+        return yield* error(`the simulator has no answered call ${id} to transfer (it is over, or was never answered)`)
+      }
+      const answeredAt = call.answeredAt
+      const attempt = attempts.get(input.target) ?? 0
+      remember(attempts, input.target, attempt + 1)
+      const outcome = transferOutcomeOf(decideOutcome(input.config, input.target, attempt))
+      yield* stop(call)
+      const ring = outcome === "answered" ? input.config.ring_seconds : Math.min(input.config.ring_seconds, input.timeoutSeconds)
+      call.fiber = yield* FiberSet.run(
+        players,
+        Effect.gen(function*() {
+          yield* pause(ring * 1000)
+          const at = yield* Clock.currentTimeMillis
+          yield* input.onResult({ outcome, at, cause: transferCauses[outcome] }).pipe(
+            Effect.catchAllCause((cause) => Effect.logWarning(`simulator: the transfer result handler of call ${id} failed`, cause)),
+            Effect.uninterruptible
+          )
+          if (outcome === "answered") yield* pause(input.config.talk_seconds * 1000)
+          const now = yield* Clock.currentTimeMillis
+          yield* finish(id, "completed", Math.round((now - answeredAt) / 1000))
+        })
+      )
+    })
+
   const get = ({ providerCallId }: { readonly providerCallId: string }) =>
     Effect.sync((): CallStatus => {
       if (live.has(providerCallId)) return { _tag: "InProgress" }
@@ -230,7 +266,8 @@ export const make = (): Effect.Effect<SimulatorProvider, never, Scope.Scope> => 
     configSchema: SimulatorConfig,
     fields,
     accountId: (config) => config.account_id,
-    calls: { place, hangUp, get },
+    calls: { place, hangUp, get, transfer },
+    transfers: { cold: true, warm: false },
     webhooks: {
       verify: ({ config, request }) => Effect.sync(() => verify(config.webhook_secret, request)),
       parseStatus,

@@ -20,6 +20,7 @@ import * as Answer from "./Answer.js"
 import type { TwilioConfig } from "./Config.js"
 import * as Signature from "./Signature.js"
 import type { FormParams } from "./Signature.js"
+import * as Transfer from "./Transfer.js"
 
 /** Twilio's `AnsweredBy` values that mean an answering machine picked up. */
 export const isMachine = (answeredBy: string | undefined): boolean => answeredBy !== undefined && answeredBy.startsWith("machine")
@@ -144,5 +145,11 @@ export const webhooks: ProviderWebhooks<TwilioConfig> = {
       const call = parseInbound(Signature.formParams(request.rawBody))
       return typeof call === "string" ? Effect.fail(refused(call)) : Effect.succeed(call)
     }),
-  answer: ({ instruction }) => ({ status: 200, contentType: "text/xml", body: Answer.answer(instruction) })
+  answer: ({ instruction }) => ({ status: 200, contentType: "text/xml", body: Answer.answer(instruction) }),
+  parseTransferResult: ({ request }) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const result = Transfer.parseResult(Signature.formParams(request.rawBody), now)
+      return typeof result === "string" ? Effect.fail(refused(result)) : Effect.succeed(result)
+    }),
+  transferAnswer: () => Transfer.resultAnswer()
 }

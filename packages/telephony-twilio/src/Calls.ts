@@ -9,6 +9,7 @@ import { Effect, Either } from "effect"
 import * as Callbacks from "./Callbacks.js"
 import type { TwilioConfig } from "./Config.js"
 import * as Rest from "./Rest.js"
+import { transfer } from "./Transfer.js"
 
 /** Every progress event Twilio can report, so the run's log shows the whole call. */
 export const STATUS_EVENTS = ["initiated", "ringing", "answered", "completed"] as const
@@ -79,5 +80,5 @@ export const make = (rest: Rest.Rest): ProviderCalls<TwilioConfig> => {
       if (Either.isLeft(updated)) return yield* Rest.failure(updated.left, "hang up the call")
     })
 
-  return { place, hangUp, get }
+  return { place, hangUp, get, transfer: transfer(rest) }
 }

@@ -8,6 +8,7 @@
  * | webhooks: `X-Twilio-Signature`, status callbacks and incoming calls (form posts), TwiML answers | `Callbacks.ts`, `Signature.ts`, `Answer.ts` |
  * | media: Twilio Media Streams (JSON, base64 µ-law 8 kHz) | `Media.ts` |
  * | inbound: the number's `VoiceUrl` (IncomingPhoneNumbers) | `Numbers.ts` |
+| transfers: the live call updated with `<Dial>`, results from the dialed leg and the dial's action | `Transfer.ts` |
  */
 import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import type { HttpClient } from "@effect/platform"
@@ -24,6 +25,7 @@ export * as Answer from "./Answer.js"
 export * as Callbacks from "./Callbacks.js"
 export * as Media from "./Media.js"
 export * as Signature from "./Signature.js"
+export * as Transfer from "./Transfer.js"
 
 export type TwilioProvider = TelephonyProvider<TwilioConfig> & {
   readonly calls: NonNullable<TelephonyProvider<TwilioConfig>["calls"]>
@@ -45,5 +47,6 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ef
     webhooks: Callbacks.webhooks,
     media: Media.media,
     inbound: Numbers.make(rest),
+    transfers: { cold: true, warm: false },
     verifyCredentials: Rest.verifyCredentials(rest)
   }))

@@ -12,21 +12,23 @@ import { recordingFor, spokenAs } from "./nodes/Fields.js"
 import { AgentNode, EndCall, GlobalNode, StartCall } from "./nodes/Conversation.js"
 import { Trigger, Webhook } from "./nodes/Integrations.js"
 import { Qa } from "./nodes/Qa.js"
+import { Transfer } from "./TransferNode.js"
 
-export { AgentNode, EndCall, GlobalNode, Qa, StartCall, Trigger, Webhook }
+export { AgentNode, EndCall, GlobalNode, Qa, StartCall, Transfer, Trigger, Webhook }
 
 /** Every node type, by name. */
 export const NODE_TYPE_DECLARATIONS = {
   startCall: StartCall,
   agentNode: AgentNode,
   endCall: EndCall,
+  transfer: Transfer,
   globalNode: GlobalNode,
   trigger: Trigger,
   webhook: Webhook,
   qa: Qa
 } as const
 
-export const NODE_TYPES = ["startCall", "agentNode", "endCall", "globalNode", "trigger", "webhook", "qa"] as const satisfies ReadonlyArray<
+export const NODE_TYPES = ["startCall", "agentNode", "endCall", "transfer", "globalNode", "trigger", "webhook", "qa"] as const satisfies ReadonlyArray<
   keyof typeof NODE_TYPE_DECLARATIONS
 >
 export type NodeType = (typeof NODE_TYPES)[number]
@@ -36,6 +38,7 @@ export const byNodeType = <A>(f: (type: NodeType) => A): { readonly [T in NodeTy
   startCall: f("startCall"),
   agentNode: f("agentNode"),
   endCall: f("endCall"),
+  transfer: f("transfer"),
   globalNode: f("globalNode"),
   trigger: f("trigger"),
   webhook: f("webhook"),

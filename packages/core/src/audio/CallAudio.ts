@@ -10,7 +10,10 @@
  * - `hangUp`: end the call;
  * - `endAsVoicemail(reason)`: the runtime found an answering machine: the attempt ends `voicemail` (so
  *   a campaign's voicemail retry rule applies, as with the provider's own detection), then the call is
- *   hung up.
+ *   hung up;
+ * - `transfer(request)`: hand the caller to a person (`transfers/Transfers.ts`): the transfer is
+ *   recorded and the provider asked; then `leave` ends the runtime's part without hanging up. Absent in
+ *   a server without transfers.
  *
  * The provider's media codec (`TelephonyProvider.media`) and `Pcm` do the translation; this server's
  * media route (`MediaStreams`) builds the handle and hands it to the `CallAudioHandler`.
@@ -41,6 +44,25 @@ export interface CallAudio {
   readonly clear: Effect.Effect<void>
   readonly hangUp: Effect.Effect<void>
   readonly endAsVoicemail: (reason: string) => Effect.Effect<void>
+  /** Asks the provider to transfer the call; the transfer as recorded (`failed` at once when refused). */
+  readonly transfer?: ((request: TransferRequest) => Effect.Effect<TransferStarted>) | undefined
+  /** Ends this side of the media stream without hanging the call up (the provider carries it on). */
+  readonly leave?: Effect.Effect<void> | undefined
+}
+
+/** A transfer the runtime asks for: where to, how, how long the target may ring. */
+export interface TransferRequest {
+  readonly target: string
+  readonly mode: "cold" | "warm"
+  readonly timeoutSeconds: number
+}
+
+/** A transfer as recorded when asked: `dialing`, or already `failed` (with why). */
+export interface TransferStarted {
+  readonly transferId: string
+  readonly mode: "cold" | "warm"
+  readonly status: "dialing" | "answered" | "busy" | "no_answer" | "failed"
+  readonly cause: string | null
 }
 
 /** What serves answered calls: the voice runtime. Returns when it is done with the call. */

@@ -17,9 +17,10 @@ import { Dispatcher } from "../dispatcher/Dispatcher.js"
 import { DispatchRepo, type StoredAttempt } from "../dispatcher/DispatchRepo.js"
 import type { MediaEvent, WebSocketFrame } from "@agentline/telephony-kit/Media"
 import { type OutboundRoute, OutboundRouting } from "../telephony/OutboundRouting.js"
-import { type CallAudio, type CallAudioEvent, CallAudioHandler } from "../audio/CallAudio.js"
+import { type CallAudio, type CallAudioEvent, CallAudioHandler, type TransferRequest } from "../audio/CallAudio.js"
 import { PostCall } from "../runs/PostCall.js"
 import { MediaTokens } from "./MediaTokens.js"
+import { Transfers } from "../transfers/Transfers.js"
 import { frameBytes } from "../audio/AudioFormat.js"
 import * as Pcm from "../audio/Pcm.js"
 
@@ -53,6 +54,7 @@ export class MediaStreams extends Effect.Service<MediaStreams>()("@agentline/cor
     const postCall = yield* PostCall
     const settlers = yield* FiberSet.make()
     const traces = yield* Effect.serviceOption(CallTraces)
+    const transfers = yield* Effect.serviceOption(Transfers)
 
     /** The call a token opens; none for a wrong, reused or expired token, or a call that is gone. */
     const open = Effect.fn("MediaStreams.open")(function*(provider: string, token: string) {
@@ -144,7 +146,25 @@ export class MediaStreams extends Effect.Service<MediaStreams>()("@agentline/cor
       })
       const command = (c: { readonly _tag: "Mark"; readonly name: string } | { readonly _tag: "Clear" }) =>
         Effect.flatMap(codec.encode(c), send).pipe(Effect.catchAll((e) => Effect.logWarning(`media: ${e.message}`)))
+      const transferOf = (service: Transfers) => (request: TransferRequest) =>
+        service.start({
+          organizationId: call.attempt.organizationId,
+          runId: call.attempt.runId!,
+          attemptId: call.attempt.id,
+          telephonyConfigurationId: call.attempt.telephonyConfigurationId,
+          providerCallId: providerCallId ?? call.attempt.providerCallId ?? "",
+          route: call.route
+        }, request).pipe(
+          Effect.map((t) => ({ transferId: t.transfer_uuid, mode: t.mode, status: t.status, cause: t.cause })),
+          Effect.withSpan("MediaStreams.transfer")
+        )
+      const withTransfers: Pick<CallAudio, "transfer" | "leave"> = Option.isNone(transfers) ? {} : {
+        transfer: transferOf(transfers.value),
+        // The provider carries the call on (bridged): this side only stops streaming.
+        leave: Effect.zipRight(Effect.flatMap(codec.encode({ _tag: "Stop" }), send).pipe(Effect.ignore), connection.close)
+      }
       const audio: CallAudio = {
+        ...withTransfers,
         provider: call.route.provider.name,
         attemptId: AttemptId.make(call.attempt.id),
         runId: call.attempt.runId!,

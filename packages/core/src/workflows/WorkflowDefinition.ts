@@ -29,6 +29,7 @@ export const Position = Schema.Struct({
 export const StartCallData = NODE_TYPE_DECLARATIONS.startCall.data
 export const AgentNodeData = NODE_TYPE_DECLARATIONS.agentNode.data
 export const EndCallData = NODE_TYPE_DECLARATIONS.endCall.data
+export const TransferData = NODE_TYPE_DECLARATIONS.transfer.data
 export const GlobalNodeData = NODE_TYPE_DECLARATIONS.globalNode.data
 export const TriggerData = NODE_TYPE_DECLARATIONS.trigger.data
 export const WebhookData = NODE_TYPE_DECLARATIONS.webhook.data
@@ -47,6 +48,7 @@ const node = <T extends NodeType, D extends Schema.Schema.Any>(type: T, data: D)
 export const StartCallNode = node("startCall", StartCallData)
 export const AgentNode = node("agentNode", AgentNodeData)
 export const EndCallNode = node("endCall", EndCallData)
+export const TransferNode = node("transfer", TransferData)
 export const GlobalNode = node("globalNode", GlobalNodeData)
 export const TriggerNode = node("trigger", TriggerData)
 export const WebhookNode = node("webhook", WebhookData)
@@ -57,13 +59,14 @@ export const NODE_SCHEMAS = {
   startCall: StartCallNode,
   agentNode: AgentNode,
   endCall: EndCallNode,
+  transfer: TransferNode,
   globalNode: GlobalNode,
   trigger: TriggerNode,
   webhook: WebhookNode,
   qa: QaNode
 } as const
 
-export const WorkflowNode = Schema.Union(StartCallNode, AgentNode, EndCallNode, GlobalNode, TriggerNode, WebhookNode, QaNode)
+export const WorkflowNode = Schema.Union(StartCallNode, AgentNode, EndCallNode, TransferNode, GlobalNode, TriggerNode, WebhookNode, QaNode)
 export type WorkflowNode = typeof WorkflowNode.Type
 
 export const WorkflowEdge = Schema.Struct({ id: NodeId, source: NodeId, target: NodeId, data: EdgeData }, Extra).annotations(container)

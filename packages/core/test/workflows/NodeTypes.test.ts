@@ -40,7 +40,10 @@ const validValue = (property: PropertySpec): unknown => {
     case "document_refs":
       return ["3f6c2a1e-0000-4000-8000-000000000001"]
     default:
-      return "abc"
+      // A patterned field's placeholder is an example of it (a transfer's target); others take any text.
+      return property.pattern !== null && property.placeholder !== null && new RegExp(property.pattern).test(property.placeholder)
+        ? property.placeholder
+        : "abc"
   }
 }
 

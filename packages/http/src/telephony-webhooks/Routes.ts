@@ -14,12 +14,16 @@
  *   `GET /api/v1/telephony/media/:provider?token=...` is the same for providers that dial a fixed URI
  *   and can only append query parameters (Asterisk's chan_websocket: websocket_client.conf's `uri`
  *   plus the call's `v(token=...)`).
+ * - `POST|GET /api/v1/telephony/transfer-result/:transfer_id`: how a transfer to a person went, as the
+ *   provider reports it (Twilio's and Plivo's `<Dial action>`, status callbacks of the new leg); the
+ *   answer is the provider's document for what the call does next (`docs/transfer.md`).
  *
  * The provider's signature covers the full public URL it called (`AGENTLINE_PUBLIC_URL` + path and
  * query), so each request is verified against that, never against the path alone.
  */
 import { CallAnswers } from "@agentline/core/calls/Answers"
 import { InboundCalls } from "@agentline/core/calls/Inbound"
+import { Transfers } from "@agentline/core/transfers/Transfers"
 import { type MediaConnection, MediaStreams } from "@agentline/core/media/MediaStreams"
 import type { WebSocketFrame } from "@agentline/telephony-kit/Media"
 import type { WebhookRequest, WebhookResponse } from "@agentline/telephony-kit/TelephonyProvider"
@@ -75,6 +79,21 @@ const inboundRoute = Effect.gen(function*() {
   )
 })
 
+const transferResultRoute = Effect.gen(function*() {
+  const transfers = yield* Transfers
+  const params = yield* HttpRouter.params
+  const transferId = params.transfer_id
+  if (transferId === undefined || transferId === "") return detail(404, "Unknown transfer")
+  const request = yield* webhookRequest
+  return yield* transfers.result(transferId, request).pipe(
+    Effect.map(respond),
+    Effect.catchTags({
+      UnknownTransfer: (e) => Effect.succeed(detail(404, e.message)),
+      InvalidCallbackSignature: (e) => Effect.succeed(detail(401, e.message))
+    })
+  )
+})
+
 /** A platform WebSocket as the media service sees it: frames in, frames out, close. */
 const connectionOf = (socket: Socket.Socket) =>
   Effect.gen(function*() {
@@ -124,11 +143,13 @@ const mediaRoute = Effect.gen(function*() {
 /** The provider-facing routes, added to the API's router. */
 export const layer = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
-    const context = yield* Effect.context<CallAnswers | InboundCalls | MediaStreams | ServerConfig>()
+    const context = yield* Effect.context<CallAnswers | InboundCalls | MediaStreams | ServerConfig | Transfers>()
     yield* router.post("/api/v1/telephony/answer/:provider/:attempt_id", Effect.provide(answerRoute, context))
     yield* router.post("/api/v1/telephony/inbound/:provider", Effect.provide(inboundRoute, context))
     yield* router.get("/api/v1/telephony/inbound/:provider", Effect.provide(inboundRoute, context))
     yield* router.get("/api/v1/telephony/media/:provider/:token", Effect.provide(mediaRoute, context))
     yield* router.get("/api/v1/telephony/media/:provider", Effect.provide(mediaRoute, context))
+    yield* router.post("/api/v1/telephony/transfer-result/:transfer_id", Effect.provide(transferResultRoute, context))
+    yield* router.get("/api/v1/telephony/transfer-result/:transfer_id", Effect.provide(transferResultRoute, context))
   })
 ).pipe(Layer.provide([CallAnswers.Default, InboundCalls.Default]))

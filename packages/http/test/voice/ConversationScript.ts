@@ -20,8 +20,26 @@ export const respond = (request: Received) => {
       ? reply("Sorry, go ahead.", [{ name: "end_call", arguments: {} }])
       : reply("Let me tell you about our plans. The first plan costs ten dollars. The second plan costs twenty dollars. The third plan costs thirty dollars and includes everything we offer today.")
   }
+  if (system.includes("Transfer agent")) {
+    // The caller asks for a person: the model takes the edge into the transfer node, and says nothing itself.
+    return lastRole(request) === "user" ? reply("", [{ name: "to_sales", arguments: {} }]) : reply("Anything else?")
+  }
   return scriptedReplies(request)
 }
+
+/** An agent that greets, then hands the caller to `target` when asked (`respond` plays its model). */
+export const transferDefinition = (target: string) => ({
+  nodes: [
+    { id: "start", type: "startCall", position: { x: 0, y: 0 }, data: { name: "Start", prompt: "Transfer agent: help the caller.", greeting: "Hello, how can I help?" } },
+    {
+      id: "sales",
+      type: "transfer",
+      position: { x: 0, y: 100 },
+      data: { name: "Sales desk", target, message: "Let me put you through to sales.", mode: "warm", timeout: 5 }
+    }
+  ],
+  edges: [{ id: "e1", source: "start", target: "sales", data: { label: "to sales", condition: "The caller wants a person" } }]
+})
 
 export { agentDefinition as definition }
 

@@ -72,6 +72,11 @@ export interface CarrierFake {
   readonly resendCallbacks: (providerCallId: string, order: "same" | "reverse") => Promise<ReadonlyArray<number>>
   /** Posts one of the call's callbacks again with a wrong signature, or none: HTTP status. */
   readonly forgeCallback: (providerCallId: string, signature: "wrong" | "missing") => Promise<number>
+  /**
+   * Where the carrier dialed when asked to transfer the call (as its API or answer document said), for
+   * an adapter that transfers; undefined before. A target's behaviour is set with `behave` as any number's.
+   */
+  readonly transferredTo?: (providerCallId: string) => string | undefined
   readonly close: () => Promise<void>
 }
 

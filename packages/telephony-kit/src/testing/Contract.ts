@@ -10,7 +10,7 @@
  * streams). What it checks is the port's behaviour: the configuration's schema and fields, placing a
  * call and its normalized events, machine detection, refusals, callback signatures, duplicate and late
  * callbacks, hang-up, what `get` tells for recovery, 429/5xx, the media round trip through the fake's
- * media leg, incoming calls and number configuration. What needs the server (runs, the dispatcher's
+ * media leg, incoming calls, number configuration and transfers. What needs the server (runs, the dispatcher's
  * retries, media tokens, organization limits, campaigns) is Agentline's own suite, over the same
  * carrier object. docs/telephony-adapters.md lists which check runs where.
  *
@@ -22,6 +22,7 @@ import { callTests, configurationTests } from "./ContractCalls.js"
 import { inboundTests } from "./ContractInbound.js"
 import { mediaTests } from "./ContractMedia.js"
 import * as ContractSetup from "./ContractSetup.js"
+import { transferTests } from "./ContractTransfer.js"
 
 export type { CarrierFake, CarrierUnderTest, FakeInbound, FakeMediaLeg, Scenario, Started } from "./Carrier.js"
 
@@ -34,5 +35,6 @@ export const runContract = (carrier: CarrierUnderTest, options: { readonly timeo
       callTests(it)
       mediaTests(it)
       inboundTests(it)
+      transferTests(it)
     }
   )

@@ -16,7 +16,9 @@ const schemaKeys = (adapter: TelephonyProvider) => {
 
 /** What an event says of the call, whenever and however it was read: its kind, and for an end its outcome and talk time. */
 const said = (event: CallEvent) =>
-  JSON.stringify(event.type === "ended" ? [event.type, event.providerCallId, event.outcome, event.durationSeconds] : [event.type, event.providerCallId])
+  JSON.stringify(
+    event.type === "ended" ? [event.type, event.providerCallId, event.outcome, event.durationSeconds] : [event.type, event.providerCallId]
+  )
 
 /** The sensitive values of the configuration body, long enough not to appear by chance. */
 const secretsOf = (adapter: TelephonyProvider, body: Record<string, unknown>) =>
@@ -70,7 +72,9 @@ export const callTests = (it: ContractIt) => {
         expect(new Set([...call.events, ...call.late].map((e) => e.providerCallId)).size).toBe(1)
         for (const event of [...call.events, ...call.late]) expect(Number.isFinite(event.at)).toBe(true)
         if (scenario === "completed") {
-          expect(call.events.map((e) => e.type)).toEqual(expect.arrayContaining([...(carrier.answeredProgress ?? ["ringing", "answered", "ended"])]))
+          expect(call.events.map((e) => e.type)).toEqual(
+            expect.arrayContaining([...(carrier.answeredProgress ?? ["ringing", "answered", "ended"])])
+          )
           expect(ended.durationSeconds).toBeGreaterThan(0)
         } else {
           expect(ended.durationSeconds).toBe(0)
@@ -137,7 +141,10 @@ export const callTests = (it: ContractIt) => {
       const input = { config: config({ machineDetection: false }), providerCallId }
       // Just placed, a call may still be queued at the carrier for a moment (known there by another id),
       // which `get` rightly reports as Unknown: ask until the carrier has it.
-      const first = yield* eventuallyValue(Effect.map(calling.get(input), (s) => (s._tag === "Unknown" ? undefined : s)), "the call to be known")
+      const first = yield* eventuallyValue(
+        Effect.map(calling.get(input), (s) => (s._tag === "Unknown" ? undefined : s)),
+        "the call to be known"
+      )
       expect(first._tag).toBe("InProgress")
       if (carrier.endsRingingCalls === false) {
         // The provider cannot: the adapter says so, and the call rings on until the callee's end.
@@ -150,7 +157,10 @@ export const callTests = (it: ContractIt) => {
       yield* calling.hangUp(input)
       expect(yield* Effect.promise(() => fake.ended(providerCallId))).toBe("canceled")
       expect((yield* endOf(call)).outcome).toBe("canceled")
-      const after = yield* eventuallyValue(Effect.map(calling.get(input), (s) => (s._tag === "Ended" ? s : undefined)), "`get` to tell the end")
+      const after = yield* eventuallyValue(
+        Effect.map(calling.get(input), (s) => (s._tag === "Ended" ? s : undefined)),
+        "`get` to tell the end"
+      )
       expect(after).toMatchObject({ _tag: "Ended", outcome: "canceled", durationSeconds: 0 })
       yield* calling.hangUp(input)
       expect((yield* calling.get({ ...input, providerCallId: "00000000-0000-4000-8000-00000000dead" }))._tag).toBe("Unknown")
@@ -161,7 +171,10 @@ export const callTests = (it: ContractIt) => {
       const { adapter, config } = yield* Contract
       const { call, ended } = yield* callAndWait("completed")
       const status = yield* eventuallyValue(
-        Effect.map(adapter.calls!.get({ config: config({ machineDetection: false }), providerCallId: call.providerCallId! }), (s) => (s._tag === "Ended" ? s : undefined)),
+        Effect.map(
+          adapter.calls!.get({ config: config({ machineDetection: false }), providerCallId: call.providerCallId! }),
+          (s) => (s._tag === "Ended" ? s : undefined)
+        ),
         "`get` to tell the end"
       )
       expect(status.outcome).toBe("completed")

@@ -7,6 +7,7 @@
  *   POST|GET  /api/v1/telephony/answer/{provider}/{attempt}      verify, events, the answer document
  *   POST|GET  /api/v1/telephony/inbound/{provider}               parseInbound, routing, verify, instructCall, answer
  *   GET (WS)  /api/v1/telephony/media/{provider}/{token}         the media codec (also `?token=`), single use
+ *   POST|GET  /api/v1/telephony/transfer-result/{transfer_id}    a transfer's result (`HostTransfers.ts`)
  *
  * — and holds what the configuration keeps open (`connect`), handing its in-process incoming calls to
  * the inbound route. It applies events as Agentline's dispatcher does: everything up to a call's first
@@ -29,6 +30,7 @@ import type {
   WebhookRequest,
   WebhookResponse
 } from "../TelephonyProvider.js"
+import * as HostTransfers from "./HostTransfers.js"
 
 type WhenAnswered = Exclude<CallInstruction, { readonly _tag: "Reject" }>
 type Start = Extract<MediaEvent, { readonly _tag: "Start" }>
@@ -96,6 +98,8 @@ export interface ContractHost {
   /** What an incoming call to a bound number gets (default `stream`). */
   inboundAnswer: InboundAnswer
   readonly inbound: Array<HostedInbound>
+  /** Transfers a call through the adapter, as the server does; its results as the server's route gets them. */
+  readonly transfer: (input: HostTransfers.TransferInput) => Effect.Effect<HostTransfers.HostedTransfer, TelephonyError>
 }
 
 /** The routing form of an address: `+` and digits for a phone number, anything else as given. */
@@ -136,6 +140,7 @@ export const make: Effect.Effect<ContractHost, never, Scope.Scope> = Effect.gen(
     return served
   }
   const provider = () => adapterOf().adapter.name
+  const transfers = HostTransfers.make(url, adapterOf)
   const callbackUrl = (attemptId: number) => `${url}/api/v1/telephony/callbacks/${provider()}/${attemptId}`
   const mediaUrl = (token: string) => `${url.replace(/^http/, "ws")}/api/v1/telephony/media/${provider()}/${token}`
 
@@ -204,7 +209,11 @@ export const make: Effect.Effect<ContractHost, never, Scope.Scope> = Effect.gen(
     response.writeHead(answer.status, { "content-type": answer.contentType })
     response.end(answer.body)
   }
-  const detail = (status: number, text: string): WebhookResponse => ({ status, contentType: "application/json", body: JSON.stringify({ detail: text }) })
+  const detail = (status: number, text: string): WebhookResponse => ({
+    status,
+    contentType: "application/json",
+    body: JSON.stringify({ detail: text })
+  })
 
   const callback = (route: "callback" | "answer", attemptId: number, request: WebhookRequest) =>
     Effect.gen(function*() {
@@ -222,7 +231,9 @@ export const make: Effect.Effect<ContractHost, never, Scope.Scope> = Effect.gen(
       const events = parsed._tag === "Right" ? parsed.right : []
       const wasOpen = isOpen(call)
       yield* Effect.forEach(events, (event) => apply(call, event), { discard: true })
-      if (route === "callback") return answered({ status: 200, contentType: "application/json", body: JSON.stringify({ ok: true, events: events.length }) })
+      if (route === "callback") {
+        return answered({ status: 200, contentType: "application/json", body: JSON.stringify({ ok: true, events: events.length }) })
+      }
       const machine = events.some((e) => e.type === "answered" && (e.answeredBy === "machine" || e.answeredBy === "fax"))
       const instruction: CallInstruction = !wasOpen || !isOpen(call) || machine
         ? { _tag: "Reject", reason: "" }
@@ -291,6 +302,7 @@ export const make: Effect.Effect<ContractHost, never, Scope.Scope> = Effect.gen(
       const webhook = webhookRequest(request, Buffer.concat(chunks))
       const answer = (effect: Effect.Effect<WebhookResponse>) =>
         run(effect).then((a) => respond(response, a), (e: unknown) => respond(response, detail(500, String(e))))
+      if (kind === "transfer-result" && name !== undefined && served !== undefined) return void answer(transfers.route(name, webhook))
       if (api !== "api" || v1 !== "v1" || telephony !== "telephony" || served === undefined || name !== provider()) {
         return respond(response, detail(404, "Not found"))
       }
@@ -322,16 +334,20 @@ export const make: Effect.Effect<ContractHost, never, Scope.Scope> = Effect.gen(
     let reading: Promise<unknown> = Promise.resolve()
     socket.on("message", (raw, isBinary) => {
       const data = Buffer.isBuffer(raw) ? raw : Array.isArray(raw) ? Buffer.concat(raw) : Buffer.from(raw)
-      const frame: WebSocketFrame = isBinary ? { _tag: "Binary", data: new Uint8Array(data) } : { _tag: "Text", text: data.toString("utf8") }
+      const frame: WebSocketFrame = isBinary
+        ? { _tag: "Binary", data: new Uint8Array(data) }
+        : { _tag: "Text", text: data.toString("utf8") }
       reading = reading.then(() =>
-        run(session.decode(frame).pipe(
-          Effect.map((events) => {
-            media.events.push(...events)
-            const start = events.find((e): e is Start => e._tag === "Start")
-            if (start?.providerCallId !== undefined && call.providerCallId === undefined) call.providerCallId = start.providerCallId
-          }),
-          Effect.ignore
-        ))
+        run(
+          session.decode(frame).pipe(
+            Effect.map((events) => {
+              media.events.push(...events)
+              const start = events.find((e): e is Start => e._tag === "Start")
+              if (start?.providerCallId !== undefined && call.providerCallId === undefined) call.providerCallId = start.providerCallId
+            }),
+            Effect.ignore
+          )
+        )
       )
     })
   }
@@ -368,7 +384,8 @@ export const make: Effect.Effect<ContractHost, never, Scope.Scope> = Effect.gen(
     callOf: (providerCallId) => calls.find((c) => c.providerCallId === providerCallId),
     numbers: new Set(),
     inboundAnswer: "stream",
-    inbound: []
+    inbound: [],
+    transfer: transfers.transfer
   }
   return host
 })

@@ -83,10 +83,15 @@ export const inboundTests = (it: ContractIt) => {
       const unknown = freshNumber("+1415999")
       fake.own(unknown)
       fake.route(unknown, host.inboundUrl)
-      expect(yield* Effect.promise(() => fake.placeInbound({ to: unknown, from: caller }))).toMatchObject({ status: 200, answer: "refused" })
+      expect(yield* Effect.promise(() => fake.placeInbound({ to: unknown, from: caller }))).toMatchObject({
+        status: 200,
+        answer: "refused"
+      })
 
       const address = yield* boundNumber
-      expect(yield* Effect.promise(() => fake.placeInbound({ to: address, from: caller, signature: "wrong" }))).toMatchObject({ status: 401 })
+      expect(yield* Effect.promise(() => fake.placeInbound({ to: address, from: caller, signature: "wrong" }))).toMatchObject({
+        status: 401
+      })
 
       host.inboundAnswer = "busy"
       const busy = yield* Effect.promise(() => fake.placeInbound({ to: address, from: caller })).pipe(

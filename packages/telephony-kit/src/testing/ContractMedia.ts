@@ -19,14 +19,18 @@ export const pattern = (length: number, seed = 7) => Uint8Array.from({ length },
 const concat = (chunks: ReadonlyArray<Uint8Array>) => new Uint8Array(Buffer.concat(chunks.map((c) => Buffer.from(c))))
 
 /** The audio the application received on a stream, as one buffer. */
-export const incomingAudio = (media: HostedMedia) => concat(media.events.filter((e): e is Audio => e._tag === "Audio").map((e) => e.audio.data))
+export const incomingAudio = (media: HostedMedia) =>
+  concat(media.events.filter((e): e is Audio => e._tag === "Audio").map((e) => e.audio.data))
 
 /** The stream once started (its `Start` decoded). */
 export const started = (media: () => HostedMedia | undefined) =>
-  eventuallyValue(Effect.sync(() => {
-    const found = media()
-    return found?.start() !== undefined ? found : undefined
-  }), "the media stream to start")
+  eventuallyValue(
+    Effect.sync(() => {
+      const found = media()
+      return found?.start() !== undefined ? found : undefined
+    }),
+    "the media stream to start"
+  )
 
 /** The caller speaks and the application echoes every frame back: both directions carry the same bytes. */
 export const roundTrip = (leg: FakeMediaLeg, media: HostedMedia) =>

@@ -67,7 +67,10 @@ export const endOf = (call: ContractHost.HostedCall, timeoutMillis = 15_000) =>
   )
 
 /** A call to a new number behaving as `scenario`, placed from the fake's caller id. */
-export const placeTo = (scenario: Scenario, options: { readonly machineDetection?: boolean; readonly whenAnswered?: "stream" | "keep-open" } = {}) =>
+export const placeTo = (
+  scenario: Scenario,
+  options: { readonly machineDetection?: boolean; readonly whenAnswered?: "stream" | "keep-open" } = {}
+) =>
   Effect.gen(function*() {
     const { callerId, config, fake, host } = yield* Contract
     const to = freshNumber()

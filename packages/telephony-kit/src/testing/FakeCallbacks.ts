@@ -31,7 +31,10 @@ export interface CallbackLog<Request> {
   /** Posts the deliveries signed as the provider signs (those `keep` selects) again, in their order or reversed: the statuses. */
   readonly resend: (order: "same" | "reverse", keep?: (request: Request) => boolean) => Promise<ReadonlyArray<number>>
   /** Posts one delivery (default: the first) again, with a wrong signature or none: the status. */
-  readonly forge: (signing: "wrong" | "missing", pick?: (delivered: ReadonlyArray<Delivery<Request>>) => Delivery<Request> | undefined) => Promise<number>
+  readonly forge: (
+    signing: "wrong" | "missing",
+    pick?: (delivered: ReadonlyArray<Delivery<Request>>) => Delivery<Request> | undefined
+  ) => Promise<number>
 }
 
 export const make = <Request>(send: (request: Request, signing: Signing) => Promise<number>): CallbackLog<Request> => {

@@ -111,6 +111,7 @@ export const carrier: CarrierUnderTest = {
     let last: Scenario | undefined
     const seen = new Map<string, Seen>()
     const calls = new Set<() => Promise<void>>()
+    const transferred = new Map<string, string>()
     const found = (id: string) => {
       const call = seen.get(id)
       if (call === undefined) throw new Error(`the simulator placed no call ${id}`)
@@ -132,6 +133,8 @@ export const carrier: CarrierUnderTest = {
       ...simulator,
       calls: {
         ...simulator.calls,
+        transfer: (input: Parameters<typeof simulator.calls.transfer>[0]) =>
+          Effect.tap(simulator.calls.transfer(input), () => Effect.sync(() => void transferred.set(input.providerCallId, input.target))),
         place: (input: Parameters<typeof simulator.calls.place>[0]) =>
           Effect.suspend(() => {
             let callId: string | undefined
@@ -219,6 +222,7 @@ export const carrier: CarrierUnderTest = {
           const call = found(id)
           return post(call.callbackUrl, call.events[0]!, signature)
         },
+        transferredTo: (id) => transferred.get(id),
         close: async () => {
           for (const hangUp of calls) await hangUp()
         }

@@ -84,6 +84,7 @@ export const carrier: CarrierUnderTest = {
         ended: (sid) => found(sid).ended,
         resendCallbacks: (sid, order) => found(sid).resend(order),
         forgeCallback: (sid, signature) => found(sid).forge(signature),
+        transferredTo: (sid) => found(sid).dialedTo,
         close: fake.close
       }
     }

@@ -62,6 +62,10 @@ export class FakeCall {
   private readonly mediaLatch = FakeTimeline.latch<MediaLeg>()
   protected answeredAt: number | undefined = undefined
   private sequence = 0
+  /** Bumped when the call is redirected to a new document: the document running before stops there. */
+  private generation = 0
+  /** Where the call's `<Dial>` went (a transfer), once it dialed. */
+  dialedTo: string | undefined = undefined
 
   constructor(
     readonly account: { readonly sid: string; readonly token: string },
@@ -78,6 +82,8 @@ export class FakeCall {
       readonly events: ReadonlySet<string>
       readonly machineDetection: boolean
       readonly timeoutSeconds: number
+      /** How a number this call `<Dial>`s behaves (the fake's callees). */
+      readonly dialed?: ((to: string) => Behaviour) | undefined
     }
   ) {
     this.timeline = FakeTimeline.make(clock.secondMillis)
@@ -207,13 +213,24 @@ export class FakeCall {
     this.timeline.schedule(talk, () => this.end("completed", talk))
   }
 
+  /**
+   * The call updated with new TwiML (`Twiml=` on `Calls/{sid}.json`): what it ran stops (a media stream
+   * gets its `stop` and closes), the new document runs.
+   */
+  redirect(document: string) {
+    this.generation++
+    if (this.media?.isOpen()) this.media.stop()
+    void this.run(document)
+  }
+
   /** Runs a TwiML document; the call ends when it runs out (or cannot be read: Twilio error 12100). */
   async run(document: string | undefined): Promise<void> {
+    const generation = this.generation
     if (document !== undefined) this.answers.push(document)
     const verbs: ReadonlyArray<Verb> | undefined = document === undefined ? undefined : parse(document)
     if (verbs === undefined) return this.end("completed")
     for (const verb of verbs) {
-      if (this.isOver) return
+      if (this.isOver || this.generation !== generation) return
       switch (verb._tag) {
         case "Stream": {
           const leg = await connect({
@@ -247,9 +264,56 @@ export class FakeCall {
         }
         case "Reject":
           return this.end(verb.reason === "busy" ? "busy" : "failed")
+        case "Dial": {
+          const next = await this.dial(verb)
+          if (this.isOver || this.generation !== generation) return
+          if (next !== undefined) return this.run(next)
+          break
+        }
       }
     }
-    this.end("completed")
+    if (this.generation === generation) this.end("completed")
+  }
+
+  /**
+   * `<Dial>`: a child call to the target, as the fake's callees behave; its status callbacks (the events
+   * subscribed) and, when the dial is over, the `action` with `DialCallStatus`: the document it answers
+   * runs next (undefined: the call goes on with the rest of its document).
+   */
+  private async dial(verb: Extract<Verb, { readonly _tag: "Dial" }>): Promise<string | undefined> {
+    this.dialedTo = verb.target
+    const behaviour = this.options.dialed?.(verb.target) ?? { answer: "human" as const }
+    const child = newSid("CA")
+    const report = (status: string, event: string, extra: Record<string, string> = {}) => {
+      if (verb.statusCallback === undefined || !verb.statusEvents.has(event)) return
+      const params = this.params({ CallSid: child, ParentCallSid: this.sid, CallStatus: status, To: verb.target, Called: verb.target, Direction: "outbound-dial", ...extra })
+      void this.request(verb.statusCallback, params)
+    }
+    let dialStatus: string
+    let talked = 0
+    if (behaviour.answer === "failed" || behaviour.answer === "invalid") {
+      dialStatus = "failed"
+      report("failed", "completed", { SipResponseCode: "404" })
+    } else if (behaviour.answer === "no-answer") {
+      await this.timeline.after(verb.timeoutSeconds)
+      dialStatus = "no-answer"
+      report("no-answer", "completed", { SipResponseCode: "487" })
+    } else {
+      await this.timeline.after(behaviour.ringSeconds ?? 1)
+      if (behaviour.answer === "busy") {
+        dialStatus = "busy"
+        report("busy", "completed", { SipResponseCode: "486" })
+      } else {
+        report("in-progress", "answered")
+        talked = behaviour.talkSeconds ?? 2
+        await this.timeline.after(talked)
+        dialStatus = "completed"
+        report("completed", "completed", { CallDuration: String(talked) })
+      }
+    }
+    if (this.isOver || verb.action === undefined) return undefined
+    const answered = await this.request(verb.action, this.params({ DialCallSid: child, DialCallStatus: dialStatus, DialCallDuration: String(talked) }))
+    return answered.status === 200 ? answered.body : undefined
   }
 
   /** The first callback posted again with a wrong signature, or without one: the HTTP status. */

@@ -4,10 +4,12 @@
  * - REST (2010-04-01, form-encoded, HTTP Basic checked as Twilio does: 401 code 20003): `Calls.json`
  *   create (refusing what Twilio refuses: no To 21201, no From 21213, no Url 21205, a malformed To
  *   21211, a From the account does not own 21210), `Calls/{sid}.json` fetch and update (`Status=
- *   completed|canceled`), `IncomingPhoneNumbers.json` list and update (`VoiceUrl`);
+ *   completed|canceled`, or `Twiml=` to redirect a call in progress: 21220 otherwise), `IncomingPhoneNumbers.json`
+ *   list and update (`VoiceUrl`);
  * - calls played out (`FakeCall`): ringing, answered (AMD `AnsweredBy` when asked), talk, hang-up;
  *   busy; no-answer after the `Timeout`; failed; signed status callbacks in Twilio's order and format;
- *   the answer URL fetched and its TwiML run, media streams included (`FakeMedia`);
+ *   the answer URL fetched and its TwiML run, media streams included (`FakeMedia`), `<Dial>` too (a
+ *   transfer: the dialed leg's status callbacks and the dial's `action`);
  * - incoming calls to a number, posted to its `VoiceUrl` like Twilio's voice webhook.
  *
  * Knobs: `behave(number, behaviour)` for how a dialed number answers; `failNext` for 429/5xx;
@@ -16,6 +18,7 @@
 import * as FakeCallees from "@agentline/telephony-kit/testing/FakeCallees"
 import * as FakeHttp from "@agentline/telephony-kit/testing/FakeHttp"
 import { type Behaviour, type CallStatus, FakeCall, newSid } from "./FakeCall.js"
+import { parse } from "./FakeTwiml.js"
 
 export { type Behaviour, FakeCall } from "./FakeCall.js"
 export type { MediaLeg } from "./FakeMedia.js"
@@ -126,7 +129,8 @@ export const start = async (options: {
       statusCallback: form.get("StatusCallback") ?? undefined,
       events: new Set(events),
       machineDetection: form.get("MachineDetection") === "Enable" || form.get("MachineDetection") === "DetectMessageEnd",
-      timeoutSeconds: Number.isFinite(timeout) ? Math.min(Math.max(timeout, 5), 600) : 60
+      timeoutSeconds: Number.isFinite(timeout) ? Math.min(Math.max(timeout, 5), 600) : 60,
+      dialed: (target) => callees.dial(target) ?? { answer: "human" }
     })
     calls.set(call.sid, call)
     void call.play()
@@ -134,6 +138,13 @@ export const start = async (options: {
   }
 
   const updateCall = (call: FakeCall, form: URLSearchParams) => {
+    const twiml = form.get("Twiml")
+    if (twiml !== null) {
+      if (call.status !== "in-progress") return error(400, 21220, "Call is not in-progress. Cannot redirect.")
+      if (parse(twiml) === undefined) return error(400, 12100, "Document parse failure")
+      call.redirect(twiml)
+      return FakeHttp.json(200, resource(call))
+    }
     const status = form.get("Status")
     if (status !== "completed" && status !== "canceled") return error(400, 21218, "Invalid Status")
     if (call.isOver) return error(400, 21220, "Call is not in-progress. Cannot redirect.")

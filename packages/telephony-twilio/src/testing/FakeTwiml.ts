@@ -1,7 +1,8 @@
 /**
  * The fake's reading of TwiML (the verbs our answers use), the way Twilio executes a document: verbs
  * in order; `<Connect><Stream>` holds the call until the stream's WebSocket closes; `<Reject>` refuses
- * an incoming call; a document Twilio cannot read ends the call (error 12100).
+ * an incoming call; `<Dial>` calls one `<Number>` or `<Sip>` and bridges; a document Twilio cannot read
+ * ends the call (error 12100).
  */
 export type Verb =
   | { readonly _tag: "Stream"; readonly url: string; readonly parameters: Readonly<Record<string, string>> }
@@ -10,6 +11,16 @@ export type Verb =
   | { readonly _tag: "Hangup" }
   | { readonly _tag: "Redirect"; readonly url: string }
   | { readonly _tag: "Reject"; readonly reason: "busy" | "rejected" }
+  /** `<Dial>` of one `<Number>` or `<Sip>`, with the dial's `action` and the leg's `statusCallback`. */
+  | {
+    readonly _tag: "Dial"
+    readonly target: string
+    readonly action: string | undefined
+    readonly timeoutSeconds: number
+    readonly callerId: string | undefined
+    readonly statusCallback: string | undefined
+    readonly statusEvents: ReadonlySet<string>
+  }
 
 const unescape = (value: string) =>
   value.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, "\"").replace(/&apos;/g, "'").replace(/&amp;/g, "&")
@@ -24,11 +35,26 @@ export const parse = (xml: string): ReadonlyArray<Verb> | undefined => {
   const body = /<Response>([\s\S]*)<\/Response>\s*$/.exec(xml.replace(/^<\?xml[^>]*\?>/, "").trim())
   if (body === null) return xml.replace(/^<\?xml[^>]*\?>/, "").trim() === "<Response/>" ? [] : undefined
   const verbs: Array<Verb> = []
-  const pattern = /<Connect>\s*(<Stream\b[^>]*?(?:\/>|>[\s\S]*?<\/Stream>))\s*<\/Connect>|<Pause\b[^>]*\/>|<Say\b[^>]*>([\s\S]*?)<\/Say>|<Hangup\s*\/>|<Reject\b[^>]*\/>|<Redirect\b[^>]*>([\s\S]*?)<\/Redirect>/g
+  const pattern = /<Connect>\s*(<Stream\b[^>]*?(?:\/>|>[\s\S]*?<\/Stream>))\s*<\/Connect>|<Pause\b[^>]*\/>|<Say\b[^>]*>([\s\S]*?)<\/Say>|<Hangup\s*\/>|<Reject\b[^>]*\/>|<Redirect\b[^>]*>([\s\S]*?)<\/Redirect>|<Dial\b[^>]*>([\s\S]*?)<\/Dial>/g
   let rest = body[1]!
   for (let match = pattern.exec(rest); match !== null; match = pattern.exec(rest)) {
-    const [whole, stream, said, redirect] = match
-    if (stream !== undefined) {
+    const [whole, stream, said, redirect, dialed] = match
+    if (dialed !== undefined) {
+      const leg = /^\s*<(Number|Sip)\b([^>]*)>([^<]+)<\/(?:Number|Sip)>\s*$/.exec(dialed)
+      if (leg === null) return undefined
+      const tag = whole.slice(0, whole.indexOf(">") + 1)
+      const action = attribute(tag, "action")
+      if (action !== undefined && !/^https?:\/\//.test(action)) return undefined
+      verbs.push({
+        _tag: "Dial",
+        target: unescape(leg[3]!.trim()),
+        action,
+        timeoutSeconds: Number(attribute(tag, "timeout") ?? "30"),
+        callerId: attribute(tag, "callerId"),
+        statusCallback: attribute(leg[2]!, "statusCallback"),
+        statusEvents: new Set((attribute(leg[2]!, "statusCallbackEvent") ?? "").split(/\s+/).filter((e) => e !== ""))
+      })
+    } else if (stream !== undefined) {
       const url = attribute(stream, "url")
       if (url === undefined || !/^wss?:\/\//.test(url) || url.includes("?")) return undefined
       const parameters: Record<string, string> = {}

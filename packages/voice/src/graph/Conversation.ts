@@ -3,10 +3,10 @@
  * function is pure; the runtime feeds it the LLM's tool calls and acts on what comes back (speaks the
  * utterance, swaps the system prompt and tools, hangs up once `ending` is set and the goodbye is played).
  */
-import type { ConversationGraph, ConversationNode } from "./ConversationGraph.js"
+import type { ConversationGraph, ConversationNode, TransferNode } from "./ConversationGraph.js"
+import { decodeArguments, extractValues } from "./Extraction.js"
 import type { FeedbackEvent } from "./FeedbackEvents.js"
 import { allowsInterrupt, functionCallEnd, functionCallStart, nodeTransition, pipelineError } from "./FeedbackEvents.js"
-import { decodeArguments, extractValues } from "./Extraction.js"
 import type { Opening, Utterance } from "./Prompt.js"
 import { opening, systemPrompt, templateContext, utterance } from "./Prompt.js"
 import type { Tool } from "./Tools.js"
@@ -21,6 +21,8 @@ export interface ConversationState {
   readonly gatheredContext: Readonly<Record<string, unknown>>
   /** Set once the call is to end: the agent finishes what it is saying, then the runtime hangs up. */
   readonly ending: EndReason | undefined
+  /** Set with `ending` (`transfer_call`) when the conversation reached a transfer node: the runtime transfers the call. */
+  readonly transfer?: TransferNode | undefined
 }
 
 /** What the LLM works with at the current node. */
@@ -107,7 +109,13 @@ const failed = (state: ConversationState, call: ToolCall, message: string): Step
   events: [functionCallStart(call.name, call.id), functionCallEnd(call.name, call.id, message), pipelineError(message, false)]
 })
 
-const done = (state: ConversationState, call: ToolCall, result: string, extra: ReadonlyArray<FeedbackEvent> = [], speech?: Utterance): Step => ({
+const done = (
+  state: ConversationState,
+  call: ToolCall,
+  result: string,
+  extra: ReadonlyArray<FeedbackEvent> = [],
+  speech?: Utterance
+): Step => ({
   state,
   result,
   speech,
@@ -130,10 +138,17 @@ export const applyToolCall = (graph: ConversationGraph, state: ConversationState
   switch (tool.kind._tag) {
     case "Transition": {
       const edge = tool.kind.edge
+      const transfer = graph.transfers.get(edge.target)
+      if (transfer !== undefined) return transferStep(state, call, transfer)
       const target = graph.nodes.get(edge.target)!
       const next: ConversationState = { ...state, node: target }
       const context = templateContext(state.initialContext, state.gatheredContext)
-      const speech = utterance(edge.data.transition_speech_type, edge.data.transition_speech, edge.data.transition_speech_recording_id, context)
+      const speech = utterance(
+        edge.data.transition_speech_type,
+        edge.data.transition_speech,
+        edge.data.transition_speech_recording_id,
+        context
+      )
       return done(next, call, `Moved to ${target.data.name}.`, [nodeTransition(target, state.node)], speech)
     }
     case "EndCall": {
@@ -149,3 +164,34 @@ export const applyToolCall = (graph: ConversationGraph, state: ConversationState
     }
   }
 }
+
+/** Why the call ends when the conversation reached a transfer node (the run's `end_reason`). */
+export const TRANSFER_END_REASON = "transfer_call"
+
+/**
+ * The conversation reached a transfer node: the agent says the node's message (its words, not the
+ * model's), the runtime transfers the call, and nothing more is said. Disposition `transferred`.
+ */
+const transferStep = (state: ConversationState, call: ToolCall, node: TransferNode): Step => {
+  const next: ConversationState = { ...endConversation(state, TRANSFER_END_REASON, "transferred"), transfer: node }
+  const speech = utterance("text", node.data.message, null, templateContext(state.initialContext, state.gatheredContext))
+  return done(
+    next,
+    call,
+    `The caller is being transferred (${node.data.name}): say nothing more.`,
+    [transferReached(node, state.node)],
+    speech
+  )
+}
+
+/** The node-transition event of a transfer node, in the reference's shape. */
+const transferReached = (node: TransferNode, previous: ConversationNode): FeedbackEvent => ({
+  type: "rtf-node-transition",
+  payload: {
+    node_id: node.id,
+    node_name: node.data.name,
+    previous_node_id: previous.id,
+    previous_node_name: previous.data.name,
+    allow_interrupt: false
+  }
+})

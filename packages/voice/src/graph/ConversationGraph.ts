@@ -7,6 +7,8 @@ import { Either, Schema } from "effect"
 
 export type StartCallNode = Extract<WorkflowNode, { readonly type: "startCall" }>
 export type GlobalNode = Extract<WorkflowNode, { readonly type: "globalNode" }>
+/** A node where the agent hands the caller to a person (reached by an edge, ends the agent's part). */
+export type TransferNode = Extract<WorkflowNode, { readonly type: "transfer" }>
 /** The nodes a conversation can be at: they have a prompt, tools and extraction. */
 export type ConversationNode = Extract<WorkflowNode, { readonly type: "startCall" | "agentNode" | "endCall" }>
 
@@ -14,6 +16,8 @@ export interface ConversationGraph {
   readonly start: StartCallNode
   readonly global: GlobalNode | undefined
   readonly nodes: ReadonlyMap<string, ConversationNode>
+  /** Transfer nodes, by id: an edge into one is a transition tool that transfers the call. */
+  readonly transfers: ReadonlyMap<string, TransferNode>
   /** In definition order, which is the order the LLM sees the transition tools in. */
   readonly outgoing: ReadonlyMap<string, ReadonlyArray<WorkflowEdge>>
 }
@@ -32,11 +36,15 @@ export const conversationGraph = (definition: WorkflowDefinition): Either.Either
     return Either.left(new UnrunnableDefinition({ message: `the definition needs exactly one startCall node, it has ${starts.length}` }))
   }
   const nodes = new Map<string, ConversationNode>()
-  for (const node of definition.nodes) if (isConversationNode(node)) nodes.set(node.id, node)
+  const transfers = new Map<string, TransferNode>()
+  for (const node of definition.nodes) {
+    if (isConversationNode(node)) nodes.set(node.id, node)
+    else if (node.type === "transfer") transfers.set(node.id, node)
+  }
   const outgoing = new Map<string, Array<WorkflowEdge>>()
   for (const edge of definition.edges) {
     // Edges into nodes a conversation cannot be at (webhook, qa, ...) are refused on save; ignore them here.
-    if (!nodes.has(edge.source) || !nodes.has(edge.target)) continue
+    if (!nodes.has(edge.source) || !(nodes.has(edge.target) || transfers.has(edge.target))) continue
     const list = outgoing.get(edge.source)
     if (list === undefined) outgoing.set(edge.source, [edge])
     else list.push(edge)
@@ -45,6 +53,7 @@ export const conversationGraph = (definition: WorkflowDefinition): Either.Either
     start: starts[0]!,
     global: definition.nodes.find((n): n is GlobalNode => n.type === "globalNode"),
     nodes,
+    transfers,
     outgoing
   })
 }

@@ -31,7 +31,20 @@ export interface PipelineErrorEvent {
   readonly payload: { readonly error: string; readonly fatal: boolean }
 }
 
-export type FeedbackEvent = NodeTransitionEvent | FunctionCallStartEvent | FunctionCallEndEvent | PipelineErrorEvent
+/** The agent asked the provider to transfer the call (`session/Transfer.ts`); the result is the run's `logs.transfer`. */
+export interface TransferEvent {
+  readonly type: "rtf-transfer"
+  readonly payload: {
+    readonly node_id: string
+    readonly node_name: string
+    readonly transfer_id: string
+    readonly target: string
+    readonly mode: "cold" | "warm"
+    readonly status: string
+  }
+}
+
+export type FeedbackEvent = NodeTransitionEvent | FunctionCallStartEvent | FunctionCallEndEvent | PipelineErrorEvent | TransferEvent
 
 /**
  * The reference's default for `allow_interrupt` on a node is false; the agent spec's default is true.

@@ -17,17 +17,20 @@
  */
 import type { CallAudio, CallAudioHandlerShape } from "@agentline/core/audio/CallAudio"
 import * as Pcm from "@agentline/core/audio/Pcm"
+import { VoiceActivity } from "@agentline/core/audio/VoiceActivity"
 import { BlobStore } from "@agentline/core/blobs/BlobStore"
+import { DoNotCallRepo } from "@agentline/core/do-not-call/DoNotCallRepo"
+import { normalizeForCampaign } from "@agentline/core/phone-numbers/PhoneAddress"
 import { loadPlayable, type PlayableRecording } from "@agentline/core/recordings/Recordings"
 import { RecordingsRepo } from "@agentline/core/recordings/RecordingsRepo"
 import { RunsRepo } from "@agentline/core/runs/RunsRepo"
+import { iso } from "@agentline/core/Time"
 import { SpeechToText, TextToSpeech } from "@agentline/core/voice/Speech"
 import { validateDefinition } from "@agentline/core/workflows/DefinitionValidation"
 import { WorkflowsRepo } from "@agentline/core/workflows/WorkflowsRepo"
-import { iso } from "@agentline/core/Time"
 import { LanguageModel, type Prompt } from "@effect/ai"
 import { Cause, Clock, Effect, Either, Exit, Fiber, Option, Queue, Stream } from "effect"
-import { type ConversationState, applyToolCall, endConversation, startConversation, turn } from "../graph/Conversation.js"
+import { applyToolCall, type ConversationState, endConversation, startConversation, turn } from "../graph/Conversation.js"
 import { type ConversationGraph, conversationGraph } from "../graph/ConversationGraph.js"
 import { type FeedbackEvent, pipelineError, stamp } from "../graph/FeedbackEvents.js"
 import type { Utterance } from "../graph/Prompt.js"
@@ -35,12 +38,10 @@ import { makeCallRecord, recordCallerAudio, recordings, recordTurn, transcriptJs
 import { type CallUsage, costOf, Prices } from "./Costs.js"
 import { AgentLanguageModel, nodeToolkit, SpeechServiceNames } from "./LanguageModelTools.js"
 import { emptySentenceBuffer, flushText, pushText } from "./Sentences.js"
-import { makeSpeaker, newPlayback, type Playback, playedText, untilPlayed } from "./Speaker.js"
 import { hasOverrides, VoiceServiceOverrides } from "./ServiceOverrides.js"
-import { optOutIn, type SessionSettings, saysVoicemail, sessionSettings } from "./SessionSettings.js"
-import { DoNotCallRepo } from "@agentline/core/do-not-call/DoNotCallRepo"
-import { normalizeForCampaign } from "@agentline/core/phone-numbers/PhoneAddress"
-import { VoiceActivity } from "@agentline/core/audio/VoiceActivity"
+import { optOutIn, saysVoicemail, type SessionSettings, sessionSettings } from "./SessionSettings.js"
+import { makeSpeaker, newPlayback, type Playback, playedText, untilPlayed } from "./Speaker.js"
+import { handOver } from "./Transfer.js"
 import { initialVadState, stepTurn } from "./Vad.js"
 
 type SessionEvent =
@@ -81,7 +82,10 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
       Effect.gen(function*() {
         if (!hasOverrides(settings.overrides)) return { services: defaults, problem: undefined }
         if (Option.isNone(overrides)) {
-          return { services: defaults, problem: "model_overrides cannot be used here (no service overrides in this server); the defaults are used" }
+          return {
+            services: defaults,
+            problem: "model_overrides cannot be used here (no service overrides in this server); the defaults are used"
+          }
         }
         const chosen = yield* Effect.either(overrides.value.resolve(settings.overrides, organizationId))
         if (chosen._tag === "Left") return { services: defaults, problem: `model_overrides: ${chosen.left}; the defaults are used` }
@@ -117,18 +121,22 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
     })
 
     const handle = (audio: CallAudio) =>
-      Effect.scoped(Effect.gen(function*() {
-        const loaded = yield* load(audio)
-        if (Either.isLeft(loaded)) {
-          yield* Effect.logWarning(`Voice runtime: ${loaded.left}; the line stays silent`)
-          yield* runs.update(audio.runId, { merge: { gathered_context: { error: loaded.left } } }, iso(yield* Clock.currentTimeMillis))
-          return yield* Stream.runDrain(audio.incoming)
-        }
-        yield* converse(audio, loaded.right)
-      }).pipe(
-        Effect.catchAllCause((cause) => Cause.isInterruptedOnly(cause) ? Effect.interrupt : Effect.logError("Voice runtime failed", cause)),
-        Effect.annotateLogs({ runId: audio.runId, attemptId: audio.attemptId })
-      ))
+      Effect.scoped(
+        Effect.gen(function*() {
+          const loaded = yield* load(audio)
+          if (Either.isLeft(loaded)) {
+            yield* Effect.logWarning(`Voice runtime: ${loaded.left}; the line stays silent`)
+            yield* runs.update(audio.runId, { merge: { gathered_context: { error: loaded.left } } }, iso(yield* Clock.currentTimeMillis))
+            return yield* Stream.runDrain(audio.incoming)
+          }
+          yield* converse(audio, loaded.right)
+        }).pipe(
+          Effect.catchAllCause((cause) =>
+            Cause.isInterruptedOnly(cause) ? Effect.interrupt : Effect.logError("Voice runtime failed", cause)
+          ),
+          Effect.annotateLogs({ runId: audio.runId, attemptId: audio.attemptId })
+        )
+      )
 
     const converse = (
       audio: CallAudio,
@@ -202,12 +210,15 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
                 yield* Queue.offer(events, { _tag: "Heard", text: event.text.trim(), atMs: yield* callTime })
               }
               if (event._tag === "Metadata") usage.sttSeconds += event.audioSeconds
-            })),
+            })
+          ),
           Effect.catchAll((error) => note([pipelineError(`speech recognition failed: ${error.message}`, false)]))
         )
         yield* Effect.forkScoped(listen)
         yield* Effect.forkScoped(recognize)
-        yield* Effect.forkScoped(Effect.zipRight(Effect.sleep(settings.maxCallMillis), Queue.offer(events, { _tag: "TimeUp", reason: "max_duration_exceeded" })))
+        yield* Effect.forkScoped(
+          Effect.zipRight(Effect.sleep(settings.maxCallMillis), Queue.offer(events, { _tag: "TimeUp", reason: "max_duration_exceeded" }))
+        )
 
         /** The call's recordings, each loaded once (a transition taken twice plays the same audio). */
         const loaded = new Map<string, Either.Either<PlayableRecording, string>>()
@@ -231,7 +242,9 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
             // Storage failing while the call runs is one more reason the recording cannot be played, not the call's end.
             const result = yield* loadPlayable(recordingsRepo, readBlob, call.run.organization_id, recordingId).pipe(
               Effect.catchAllDefect((defect) =>
-                Effect.succeed(Either.left(`recording '${recordingId}' could not be loaded (${String((defect as any)?.message ?? defect)})`))
+                Effect.succeed(
+                  Either.left(`recording '${recordingId}' could not be loaded (${String((defect as any)?.message ?? defect)})`)
+                )
               )
             )
             loaded.set(recordingId, result)
@@ -283,7 +296,8 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
                     usage.inputTokens += part.usage.inputTokens ?? 0
                     usage.outputTokens += part.usage.outputTokens ?? 0
                   }
-                })),
+                })
+              ),
               Effect.provide(handlers)
             )
             for (const s of flushText(buffer)) yield* Queue.offer(sentences, Option.some(s))
@@ -297,17 +311,20 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
           Effect.gen(function*() {
             const playback = newPlayback()
             const turnStart = yield* callTime
-            const finish = (interrupted: boolean) => Effect.gen(function*() {
-              const text = playedText(playback)
-              recordTurn(record, {
-                role: "assistant",
-                text,
-                startMs: playback.firstFrameAtMs ?? turnStart,
-                endMs: interrupted ? yield* callTime : yield* speaker.drainedAt,
-                ...(interrupted ? { interrupted } : {})
+            const finish = (interrupted: boolean) =>
+              Effect.gen(function*() {
+                const text = playedText(playback)
+                recordTurn(record, {
+                  role: "assistant",
+                  text,
+                  startMs: playback.firstFrameAtMs ?? turnStart,
+                  endMs: interrupted ? yield* callTime : yield* speaker.drainedAt,
+                  ...(interrupted ? { interrupted } : {})
+                })
+                if (userStoppedAt !== undefined && playback.firstFrameAtMs !== undefined) {
+                  latencies.push(Math.round(playback.firstFrameAtMs - userStoppedAt))
+                }
               })
-              if (userStoppedAt !== undefined && playback.firstFrameAtMs !== undefined) latencies.push(Math.round(playback.firstFrameAtMs - userStoppedAt))
-            })
             yield* Effect.gen(function*() {
               if (Option.isNone(llm)) return
               for (let hop = 0; hop < MAX_HOPS && state.ending === undefined; hop++) {
@@ -326,12 +343,24 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
                   const step = applyToolCall(graph, state, { id: c.id, name: c.name, arguments: c.params })
                   state = step.state
                   yield* note(step.events)
-                  history.push({ role: "tool", content: [{ type: "tool-result", id: c.id, name: c.name, result: step.result, isFailure: false, providerExecuted: false }] } as any)
+                  history.push(
+                    {
+                      role: "tool",
+                      content: [{
+                        type: "tool-result",
+                        id: c.id,
+                        name: c.name,
+                        result: step.result,
+                        isFailure: false,
+                        providerExecuted: false
+                      }]
+                    } as any
+                  )
                   yield* say(step.speech, playback)
                 }
               }
               // The end-call tool asks for a goodbye: one more reply, without tools.
-              if (state.ending !== undefined) yield* reply(llm.value, playback, false)
+              if (state.ending !== undefined && state.transfer === undefined) yield* reply(llm.value, playback, false)
             }).pipe(
               Effect.catchAllCause((cause) =>
                 Cause.isInterruptedOnly(cause)
@@ -367,7 +396,10 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
           yield* say(started.opening.greeting, playback).pipe(Effect.onExit((exit) => greeted(Exit.isInterrupted(exit))))
           if (Option.isNone(llm)) {
             yield* Effect.logWarning("No language model is configured (AGENTLINE_LLM): the agent plays its greeting and hangs up")
-            state = endConversation({ ...state, gatheredContext: { ...state.gatheredContext, error: "no language model configured: set AGENTLINE_LLM (see docs/voice.md)" } }, "no_language_model")
+            state = endConversation({
+              ...state,
+              gatheredContext: { ...state.gatheredContext, error: "no language model configured: set AGENTLINE_LLM (see docs/voice.md)" }
+            }, "no_language_model")
             yield* untilPlayed(speaker, callTime)
             return
           }
@@ -377,7 +409,10 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
 
         /** Speech failures are logged in the run; the conversation goes on (the caller may still talk). */
         const speechSafe = <A, E>(effect: Effect.Effect<A, E>) =>
-          Effect.catchAll(Effect.asVoid(effect), (error) => note([pipelineError(`speech synthesis failed: ${String((error as any)?.message ?? error)}`, false)]))
+          Effect.catchAll(
+            Effect.asVoid(effect),
+            (error) => note([pipelineError(`speech synthesis failed: ${String((error as any)?.message ?? error)}`, false)])
+          )
         let agent: Option.Option<Fiber.RuntimeFiber<unknown, unknown>> = Option.some(
           yield* Effect.fork(Effect.zipRight(speechSafe(opening), Queue.offer(events, { _tag: "AgentDone" })))
         )
@@ -390,10 +425,12 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
 
         const startIdleTimer = Effect.gen(function*() {
           if (Option.isSome(idle)) yield* Fiber.interrupt(idle.value)
-          idle = Option.some(yield* Effect.fork(Effect.zipRight(
-            Effect.sleep(settings.idleMillis),
-            Queue.offer(events, { _tag: "TimeUp", reason: "user_idle_max_duration_exceeded" })
-          )))
+          idle = Option.some(
+            yield* Effect.fork(Effect.zipRight(
+              Effect.sleep(settings.idleMillis),
+              Queue.offer(events, { _tag: "TimeUp", reason: "user_idle_max_duration_exceeded" })
+            ))
+          )
         })
         const stopIdleTimer = Effect.gen(function*() {
           if (Option.isSome(idle)) yield* Fiber.interrupt(idle.value)
@@ -433,7 +470,9 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
             if (phrase === undefined) return
             optedOut = true
             const context = call.initialContext
-            const number = String((call.run.call_type === "inbound" ? context.caller_number : context.called_number) ?? context.phone_number ?? "")
+            const number = String(
+              (call.run.call_type === "inbound" ? context.caller_number : context.called_number) ?? context.phone_number ?? ""
+            )
             const normalized = normalizeForCampaign(number)
             if (Either.isLeft(normalized)) {
               return yield* note([pipelineError(`the caller asked not to be called ("${phrase}") but their number is unknown`, false)])
@@ -452,8 +491,15 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
         const respond = Effect.gen(function*() {
           if (callerSpeaking || heard.length === 0 || Option.isSome(agent) || state.ending !== undefined) return
           const text = heard.map((h) => h.text).join(" ")
-          recordTurn(record, { role: "user", text, startMs: Math.min(callerStartedAt, heard[0]!.atMs), endMs: callerStoppedAt ?? heard.at(-1)!.atMs })
-          feedback.push(stamp({ type: "rtf-user-transcription", payload: { text, final: true } } as any, new Date(startedAt + (yield* callTime))))
+          recordTurn(record, {
+            role: "user",
+            text,
+            startMs: Math.min(callerStartedAt, heard[0]!.atMs),
+            endMs: callerStoppedAt ?? heard.at(-1)!.atMs
+          })
+          feedback.push(
+            stamp({ type: "rtf-user-transcription", payload: { text, final: true } } as any, new Date(startedAt + (yield* callTime)))
+          )
           history.push({ role: "user", content: [{ type: "text", text }] } as any)
           heard = []
           yield* optOut(text)
@@ -477,10 +523,12 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
               callerStartedAt = event.atMs
               yield* stopIdleTimer
               if (detecting && settings.voicemail !== undefined && Option.isNone(longSpeech)) {
-                longSpeech = Option.some(yield* Effect.fork(Effect.zipRight(
-                  Effect.sleep(settings.voicemail.longSpeechMillis),
-                  Queue.offer(events, { _tag: "Voicemail", reason: "long_speech" })
-                )))
+                longSpeech = Option.some(
+                  yield* Effect.fork(Effect.zipRight(
+                    Effect.sleep(settings.voicemail.longSpeechMillis),
+                    Queue.offer(events, { _tag: "Voicemail", reason: "long_speech" })
+                  ))
+                )
               }
               if (Option.isSome(agent) && turn(graph, state).allowInterrupt && state.ending === undefined) {
                 // Barge-in: the provider drops what it holds first, then the reply in flight is cancelled.
@@ -539,12 +587,17 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
         if (Option.isSome(agent)) yield* Fiber.interrupt(agent.value)
         yield* stopIdleTimer
         if (voicemailReason !== undefined) {
-          state = { ...state, gatheredContext: { ...state.gatheredContext, voicemail_detected: true, voicemail_detected_by: voicemailReason } }
+          state = {
+            ...state,
+            gatheredContext: { ...state.gatheredContext, voicemail_detected: true, voicemail_detected_by: voicemailReason }
+          }
         }
         // A machine's call is dispositioned as the outcome it ends with, whatever the agent had said before.
         if (state.ending === undefined) state = endConversation(state, endReason, voicemailReason !== undefined ? "voicemail" : undefined)
         if (voicemailReason !== undefined) yield* audio.endAsVoicemail(voicemailReason)
-        else if (endReason !== "user_hangup") yield* audio.hangUp
+        else if (state.transfer !== undefined && endReason === state.ending) {
+          state = { ...state, gatheredContext: { ...state.gatheredContext, ...(yield* handOver(audio, state.transfer, note)) } }
+        } else if (endReason !== "user_hangup") yield* audio.hangUp
         const durationMs = yield* callTime
         yield* save(audio, call.run, {
           state,
@@ -584,7 +637,11 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
           recording: put("recording.wav", files.recording, "audio/wav"),
           user_recording: put("user.wav", files.user_recording, "audio/wav"),
           bot_recording: put("bot.wav", files.bot_recording, "audio/wav"),
-          transcript: put("transcript.txt", new TextEncoder().encode(transcriptText(result.record, result.startedAt)), "text/plain; charset=utf-8")
+          transcript: put(
+            "transcript.txt",
+            new TextEncoder().encode(transcriptText(result.record, result.startedAt)),
+            "text/plain; charset=utf-8"
+          )
         }).pipe(
           Effect.map((keys) => keys as Partial<Record<"recording" | "user_recording" | "bot_recording" | "transcript", string>>),
           Effect.catchAll((error) => Effect.as(Effect.logError("Could not store the call's recordings", error), {}))
@@ -603,11 +660,13 @@ export class VoiceAgent extends Effect.Service<VoiceAgent>()("@agentline/voice/V
             },
             // The reference's shape: tokens per model, characters per voice; seconds of audio per recognizer.
             usage_info: {
-              llm: Object.fromEntries(Object.entries(result.usage.llm).map(([key, u]) => [key, {
-                prompt_tokens: u.inputTokens,
-                completion_tokens: u.outputTokens,
-                total_tokens: u.inputTokens + u.outputTokens
-              }])),
+              llm: Object.fromEntries(
+                Object.entries(result.usage.llm).map(([key, u]) => [key, {
+                  prompt_tokens: u.inputTokens,
+                  completion_tokens: u.outputTokens,
+                  total_tokens: u.inputTokens + u.outputTokens
+                }])
+              ),
               tts: Object.fromEntries(Object.entries(result.usage.tts).map(([key, u]) => [key, u.characters])),
               stt: Object.fromEntries(Object.entries(result.usage.stt).map(([key, u]) => [key, Math.round(u.seconds * 100) / 100])),
               conversation_duration_seconds: Math.round(result.durationMs / 10) / 100

@@ -23,8 +23,8 @@ import {
   ReactFlow
 } from "@xyflow/react"
 import "@xyflow/react/dist/style.css"
-import type { Workflow } from "@agentline/api/workflows/Workflow"
 import { WorkflowId } from "@agentline/api/Ids"
+import type { Workflow } from "@agentline/api/workflows/Workflow"
 import { Either } from "effect"
 import { createContext, useCallback, useContext, useEffect, useMemo, useState } from "react"
 import { client } from "../../api/client.js"
@@ -60,7 +60,7 @@ type FlowNode = Node<JsonObject, NodeType>
 
 /** Which handles a type has: none for nodes that take no edges, no way in for start and trigger, no way out of an end. */
 const handles = (type: NodeType): { readonly target: boolean; readonly source: boolean } => ({
-  target: type === "agentNode" || type === "endCall",
+  target: type === "agentNode" || type === "endCall" || type === "transfer",
   source: type === "startCall" || type === "agentNode" || type === "trigger"
 })
 
@@ -152,7 +152,11 @@ const GraphEditor = ({ initial, onDirtyChange, onSaved, workflow }: EditorProps 
     if ("problem" in result) return setNotice(result.problem)
     setGraph(result.graph)
     setSelection({ kind: "edge", id: result.id })
-    setNotice(`Edge added from ${nodeName(graph.nodes.find((n) => n.id === source))} to ${nodeName(graph.nodes.find((n) => n.id === target))}: write its condition.`)
+    setNotice(
+      `Edge added from ${nodeName(graph.nodes.find((n) => n.id === source))} to ${
+        nodeName(graph.nodes.find((n) => n.id === target))
+      }: write its condition.`
+    )
   }, [graph])
   const onConnect = useCallback((c: Connection) => link(c.source, c.target), [link])
   const isValidConnection = useCallback((c: Connection | Edge) => {
@@ -220,7 +224,16 @@ const GraphEditor = ({ initial, onDirtyChange, onSaved, workflow }: EditorProps 
           <button type="button" className="primary" onClick={submit} disabled={save.pending || !dirty}>
             {save.pending ? "Saving…" : "Save draft"}
           </button>
-          <button type="button" onClick={() => { setGraph(initial); setIssues(noIssues); setSelection(null); setNotice("Changes discarded.") }} disabled={!dirty}>
+          <button
+            type="button"
+            onClick={() => {
+              setGraph(initial)
+              setIssues(noIssues)
+              setSelection(null)
+              setNotice("Changes discarded.")
+            }}
+            disabled={!dirty}
+          >
             Discard changes
           </button>
           <span className="hint">{dirty ? "Unsaved changes" : `Version ${workflow.version_number ?? "?"} — no changes`}</span>
@@ -231,14 +244,24 @@ const GraphEditor = ({ initial, onDirtyChange, onSaved, workflow }: EditorProps 
             <p>The server found {count} problem{count === 1 ? "" : "s"}; they are marked on the nodes and edges below.</p>
             {issues.workflow.length > 0 && <ul>{issues.workflow.map((m) => <li key={m}>{m}</li>)}</ul>}
             {issues.request.size > 0 && (
-              <ul>{[...issues.request].map(([path, messages]) => <li key={path}><code>{path}</code> {messages.join(" ")}</li>)}</ul>
+              <ul>
+                {[...issues.request].map(([path, messages]) => (
+                  <li key={path}>
+                    <code>{path}</code> {messages.join(" ")}
+                  </li>
+                ))}
+              </ul>
             )}
           </div>
         )}
         {count === 0 && save.error !== undefined && <ApiError error={save.error} title="Not saved" />}
 
         <div className="editor-body">
-          <div className="editor-canvas" aria-label="Agent graph (drag nodes, draw edges from a node's bottom handle to another's top handle)" role="region">
+          <div
+            className="editor-canvas"
+            aria-label="Agent graph (drag nodes, draw edges from a node's bottom handle to another's top handle)"
+            role="region"
+          >
             <ReactFlow
               nodes={flowNodes}
               edges={flowEdges}
@@ -278,7 +301,15 @@ const GraphEditor = ({ initial, onDirtyChange, onSaved, workflow }: EditorProps 
                   onChange={(data) => setGraph((g) => updateNodeData(g, selectedNode.id, data))}
                 />
                 <div className="actions">
-                  <button type="button" className="danger" onClick={() => { setGraph((g) => removeNodes(g, [selectedNode.id])); setSelection(null); setNotice(`Node ${nodeName(selectedNode)} removed.`) }}>
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() => {
+                      setGraph((g) => removeNodes(g, [selectedNode.id]))
+                      setSelection(null)
+                      setNotice(`Node ${nodeName(selectedNode)} removed.`)
+                    }}
+                  >
                     Remove node
                   </button>
                 </div>
@@ -287,7 +318,8 @@ const GraphEditor = ({ initial, onDirtyChange, onSaved, workflow }: EditorProps 
             {selectedEdge !== undefined && (
               <section>
                 <h2>
-                  Edge: {nodeName(graph.nodes.find((n) => n.id === selectedEdge.source))} → {nodeName(graph.nodes.find((n) => n.id === selectedEdge.target))}
+                  Edge: {nodeName(graph.nodes.find((n) => n.id === selectedEdge.source))} →{" "}
+                  {nodeName(graph.nodes.find((n) => n.id === selectedEdge.target))}
                 </h2>
                 {allMessages(issues.edges.get(selectedEdge.id)).length > 0 && (
                   <ul className="field-error" aria-label="Problems with this edge">
@@ -302,7 +334,15 @@ const GraphEditor = ({ initial, onDirtyChange, onSaved, workflow }: EditorProps 
                   onChange={(data) => setGraph((g) => updateEdgeData(g, selectedEdge.id, data))}
                 />
                 <div className="actions">
-                  <button type="button" className="danger" onClick={() => { setGraph((g) => removeEdges(g, [selectedEdge.id])); setSelection(null); setNotice("Edge removed.") }}>
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() => {
+                      setGraph((g) => removeEdges(g, [selectedEdge.id]))
+                      setSelection(null)
+                      setNotice("Edge removed.")
+                    }}
+                  >
                     Remove edge
                   </button>
                 </div>
@@ -319,7 +359,9 @@ const GraphEditor = ({ initial, onDirtyChange, onSaved, workflow }: EditorProps 
               <Field label="Node type">
                 {(props) => (
                   <select {...props} value={newType} onChange={(e) => setNewType(e.target.value as NodeType)}>
-                    {NODE_TYPES.map((t) => <option key={t} value={t} disabled={cannotAdd(t, graph.nodes) !== null}>{NODE_TYPE_LABELS[t]}</option>)}
+                    {NODE_TYPES.map((t) => (
+                      <option key={t} value={t} disabled={cannotAdd(t, graph.nodes) !== null}>{NODE_TYPE_LABELS[t]}</option>
+                    ))}
                   </select>
                 )}
               </Field>
@@ -355,7 +397,11 @@ const GraphEditor = ({ initial, onDirtyChange, onSaved, workflow }: EditorProps 
                 const problems = allMessages(issues.nodes.get(n.id)).length
                 return (
                   <li key={n.id}>
-                    <button type="button" aria-pressed={selection?.kind === "node" && selection.id === n.id} onClick={() => setSelection({ kind: "node", id: n.id })}>
+                    <button
+                      type="button"
+                      aria-pressed={selection?.kind === "node" && selection.id === n.id}
+                      onClick={() => setSelection({ kind: "node", id: n.id })}
+                    >
                       {NODE_TYPE_LABELS[n.type]}: {nodeName(n)}
                       {problems > 0 && <span className="badge badge-bad">{problems} problem{problems === 1 ? "" : "s"}</span>}
                     </button>
@@ -372,7 +418,11 @@ const GraphEditor = ({ initial, onDirtyChange, onSaved, workflow }: EditorProps 
                 const problems = allMessages(issues.edges.get(e.id)).length
                 return (
                   <li key={e.id}>
-                    <button type="button" aria-pressed={selection?.kind === "edge" && selection.id === e.id} onClick={() => setSelection({ kind: "edge", id: e.id })}>
+                    <button
+                      type="button"
+                      aria-pressed={selection?.kind === "edge" && selection.id === e.id}
+                      onClick={() => setSelection({ kind: "edge", id: e.id })}
+                    >
                       {nodeName(graph.nodes.find((n) => n.id === e.source))} → {nodeName(graph.nodes.find((n) => n.id === e.target))}
                       {typeof e.data.label === "string" && e.data.label !== "" ? ` (${e.data.label})` : ""}
                       {problems > 0 && <span className="badge badge-bad">{problems} problem{problems === 1 ? "" : "s"}</span>}

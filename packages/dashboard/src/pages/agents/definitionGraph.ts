@@ -11,7 +11,14 @@
  * No dependency on `@xyflow/react` here: `GraphNode` and `GraphEdge` are structurally its `Node` and
  * `Edge`, so the page hands them over as they are and the logic stays testable in plain Node.
  */
-import { byNodeType, edgeRuleBreaks, isNodeType, NODE_TYPE_DECLARATIONS, NODE_TYPES, type NodeType } from "@agentline/api/workflows/NodeTypes"
+import {
+  byNodeType,
+  edgeRuleBreaks,
+  isNodeType,
+  NODE_TYPE_DECLARATIONS,
+  NODE_TYPES,
+  type NodeType
+} from "@agentline/api/workflows/NodeTypes"
 
 export { isNodeType, NODE_TYPES, type NodeType } from "@agentline/api/workflows/NodeTypes"
 
@@ -151,6 +158,8 @@ export const defaultNodeData = (type: NodeType): JsonObject => {
       return { name: "Agent", prompt: "", allow_interrupt: true, add_global_prompt: true }
     case "endCall":
       return { name: "End call", prompt: "", allow_interrupt: false, add_global_prompt: true }
+    case "transfer":
+      return { name: "Transfer", target: "", message: "", mode: "cold", timeout: 30 }
     case "globalNode":
       return { name: "Global prompt", prompt: "" }
     case "trigger":
@@ -229,7 +238,9 @@ export const transitionToolName = (label: string): string => label.toLowerCase()
 
 /** A label for a new edge to `target` that does not collide with the source's other edges. */
 const transitionLabel = (target: GraphNode, siblings: ReadonlyArray<GraphEdge>): string => {
-  const base = `go_to_${transitionToolName(typeof target.data.name === "string" && target.data.name.trim() !== "" ? target.data.name : target.id)}`
+  const base = `go_to_${
+    transitionToolName(typeof target.data.name === "string" && target.data.name.trim() !== "" ? target.data.name : target.id)
+  }`
   const taken = new Set(siblings.map((e) => transitionToolName(String(e.data.label ?? ""))))
   if (!taken.has(base)) return base
   for (let n = 2;; n++) if (!taken.has(`${base}_${n}`)) return `${base}_${n}`

@@ -1,0 +1,82 @@
+/**
+ * The contract's transfers (run when the adapter declares `transfers`): an answered call handed to a
+ * target that answers, is busy, does not answer or fails — the carrier dials the target it was given
+ * and reports the result once, through the transfer's result URL (verified) or in-process; a transfer
+ * nobody takes still ends the call as reached; a call that is over cannot be transferred.
+ */
+import { expect } from "@effect/vitest"
+import { Effect } from "effect"
+import type { TelephonyError } from "../TelephonyProvider.js"
+import type { TransferOutcome } from "../Transfer.js"
+import type { Scenario } from "./Carrier.js"
+import { callAndWait, Contract, type ContractIt, endOf, eventually, eventuallyValue, freshNumber, placeTo } from "./ContractSetup.js"
+
+/** How the target behaves, and the result the transfer must report. */
+const cases: ReadonlyArray<readonly [Scenario, TransferOutcome]> = [
+  ["completed", "answered"],
+  ["busy", "busy"],
+  ["no_answer", "no_answer"],
+  ["failed", "failed"]
+]
+
+/** An answered call, its media stream connected, transferred to a target behaving as `scenario`. */
+const transferTo = (scenario: Scenario, timeoutSeconds = 3) =>
+  Effect.gen(function*() {
+    const { callerId, fake, host } = yield* Contract
+    // The target's behaviour first: a carrier that decides calls by its configuration reads it when the call is placed.
+    const target = freshNumber("+1415666")
+    fake.behave(target, scenario)
+    const { call } = yield* placeTo("talking")
+    yield* eventually(() => call.events.some((e) => e.type === "answered"), "the call to be answered")
+    yield* Effect.promise(() => fake.media(call.providerCallId!))
+    const transfer = yield* host.transfer({
+      config: call.config,
+      providerCallId: call.providerCallId!,
+      target,
+      from: callerId,
+      timeoutSeconds
+    })
+    const result = yield* eventuallyValue(Effect.sync(() => transfer.results[0]), `the result of the transfer to ${target}`, 20_000)
+    return { call, target, transfer, result }
+  })
+
+export const transferTests = (it: ContractIt) => {
+  it.effect("transfers are declared exactly when the adapter does them", () =>
+    Effect.gen(function*() {
+      const { adapter } = yield* Contract
+      expect(adapter.transfers !== undefined).toBe(adapter.calls?.transfer !== undefined)
+      if (adapter.transfers !== undefined) expect(adapter.transfers.cold).toBe(true)
+    }))
+
+  for (const [scenario, outcome] of cases) {
+    it.effect(`a transfer to a target that is ${scenario === "completed" ? "answered" : scenario}: the carrier dials it and reports ${outcome} once`, () =>
+      Effect.gen(function*() {
+        const { adapter, fake } = yield* Contract
+        if (adapter.calls?.transfer === undefined) return
+        const { call, result, target, transfer } = yield* transferTo(scenario)
+        expect(result.outcome).toBe(outcome)
+        expect(result.at).toBeGreaterThan(0)
+        if (fake.transferredTo !== undefined) expect(fake.transferredTo(call.providerCallId!)).toBe(target)
+        // Every result request verified; a second report, if any, says the same.
+        expect(transfer.requests.every((status) => status === 200)).toBe(true)
+        for (const later of transfer.results) expect(later.outcome).toBe(outcome)
+        if (outcome !== "answered") {
+          // Nobody took the caller: the call ends, and it was answered (the caller was reached).
+          const ended = yield* endOf(call, 20_000)
+          expect(ended.outcome).toBe("completed")
+        }
+      }))
+  }
+
+  it.effect("a call that is over cannot be transferred: the request fails, not retryable", () =>
+    Effect.gen(function*() {
+      const { adapter, callerId, host } = yield* Contract
+      if (adapter.calls?.transfer === undefined) return
+      const { call } = yield* callAndWait("completed")
+      const error: TelephonyError = yield* Effect.flip(
+        host.transfer({ config: call.config, providerCallId: call.providerCallId!, target: freshNumber("+1415666"), from: callerId })
+      )
+      expect(error.retryable).toBe(false)
+      expect(error.provider).toBe(adapter.name)
+    }))
+}
