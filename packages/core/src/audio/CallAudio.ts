@@ -10,7 +10,10 @@
  * - `hangUp`: end the call;
  * - `endAsVoicemail(reason)`: the runtime found an answering machine: the attempt ends `voicemail` (so
  *   a campaign's voicemail retry rule applies, as with the provider's own detection), then the call is
- *   hung up.
+ *   hung up;
+ * - `endAsFailed(reason)`: the agent could not talk (no language model, speech synthesis or recognition
+ *   failing): the attempt ends `failed` with the reason, then the call is hung up. Optional: a handle
+ *   without it is hung up.
  *
  * The provider's media codec (`TelephonyProvider.media`) and `Pcm` do the translation; this server's
  * media route (`MediaStreams`) builds the handle and hands it to the `CallAudioHandler`.
@@ -41,6 +44,7 @@ export interface CallAudio {
   readonly clear: Effect.Effect<void>
   readonly hangUp: Effect.Effect<void>
   readonly endAsVoicemail: (reason: string) => Effect.Effect<void>
+  readonly endAsFailed?: (reason: string) => Effect.Effect<void>
 }
 
 /** What serves answered calls: the voice runtime. Returns when it is done with the call. */

@@ -65,7 +65,7 @@ export const pipelineError = (error: string, fatal: boolean): PipelineErrorEvent
   payload: { error, fatal }
 })
 
-export const stamp = <E extends FeedbackEvent>(event: E, at: Date): E & { readonly timestamp: string } => ({
+export const stamp = <E extends { readonly type: string }>(event: E, at: Date): E & { readonly timestamp: string } => ({
   ...event,
   timestamp: at.toISOString()
 })

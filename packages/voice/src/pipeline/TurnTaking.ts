@@ -34,8 +34,15 @@ export type TurnEvent =
   | { readonly _tag: "Failed"; readonly reason: string }
 
 export type TurnDecision =
-  /** The agent answers `text` (the caller's turn from `startMs` to `endMs`). */
-  | { readonly _tag: "Respond"; readonly text: string; readonly startMs: number; readonly endMs: number; readonly checkVoicemail: boolean }
+  /** The agent answers `text` (the caller's turn from `startMs` to `endMs`; its last words recognized at `heardAtMs`). */
+  | {
+    readonly _tag: "Respond"
+    readonly text: string
+    readonly startMs: number
+    readonly endMs: number
+    readonly heardAtMs: number
+    readonly checkVoicemail: boolean
+  }
   /** Cut the reply in flight and clear what the provider holds. */
   | { readonly _tag: "BargeIn"; readonly speechStartedAtMs: number; readonly decidedAtMs: number }
   | { readonly _tag: "StartIdleTimer" }
@@ -95,6 +102,7 @@ const respond = (state: TurnState, before: ReadonlyArray<TurnDecision>): Step =>
     text: state.heard.map((h) => h.text).join(" "),
     startMs: Math.min(state.callerStartedAtMs, first.atMs),
     endMs: state.callerStoppedAtMs ?? last.atMs,
+    heardAtMs: last.atMs,
     checkVoicemail: state.detectingVoicemail
   }
   return [

@@ -30,7 +30,7 @@ describe("TurnTaking", () => {
     expect(decisions).toEqual([
       { _tag: "StartIdleTimer" },
       { _tag: "StopIdleTimer" },
-      { _tag: "Respond", text: "Hello there", startMs: 1000, endMs: 2500, checkVoicemail: false }
+      { _tag: "Respond", text: "Hello there", startMs: 1000, endMs: 2500, heardAtMs: 2600, checkVoicemail: false }
     ])
     expect(state).toMatchObject({ agentSpeaking: true, heard: [], idleTimer: false })
   })
@@ -41,7 +41,7 @@ describe("TurnTaking", () => {
     const second = run([stopped(900), started(2000, false), heard("two", 2500), stopped(2600)], first.state)
     expect(second.decisions.filter((d) => d._tag === "Respond").map((d) => d._tag === "Respond" && d.text)).toEqual(["one"])
     const third = run([done], second.state)
-    expect(third.decisions).toEqual([{ _tag: "Respond", text: "two", startMs: 2000, endMs: 2600, checkVoicemail: false }])
+    expect(third.decisions).toEqual([{ _tag: "Respond", text: "two", startMs: 2000, endMs: 2600, heardAtMs: 2500, checkVoicemail: false }])
   })
 
   it("barge-in: caller speech over an interruptible reply cuts it; over a non-interruptible one it does not", () => {
@@ -62,7 +62,7 @@ describe("TurnTaking", () => {
       { _tag: "StopLongSpeechTimer" }
     ])
     const answered = run([done], first.state)
-    expect(answered.decisions).toEqual([{ _tag: "Respond", text: "Hi, you reached Ada", startMs: 0, endMs: 3100, checkVoicemail: true }])
+    expect(answered.decisions).toEqual([{ _tag: "Respond", text: "Hi, you reached Ada", startMs: 0, endMs: 3100, heardAtMs: 3000, checkVoicemail: true }])
     const later = run([done, started(9000), heard("yes", 9500), stopped(9600)], answered.state)
     expect(later.decisions.some((d) => d._tag === "StartLongSpeechTimer")).toBe(false)
     expect(later.decisions.find((d) => d._tag === "Respond")).toMatchObject({ checkVoicemail: false })

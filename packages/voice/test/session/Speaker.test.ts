@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { frames, heardPrefix, newPlayback, playedText } from "../../src/session/Speaker.js"
+import { frames, heardOf, heardPrefix } from "../../src/pipeline/Speaker.js"
 import { sessionSettings } from "../../src/session/SessionSettings.js"
 
 describe("Speaker", () => {
@@ -12,10 +12,9 @@ describe("Speaker", () => {
     expect(heardPrefix("one two three four", 0.5)).toBe("one two")
     expect(heardPrefix("one two three four", 0.1)).toBe("")
     expect(heardPrefix("one two", 1)).toBe("one two")
-    const playback = newPlayback()
-    playback.sentences.push("First sentence.")
-    playback.current = { text: "Second one here now.", sent: 3, total: 4 }
-    expect(playedText(playback)).toBe("First sentence. Second one here")
+    // A stretch cut after half the audio that came back: half the words the synthesizer had taken.
+    expect(heardOf({ taken: ["First sentence.", "Second one."], synthesizedMs: 1000, sentMs: 500 })).toBe("First sentence.")
+    expect(heardOf({ taken: ["Not yet spoken."], synthesizedMs: 0, sentMs: 0 })).toBe("")
   })
 })
 
