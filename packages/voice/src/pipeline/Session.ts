@@ -14,8 +14,8 @@ import type { NodeTools } from "@agentline/core/tools/ToolCalls"
 import type { SpeechToTextService, TextToSpeechService } from "@agentline/core/voice/Speech"
 import { Cause, Clock, Effect, Either, Fiber, Option, Queue } from "effect"
 import type { ConversationState } from "../graph/Conversation.js"
-import { turn } from "../graph/Conversation.js"
 import type { ConversationGraph, ConversationNode } from "../graph/ConversationGraph.js"
+import { allowsInterrupt } from "../graph/FeedbackEvents.js"
 import { type CallRecord, makeCallRecord, recordTurn } from "../session/CallRecord.js"
 import type { SessionSettings } from "../session/SessionSettings.js"
 import { makeAgentTurns } from "./AgentTurns.js"
@@ -61,6 +61,14 @@ export interface SessionResult {
 
 type Timer = "idle" | "longSpeech"
 
+/** Why the agent cannot talk, from what failed in its turn. */
+export const failureReason = (error: { readonly _tag: string; readonly message: string }): string =>
+  error._tag === "SpeechError"
+    ? `speech synthesis failed: ${error.message}`
+    : error._tag === "NoLanguageModel"
+    ? error.message
+    : `language model failed: ${error.message}`
+
 /** Runs the conversation on `audio` until the call ends; ends the call (hang-up, voicemail, failed). */
 export const runSession = (audio: CallAudio, call: SessionCall, services: SessionServices, problems: ReadonlyArray<RunEvent> = []) =>
   Effect.gen(function*() {
@@ -87,20 +95,20 @@ export const runSession = (audio: CallAudio, call: SessionCall, services: Sessio
 
     // The caller's audio: recorded, to the VAD (listener), to the recognizer.
     const frames = yield* Queue.unbounded<Option.Option<Pcm.PcmFrame>>()
-    const interruptible = () => turn(graph, responder.state()).allowInterrupt && responder.state().ending === undefined
+    const interruptible = () => allowsInterrupt(responder.state().node) && responder.state().ending === undefined
     yield* Effect.forkScoped(listen({ incoming: audio.incoming, detector: services.detector, vad: settings.vad, record, callTime, recognizer: frames, interruptible, events }))
     yield* Effect.forkScoped(recognize({ stt: services.stt, sampleRate: audio.sampleRate, frames, callTime, events, usage: stt }))
     yield* Effect.forkScoped(Effect.zipRight(Effect.sleep(settings.maxCallMillis), Queue.offer(events, { _tag: "TimeUp", reason: "max_duration_exceeded" })))
 
     /** An agent fiber tells the machine how it ended: done, failed (the agent cannot talk), or nothing when cut. */
-    const agentFiber = <E extends { readonly message: string }>(work: Effect.Effect<void, E>) =>
+    const agentFiber = <E extends { readonly _tag: string; readonly message: string }>(work: Effect.Effect<void, E>) =>
       Effect.fork(work.pipe(
         Effect.matchCauseEffect({
           onSuccess: () => Effect.asVoid(Queue.offer(events, { _tag: "AgentDone", ending: responder.state().ending })),
           onFailure: (cause) =>
             Cause.isInterruptedOnly(cause) ? Effect.void : Effect.gen(function*() {
               const reason = Either.match(Cause.failureOrCause(cause), {
-                onLeft: (e) => e.message,
+                onLeft: failureReason,
                 onRight: (c) => Cause.pretty(c).split("\n")[0] ?? "defect"
               })
               yield* Effect.logError(`Voice runtime: the agent cannot talk: ${reason}`, cause)
