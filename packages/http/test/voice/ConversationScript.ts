@@ -20,7 +20,31 @@ export const respond = (request: Received) => {
       ? reply("Sorry, go ahead.", [{ name: "end_call", arguments: {} }])
       : reply("Let me tell you about our plans. The first plan costs ten dollars. The second plan costs twenty dollars. The third plan costs thirty dollars and includes everything we offer today.")
   }
+  if (system.includes("Tool agent")) return toolAgent(request, tools)
   return scriptedReplies(request)
+}
+
+/**
+ * The tool agent's model: asked about an order, it calls the HTTP tool and the MCP tool; asked to book,
+ * the failing and the slow tool; given results, it says what they returned, then ends the call.
+ */
+const toolAgent = (request: Received, tools: ReadonlyArray<string>) => {
+  if (tools.length === 0) return reply("Goodbye.")
+  const messages: ReadonlyArray<{ readonly role: string; readonly content: unknown }> = request.body.messages
+  const last = messages.at(-1)!
+  if (last.role === "user") {
+    return String(last.content).includes("order")
+      ? reply("", [{ name: "order_status", arguments: { order_id: "A17" } }, { name: "lookup_order", arguments: { order_id: "Z9" } }])
+      : reply("", [{ name: "reserve", arguments: {} }, { name: "check_stock", arguments: {} }])
+  }
+  const lastAssistant = messages.map((m) => m.role).lastIndexOf("assistant")
+  const results = messages.slice(lastAssistant + 1).filter((m) => m.role === "tool").map((m) => JSON.parse(String(m.content)))
+  const said = results.map((r) =>
+    typeof r.data === "string" ? `${r.data}.` : r.data?.id !== undefined ? `Order ${r.data.id} is ${r.data.status}.` : `That did not work.`
+  )
+  return String([...messages].reverse().find((m) => m.role === "user")?.content).includes("order")
+    ? reply(said.join(" "))
+    : reply(said.join(" "), [{ name: "end_call", arguments: {} }])
 }
 
 export { agentDefinition as definition }
