@@ -40,7 +40,7 @@ for (const dialect of dialects) {
           const org = yield* seedOrganization()
           const tool = (body: unknown) =>
             Effect.map(call("POST", "/api/v1/tools", { apiKey: org.apiKey, body }), (r) => {
-              expect(r.status).toBe(200)
+              expect(r.status, JSON.stringify(r.body)).toBe(200)
               return r.body.tool_uuid as string
             })
           const orderStatus = yield* tool({
@@ -48,7 +48,7 @@ for (const dialect of dialects) {
             description: "Looks up an order",
             definition: {
               type: "http_api",
-              config: { method: "GET", url: `${api.url}/orders/{{order_id}}`, parameters: [{ name: "order_id", type: "string" }], timeout_ms: 3000 }
+              config: { method: "GET", url: `${api.url}/orders/{{order_id}}`, parameters: [{ name: "order_id", type: "string", description: "The order's id" }], timeout_ms: 3000 }
             }
           })
           const shop = yield* tool({ name: "Shop", description: "The shop", definition: { type: "mcp", config: { url: mcp.url } } })

@@ -34,20 +34,41 @@ export const heardPrefix = (text: string, fraction: number): string => {
 }
 
 /**
- * A stretch of speech in flight: the text the synthesizer took so far and how much of its audio came
- * back and was sent. Without timings from the vendor, what was heard of a cut stretch is estimated as
- * the share of the audio received that was sent, of the text taken (the synthesizer cannot have spoken
- * text it has not taken yet).
+ * A stretch of speech in flight: the sentences the synthesizer took so far, each with how much audio
+ * had come back when it was taken (a synthesizer cannot have spoken text it has not taken yet), and how
+ * much audio came back and was sent.
  */
 export interface Stretch {
-  readonly taken: Array<string>
+  readonly taken: Array<{ readonly text: string; readonly atMs: number }>
   synthesizedMs: number
   sentMs: number
 }
 
-/** What the caller heard of a stretch. Pure. */
-export const heardOf = (stretch: Stretch): string =>
-  heardPrefix(stretch.taken.join(" "), stretch.synthesizedMs === 0 ? 0 : stretch.sentMs / stretch.synthesizedMs)
+/**
+ * What the caller heard of a stretch, without timings from the vendor. The audio from a sentence's
+ * take to the next one's is that sentence's (exact for a synthesizer that takes sentences one at a
+ * time, like the offline voice); sentences taken together share their audio in proportion. Whole
+ * words of the sentence being played, in proportion to its audio sent. Pure.
+ */
+export const heardOf = (stretch: Stretch): string => {
+  const heard: Array<string> = []
+  let i = 0
+  while (i < stretch.taken.length) {
+    const start = stretch.taken[i]!.atMs
+    let j = i
+    while (j < stretch.taken.length && stretch.taken[j]!.atMs === start) j++
+    const text = stretch.taken.slice(i, j).map((t) => t.text).join(" ")
+    const end = j < stretch.taken.length ? stretch.taken[j]!.atMs : stretch.synthesizedMs
+    if (stretch.sentMs >= end && end > start) {
+      heard.push(text)
+      i = j
+      continue
+    }
+    if (end > start) heard.push(heardPrefix(text, (stretch.sentMs - start) / (end - start)))
+    break
+  }
+  return heard.filter((t) => t !== "").join(" ")
+}
 
 export interface SpeakerOptions {
   readonly audio: Pick<CallAudio, "play" | "mark" | "sampleRate">
@@ -114,7 +135,7 @@ export const makeSpeaker = (options: SpeakerOptions) => {
       const sentences = Stream.fromQueue(input).pipe(
         Stream.takeWhile(Option.isSome),
         Stream.map((s) => {
-          stretch.taken.push(s.value)
+          stretch.taken.push({ text: s.value, atMs: stretch.synthesizedMs })
           return s.value
         })
       )
@@ -139,7 +160,7 @@ export const makeSpeaker = (options: SpeakerOptions) => {
       yield* Queue.offer(current.input, Option.none())
       yield* Fiber.join(current.fiber)
       open = undefined
-      done.push(...current.stretch.taken)
+      done.push(...current.stretch.taken.map((t) => t.text))
       yield* audio.mark(`s${++marks}`)
     })
 
