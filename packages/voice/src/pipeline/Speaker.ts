@@ -139,10 +139,16 @@ export const makeSpeaker = (options: SpeakerOptions) => {
           return s.value
         })
       )
+      // Synthesis runs ahead of playback (buffered): the next sentence is synthesized while this one
+      // plays, so a slow start of the synthesizer does not become a gap in the agent's speech.
       const fiber = yield* tts.synthesize(format, sentences).pipe(
-        Stream.runForEach((chunk) => {
+        Stream.map((chunk) => {
           const pcm = Pcm.decode(chunk.audio)
           stretch.synthesizedMs += (pcm.samples.length * 1000) / pcm.sampleRate
+          return pcm
+        }),
+        Stream.buffer({ capacity: "unbounded" }),
+        Stream.runForEach((pcm) => {
           return Effect.forEach(frames(pcm), (frame, i) =>
             Effect.tap(sendPaced(frame, onFirst, i > 0), () => {
               stretch.sentMs += (frame.samples.length * 1000) / frame.sampleRate
