@@ -103,7 +103,13 @@ export const makeAgentTurns = (options: AgentTurnsOptions) => {
     Effect.gen(function*() {
       yield* recordStage("end_of_speech", Math.max(0, (yield* callTime) - turn.endMs))
       yield* recordStage("recognition", Math.max(0, turn.heardAtMs - turn.endMs))
-      const firstToken = Effect.flatMap(callTime, (now) => recordStage("first_token", Math.max(0, now - turn.endMs)))
+      let tokened = false
+      // The turn's first token (a turn may take several replies: tool calls, the goodbye).
+      const firstToken = Effect.suspend(() => {
+        if (tokened) return Effect.void
+        tokened = true
+        return Effect.flatMap(callTime, (now) => recordStage("first_token", Math.max(0, now - turn.endMs)))
+      })
       const reply = yield* speaking((r) => responder.respond(turn.text, sink(r, firstToken)))
       const first = reply.firstFrameAtMs()
       if (first !== undefined) {

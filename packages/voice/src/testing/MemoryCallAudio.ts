@@ -50,6 +50,8 @@ export const make = (sampleRate = 8000) =>
       speak,
       /** The caller hangs up: their audio ends. */
       hangUp: Queue.offer(incoming, undefined),
+      /** Frames of agent audio sent so far. */
+      playedFrames: () => played.length,
       /** Milliseconds of agent audio sent so far. */
       playedMs: () => played.reduce((ms, f) => ms + (f.samples.length * 1000) / f.sampleRate, 0),
       state

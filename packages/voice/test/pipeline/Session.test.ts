@@ -6,7 +6,7 @@ import { energy } from "@agentline/core/audio/VoiceActivity"
 import type { NodeTools, OfferedTool } from "@agentline/core/tools/ToolCalls"
 import { SpeechError, type SpeechToTextService } from "@agentline/core/voice/Speech"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Fiber, Option, Stream } from "effect"
+import { Effect, Either, Fiber, Metric, Option, Stream } from "effect"
 import { runSession, type SessionServices } from "../../src/pipeline/Session.js"
 import { sessionSettings } from "../../src/session/SessionSettings.js"
 import * as FakeLanguageModel from "../../src/testing/FakeLanguageModel.js"
@@ -14,6 +14,7 @@ import { messageText } from "../../src/testing/FakeLanguageModel.js"
 import * as FakeSpeech from "../../src/testing/FakeSpeech.js"
 import * as MemoryCallAudio from "../../src/testing/MemoryCallAudio.js"
 import * as ScriptedSpeechToText from "../../src/testing/ScriptedSpeechToText.js"
+import { framesSent, turnLatency } from "../../src/TurnTelemetry.js"
 import { graphOf, node } from "../graph/fixtures.js"
 
 const RATE = 8000
@@ -30,6 +31,15 @@ const utterance = () => {
   samples.set(FakeSpeech.tone(RATE, 400))
   return samples
 }
+
+/** How many turns each stage's latency histogram has seen, and the frames sent. */
+const telemetry = Effect.gen(function*() {
+  const count = (stage: string) => Effect.map(Metric.value(Metric.tagged(turnLatency, "stage", stage)), (h) => h.count)
+  return {
+    stages: yield* Effect.all([count("end_of_speech"), count("recognition"), count("first_token"), count("first_audio")]),
+    framesSent: (yield* Metric.value(framesSent)).count
+  }
+})
 
 const until = (condition: () => boolean, what: string, millis = 10_000) =>
   Effect.gen(function*() {
@@ -79,10 +89,15 @@ describe("Session (the pipeline on in-memory ports)", () => {
             ? { text: "Goodbye now. Have a nice day." }
             : { text: "Sure, I understand. Let me end the call.", toolCalls: [{ name: "end_call", params: {} }] }
       })
+      const before = yield* telemetry
       yield* until(() => tts.syntheses.length === 1 && call.playedMs() >= 100, "the greeting")
       yield* call.speak(utterance())
       const result = yield* Fiber.join(session)
       expect(result.failure).toBeUndefined()
+      // One answered turn: each stage's latency recorded once; every frame counted.
+      const after = yield* telemetry
+      expect(after.stages.map((n, i) => n - before.stages[i]!)).toEqual([1, 1, 1, 1])
+      expect(after.framesSent - before.framesSent).toBe(call.playedFrames())
       expect(result.state.ending).toBe("end_call_tool")
       expect(call.state.hungUp).toBe(true)
       // The model heard the greeting and the caller; the goodbye reply is asked without tools.
