@@ -38,7 +38,12 @@ const toolAgent = (request: Received, tools: ReadonlyArray<string>) => {
       : reply("", [{ name: "reserve", arguments: {} }, { name: "check_stock", arguments: {} }])
   }
   const lastAssistant = messages.map((m) => m.role).lastIndexOf("assistant")
-  const results = messages.slice(lastAssistant + 1).filter((m) => m.role === "tool").map((m) => JSON.parse(String(m.content)))
+  // A result is JSON text, sent as a JSON string.
+  const decode = (content: unknown): any => {
+    const value = JSON.parse(String(content))
+    return typeof value === "string" ? decode(value) : value
+  }
+  const results = messages.slice(lastAssistant + 1).filter((m) => m.role === "tool").map((m) => decode(m.content))
   const said = results.map((r) =>
     typeof r.data === "string" ? `${r.data}.` : r.data?.id !== undefined ? `Order ${r.data.id} is ${r.data.status}.` : `That did not work.`
   )
