@@ -56,7 +56,7 @@ for (const dialect of dialects) {
           const stock = yield* tool({
             name: "Check stock",
             description: "Checks the stock (slowly)",
-            definition: { type: "http_api", config: { method: "GET", url: `${api.url}/slow`, timeout_ms: 1500, customMessage: "Please hold on while I check." } }
+            definition: { type: "http_api", config: { method: "GET", url: `${api.url}/slow`, timeout_ms: 3000, customMessage: "Please hold on while I check." } }
           })
 
           const callerId = freshNumber("+1415777")
@@ -130,7 +130,7 @@ for (const dialect of dialects) {
           ])
           expect(calls[0]).toMatchObject({ arguments: { order_id: "A17" } })
           expect(calls[0]!.result_chars).toBeGreaterThan(0)
-          expect(calls[3]!.latency_ms).toBeGreaterThanOrEqual(1500)
+          expect(calls[3]!.latency_ms).toBeGreaterThanOrEqual(3000)
           expect(run.logs.realtime_feedback_events.filter((e: { type: string }) => e.type === "rtf-tool-call")).toHaveLength(4)
           expect(run.usage_info.tool_calls).toMatchObject({
             order_status: { calls: 1, errors: 0 },
