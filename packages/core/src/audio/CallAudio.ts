@@ -14,6 +14,9 @@
  * - `transfer(request)`: hand the caller to a person (`transfers/Transfers.ts`): the transfer is
  *   recorded and the provider asked; then `leave` ends the runtime's part without hanging up. Absent in
  *   a server without transfers.
+ * - `endAsFailed(reason)`: the agent could not talk (no language model, speech synthesis or recognition
+ *   failing): the attempt ends `failed` with the reason, then the call is hung up. Optional: a handle
+ *   without it is hung up.
  *
  * The provider's media codec (`TelephonyProvider.media`) and `Pcm` do the translation; this server's
  * media route (`MediaStreams`) builds the handle and hands it to the `CallAudioHandler`.
@@ -44,6 +47,7 @@ export interface CallAudio {
   readonly clear: Effect.Effect<void>
   readonly hangUp: Effect.Effect<void>
   readonly endAsVoicemail: (reason: string) => Effect.Effect<void>
+  readonly endAsFailed?: (reason: string) => Effect.Effect<void>
   /** Asks the provider to transfer the call; the transfer as recorded (`failed` at once when refused). */
   readonly transfer?: ((request: TransferRequest) => Effect.Effect<TransferStarted>) | undefined
   /** Ends this side of the media stream without hanging the call up (the provider carries it on). */

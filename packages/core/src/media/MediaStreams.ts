@@ -163,6 +163,21 @@ export class MediaStreams extends Effect.Service<MediaStreams>()("@agentline/cor
         // The provider carries the call on (bridged): this side only stops streaming.
         leave: Effect.zipRight(Effect.flatMap(codec.encode({ _tag: "Stop" }), send).pipe(Effect.ignore), connection.close)
       }
+      // The attempt ends first: the provider's own report of the hang-up (completed) then comes after a
+      // final state and changes nothing.
+      const endAs = (outcome: "voicemail" | "failed", cause: string) =>
+        Effect.gen(function*() {
+          const at = yield* Clock.currentTimeMillis
+          yield* dispatcher.handleEvent(AttemptId.make(call.attempt.id), {
+            type: "ended",
+            providerCallId: providerCallId ?? call.attempt.providerCallId ?? "",
+            at,
+            outcome,
+            durationSeconds: Math.round((at - connectedAt) / 1000),
+            hangupCause: cause
+          }, { durable: true }).pipe(Effect.catchAllCause((c) => Effect.logWarning(`media: could not end the attempt as ${outcome}`, c)))
+          yield* hangUp
+        })
       const audio: CallAudio = {
         ...withTransfers,
         provider: call.route.provider.name,
@@ -178,21 +193,8 @@ export class MediaStreams extends Effect.Service<MediaStreams>()("@agentline/cor
         mark: (name) => command({ _tag: "Mark", name }),
         clear: command({ _tag: "Clear" }),
         hangUp,
-        // The attempt ends first: the provider's own report of the hang-up (completed) then comes after a
-        // final state and changes nothing.
-        endAsVoicemail: (reason) =>
-          Effect.gen(function*() {
-            const at = yield* Clock.currentTimeMillis
-            yield* dispatcher.handleEvent(AttemptId.make(call.attempt.id), {
-              type: "ended",
-              providerCallId: providerCallId ?? call.attempt.providerCallId ?? "",
-              at,
-              outcome: "voicemail",
-              durationSeconds: Math.round((at - connectedAt) / 1000),
-              hangupCause: `answering machine detected by the agent (${reason})`
-            }, { durable: true }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("media: could not end the attempt as voicemail", cause)))
-            yield* hangUp
-          })
+        endAsVoicemail: (reason) => endAs("voicemail", `answering machine detected by the agent (${reason})`),
+        endAsFailed: (reason) => endAs("failed", `the agent could not talk: ${reason}`)
       }
       // The run's post-call work (run.ended, webhook nodes) waits for what the handler writes.
       yield* postCall.mediaStarted(audio.runId)

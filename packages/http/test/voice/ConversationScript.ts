@@ -24,6 +24,7 @@ export const respond = (request: Received) => {
     // The caller asks for a person: the model takes the edge into the transfer node, and says nothing itself.
     return lastRole(request) === "user" ? reply("", [{ name: "to_sales", arguments: {} }]) : reply("Anything else?")
   }
+  if (system.includes("Tool agent")) return toolAgent(request, tools)
   return scriptedReplies(request)
 }
 
@@ -40,6 +41,34 @@ export const transferDefinition = (target: string) => ({
   ],
   edges: [{ id: "e1", source: "start", target: "sales", data: { label: "to sales", condition: "The caller wants a person" } }]
 })
+
+/**
+ * The tool agent's model: asked about an order, it calls the HTTP tool and the MCP tool; asked to book,
+ * the failing and the slow tool; given results, it says what they returned, then ends the call.
+ */
+const toolAgent = (request: Received, tools: ReadonlyArray<string>) => {
+  if (tools.length === 0) return reply("Goodbye.")
+  const messages: ReadonlyArray<{ readonly role: string; readonly content: unknown }> = request.body.messages
+  const last = messages.at(-1)!
+  if (last.role === "user") {
+    return String(last.content).includes("order")
+      ? reply("", [{ name: "order_status", arguments: { order_id: "A17" } }, { name: "lookup_order", arguments: { order_id: "Z9" } }])
+      : reply("", [{ name: "reserve", arguments: {} }, { name: "check_stock", arguments: {} }])
+  }
+  const lastAssistant = messages.map((m) => m.role).lastIndexOf("assistant")
+  // A result is JSON text, sent as a JSON string.
+  const decode = (content: unknown): any => {
+    const value = JSON.parse(String(content))
+    return typeof value === "string" ? decode(value) : value
+  }
+  const results = messages.slice(lastAssistant + 1).filter((m) => m.role === "tool").map((m) => decode(m.content))
+  const said = results.map((r) =>
+    typeof r.data === "string" ? `${r.data}.` : r.data?.id !== undefined ? `Order ${r.data.id} is ${r.data.status}.` : `That did not work.`
+  )
+  return String([...messages].reverse().find((m) => m.role === "user")?.content).includes("order")
+    ? reply(said.join(" "))
+    : reply(said.join(" "), [{ name: "end_call", arguments: {} }])
+}
 
 export { agentDefinition as definition }
 

@@ -32,7 +32,12 @@ export class Fakes extends Context.Tag("voice-test/Fakes")<Fakes, {
 }>() {}
 
 /** The server with the fakes; `callerLines` is read at each call (the scripted recognizer's lines). */
-export const voiceLayer = (dialect: "sqlite" | "pg", callerLines: () => ReadonlyArray<string>, prices: PriceTable["Type"]) =>
+export const voiceLayer = (
+  dialect: "sqlite" | "pg",
+  callerLines: () => ReadonlyArray<string>,
+  prices: PriceTable["Type"],
+  settings: Parameters<typeof liveApp>[5] = {}
+) =>
   Layer.unwrapScoped(Effect.gen(function*() {
     const port = yield* freePort
     const started = yield* Effect.acquireRelease(
@@ -52,7 +57,7 @@ export const voiceLayer = (dialect: "sqlite" | "pg", callerLines: () => Readonly
       Layer.succeed(SpeechServiceNames, { stt: "scripted", tts: "local" }),
       Layer.succeed(Prices, prices)
     )
-    return liveApp(dialect, port, [carrier.adapter], undefined, voiceServices).pipe(
+    return liveApp(dialect, port, [carrier.adapter], undefined, voiceServices, settings).pipe(
       Layer.provideMerge(Layer.succeed(Fakes, { carrier, llmRequests: llm.received }))
     )
   }))

@@ -31,7 +31,7 @@ export interface PipelineErrorEvent {
   readonly payload: { readonly error: string; readonly fatal: boolean }
 }
 
-/** The agent asked the provider to transfer the call (`session/Transfer.ts`); the result is the run's `logs.transfer`. */
+/** The agent asked the provider to transfer the call (`pipeline/Transfer.ts`); the result is the run's `logs.transfer`. */
 export interface TransferEvent {
   readonly type: "rtf-transfer"
   readonly payload: {
@@ -78,7 +78,7 @@ export const pipelineError = (error: string, fatal: boolean): PipelineErrorEvent
   payload: { error, fatal }
 })
 
-export const stamp = <E extends FeedbackEvent>(event: E, at: Date): E & { readonly timestamp: string } => ({
+export const stamp = <E extends { readonly type: string }>(event: E, at: Date): E & { readonly timestamp: string } => ({
   ...event,
   timestamp: at.toISOString()
 })

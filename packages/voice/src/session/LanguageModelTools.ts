@@ -1,11 +1,11 @@
 /**
- * A node's tools (`graph/Tools.ts`, JSON-Schema shaped) as an `@effect/ai` toolkit, and the language
- * model the runtime talks to. The runtime resolves tool calls itself (they move the conversation), so
- * the toolkit's handlers never run: they exist because `@effect/ai` wants a toolkit with handlers.
+ * A node's own tools (`graph/Tools.ts`: transitions, end call, extraction; JSON-Schema shaped) as
+ * `@effect/ai` tools, and the language model the runtime talks to. The runtime resolves tool calls
+ * itself (they move the conversation), so nothing here runs a tool.
  */
 import type { LanguageModel } from "@effect/ai"
-import { Tool, Toolkit } from "@effect/ai"
-import { Context, Effect, type Layer, type Option, Schema } from "effect"
+import { Tool } from "@effect/ai"
+import { Context, type Option, Schema } from "effect"
 import type { JsonSchemaObject, Tool as NodeTool } from "../graph/Tools.js"
 
 /** The language model agents talk through, and its name for `usage_info`; none when the operator configured none. */
@@ -24,21 +24,13 @@ const fieldSchema = (property: JsonSchemaObject["properties"][string]) => {
   return Schema.optional(property.description !== undefined ? base.annotations({ description: property.description }) : base)
 }
 
-const toAiTool = (tool: NodeTool) =>
+const toAiTool = (tool: NodeTool): Tool.Any =>
   Tool.make(tool.name, {
     description: tool.description,
     parameters: Object.fromEntries(Object.entries(tool.parameters.properties).map(([name, property]) => [name, fieldSchema(property)])),
     success: Schema.String
   })
 
-export interface NodeToolkit {
-  readonly toolkit: Toolkit.Toolkit<Record<string, Tool.Any>>
-  readonly handlers: Layer.Layer<never>
-}
-
-/** The toolkit of a node's tools; empty tools give none (the model just talks). */
-export const nodeToolkit = (tools: ReadonlyArray<NodeTool>): NodeToolkit => {
-  const toolkit = Toolkit.make(...tools.map(toAiTool)) as unknown as Toolkit.Toolkit<Record<string, Tool.Any>>
-  const handlers = Object.fromEntries(tools.map((tool) => [tool.name, () => Effect.succeed("")]))
-  return { toolkit, handlers: (toolkit as any).toLayer(handlers) as Layer.Layer<never> }
-}
+/** A node's own tools by name, to offer the model; empty tools give none (the model just talks). */
+export const graphTools = (tools: ReadonlyArray<NodeTool>): Readonly<Record<string, Tool.Any>> =>
+  Object.fromEntries(tools.map((tool) => [tool.name, toAiTool(tool)]))

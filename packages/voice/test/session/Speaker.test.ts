@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { frames, heardPrefix, newPlayback, playedText } from "../../src/session/Speaker.js"
+import { frames, heardOf, heardPrefix } from "../../src/pipeline/Speaker.js"
 import { sessionSettings } from "../../src/session/SessionSettings.js"
 
 describe("Speaker", () => {
@@ -12,10 +12,15 @@ describe("Speaker", () => {
     expect(heardPrefix("one two three four", 0.5)).toBe("one two")
     expect(heardPrefix("one two three four", 0.1)).toBe("")
     expect(heardPrefix("one two", 1)).toBe("one two")
-    const playback = newPlayback()
-    playback.sentences.push("First sentence.")
-    playback.current = { text: "Second one here now.", sent: 3, total: 4 }
-    expect(playedText(playback)).toBe("First sentence. Second one here")
+    // Sentences taken one at a time: each owns the audio up to the next one's take.
+    const oneByOne = [{ text: "One two.", atMs: 0 }, { text: "Three four five six.", atMs: 400 }, { text: "Seven.", atMs: 1200 }]
+    expect(heardOf({ taken: oneByOne, synthesizedMs: 1500, sentMs: 800 })).toBe("One two. Three four")
+    expect(heardOf({ taken: oneByOne, synthesizedMs: 1500, sentMs: 1500 })).toBe("One two. Three four five six. Seven.")
+    expect(heardOf({ taken: oneByOne, synthesizedMs: 1500, sentMs: 100 })).toBe("")
+    // Sentences taken together (a vendor that takes the whole reply) share their audio in proportion.
+    const together = [{ text: "First sentence.", atMs: 0 }, { text: "Second one.", atMs: 0 }]
+    expect(heardOf({ taken: together, synthesizedMs: 1000, sentMs: 500 })).toBe("First sentence.")
+    expect(heardOf({ taken: [{ text: "Not yet spoken.", atMs: 0 }], synthesizedMs: 0, sentMs: 0 })).toBe("")
   })
 })
 

@@ -63,8 +63,8 @@ export const references = {
   tool_uuids: refs("tool_refs", {
     display_name: "Tools",
     description: "The organization's tools (HTTP requests, MCP servers) the agent may call in this step. Saving refuses a tool " +
-      "that is not an active tool of the organization, and two tools the model would call by the same name. Checked and " +
-      "stored: calls do not offer tools to the model yet (the conversation runtime gains them next).",
+      "that is not an active tool of the organization, and two tools the model would call by the same name. During a call " +
+      "the model is offered them and may call them (docs/tools.md).",
     llm_hint: "A list of `tool_uuid`s from `GET /api/v1/tools/` (the SDK's `listTools`) whose `status` is `active`."
   }),
   document_uuids: refs("document_refs", {
