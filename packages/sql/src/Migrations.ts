@@ -29,6 +29,7 @@ import m0014 from "./migrations/0014_workflow_drafts.js"
 import m0015 from "./migrations/0015_embed.js"
 import m0016 from "./migrations/0016_tools.js"
 import m0021 from "./migrations/0021_webhook_queue_heads.js"
+import m0023 from "./migrations/0023_text_chat_sessions.js"
 
 /** Keys are `<id>_<name>`; ids only ever grow (the migrator never fills gaps). */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -47,7 +48,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0014_workflow_drafts": m0014,
   "0015_embed": m0015,
   "0016_tools": m0016,
-  "0021_webhook_queue_heads": m0021
+  "0021_webhook_queue_heads": m0021,
+  "0023_text_chat_sessions": m0023
 }
 
 const ADVISORY_LOCK_ID = 0x61676c6e // "agln"

@@ -21,6 +21,7 @@ import * as SqlWebhooksRepo from "./webhooks/SqlWebhooksRepo.js"
 import * as SqlCredentialsRepo from "./credentials/SqlCredentialsRepo.js"
 import * as SqlRecordingsRepo from "./recordings/SqlRecordingsRepo.js"
 import * as SqlToolsRepo from "./tools/SqlToolsRepo.js"
+import * as SqlTextChatRepo from "./text-chat/SqlTextChatRepo.js"
 import * as SqlWorkflowsRepo from "./workflows/SqlWorkflowsRepo.js"
 
 export const layer = Layer.mergeAll(
@@ -42,5 +43,6 @@ export const layer = Layer.mergeAll(
   SqlRecordingsRepo.layer,
   SqlEmbedRepo.layer,
   SqlToolsRepo.layer,
+  SqlTextChatRepo.layer,
   Transactor.layer
 )
