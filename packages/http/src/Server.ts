@@ -67,6 +67,9 @@ import * as RateLimiterMemory from "@agentline/core/RateLimiterMemory"
 import { AuthLive } from "./auth/Http.js"
 import * as EmbedCors from "./embed/EmbedCors.js"
 import { EmbedTokensLive, PublicEmbedLive } from "./embed/Http.js"
+import { PublicEmbedChatLive, TextChatLive } from "./text-chat/Http.js"
+import { EmbedChat } from "@agentline/voice/text-chat/EmbedChat"
+import { TextChat } from "@agentline/voice/text-chat/TextChat"
 import * as Authentication from "./Authentication.js"
 import * as ErrorHandling from "./ErrorHandling.js"
 import * as RequestGuard from "./RequestGuard.js"
@@ -161,6 +164,13 @@ export const RecordingSpeechToTextLive = Layer.unwrapEffect(Effect.map(ServerCon
       Layer.provide(config.voiceServices ?? VoiceServices.layerConfig)
     )))
 
+/** Text chat (the dashboard's and the embed's) over the configured language model (the voice runtime's, built once). */
+export const TextChatServicesLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config) =>
+  EmbedChat.Default.pipe(
+    Layer.provideMerge(TextChat.Default),
+    Layer.provide(config.voiceServices ?? VoiceServices.layerConfig)
+  )))
+
 /**
  * The domain services over the SQL repositories; needs a `SqlClient` (already migrated or not) and the
  * server configuration. Each line depends only on the lines below it.
@@ -172,7 +182,8 @@ export const ServicesLive = Layer.mergeAll(
   WebhookDelivery.Default,
   ProviderConnections.live,
   Recordings.Default,
-  Embeds.Default
+  Embeds.Default,
+  TextChatServicesLive
 ).pipe(
   Layer.provideMerge(Dispatcher.campaignDialer),
   Layer.provideMerge(Dispatcher.Default),
@@ -232,6 +243,8 @@ export const ApiLive = Layer.unwrapEffect(
     RecordingsLive,
     EmbedTokensLive,
     PublicEmbedLive,
+    TextChatLive,
+    PublicEmbedChatLive,
     OrganizationsLive,
     WorkflowsLive,
     NodeTypesLive,

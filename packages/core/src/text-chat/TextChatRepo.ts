@@ -5,7 +5,8 @@ import type { StoredTextChat, TextChatData } from "./TextChatSession.js"
 export class TextChatRepo extends Context.Tag("@agentline/core/TextChatRepo")<
   TextChatRepo,
   {
-    readonly insert: (session: Omit<StoredTextChat, "updated_at">) => Effect.Effect<StoredTextChat>
+    /** `None` when the run has a session already (two requests started it at once). */
+    readonly insert: (session: Omit<StoredTextChat, "updated_at">) => Effect.Effect<Option.Option<StoredTextChat>>
     /** The session of a run in the organization. */
     readonly find: (organizationId: number, runId: number) => Effect.Effect<Option.Option<StoredTextChat>>
     /**

@@ -17,7 +17,6 @@ const Row = Schema.Struct({
   updated_at: Columns.Ts
 })
 const first = Columns.decodeFirst(Row)
-const single = Columns.decodeSingle(Row)
 
 export const layer = Layer.effect(
   TextChatRepo,
@@ -29,7 +28,7 @@ export const layer = Layer.effect(
         sql`INSERT INTO text_chat_sessions (workflow_run_id, organization_id, workflow_id, revision, state, data, created_at, updated_at)
             VALUES (${session.workflow_run_id}, ${session.organization_id}, ${session.workflow_id}, ${session.revision}, ${session.state},
               ${json(session.data)}, ${session.created_at}, ${session.created_at})
-            RETURNING *`.pipe(Effect.flatMap(single), StorageBoundary.orDie),
+            ON CONFLICT DO NOTHING RETURNING *`.pipe(Effect.flatMap(first), StorageBoundary.orDie),
       find: (organizationId, runId) =>
         sql`SELECT * FROM text_chat_sessions WHERE organization_id = ${organizationId} AND workflow_run_id = ${runId}`
           .pipe(Effect.flatMap(first), StorageBoundary.orDie),

@@ -4,7 +4,8 @@
  * `checkpoint`, the public embed's turns, the run's transcript). Nothing here talks to a model or a
  * database.
  */
-import type { ChatMessage, ChatTurn, TextChatData } from "@agentline/core/text-chat/TextChatSession"
+import type { StoredRun } from "@agentline/core/runs/Run"
+import type { ChatMessage, ChatTurn, StoredTextChat, TextChatData } from "@agentline/core/text-chat/TextChatSession"
 import type { Prompt } from "@effect/ai"
 import { Either } from "effect"
 import type { ConversationState } from "../graph/Conversation.js"
@@ -98,3 +99,32 @@ export const transcriptText = (turns: ReadonlyArray<ChatTurn>): string => {
   const lines = transcript(turns).map((line) => `[${line.created_at}] ${line.role}: ${line.text}`)
   return lines.length === 0 ? "" : lines.join("\n") + "\n"
 }
+
+/** The session as the API answers it. */
+export const view = (run: StoredRun, session: StoredTextChat) => ({
+  workflow_run_id: run.id,
+  workflow_id: run.workflow_id,
+  name: run.name,
+  mode: run.mode,
+  state: session.state,
+  is_completed: session.state === "completed",
+  revision: session.revision,
+  initial_context: run.initial_context,
+  gathered_context: session.data.turns.at(-1)?.gathered_context ?? {},
+  annotations: run.annotations,
+  session_data: {
+    turns: session.data.turns.map((turn) => ({ ...publicTurn(turn), node_id: turn.node_id, node_name: turn.node_name })),
+    usage: session.data.usage
+  },
+  checkpoint: checkpoint(session.data),
+  created_at: session.created_at,
+  updated_at: session.updated_at
+})
+
+/** The visitor's view (public embed): the turns' words, nothing of the agent's state. */
+export const publicView = (session: StoredTextChat) => ({
+  revision: session.revision,
+  state: session.state,
+  is_completed: session.state === "completed",
+  turns: session.data.turns.map(publicTurn)
+})

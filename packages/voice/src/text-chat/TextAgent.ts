@@ -5,7 +5,7 @@
  * text stands in for its audio).
  */
 import type { ChatMessage } from "@agentline/core/text-chat/TextChatSession"
-import type { LanguageModel, Prompt } from "@effect/ai"
+import type { AiError, LanguageModel, Prompt, Tool } from "@effect/ai"
 import { Effect } from "effect"
 import { applyToolCall, type ConversationState, startConversation, turn } from "../graph/Conversation.js"
 import type { ConversationGraph } from "../graph/ConversationGraph.js"
@@ -55,7 +55,12 @@ export const agentTurn = (
         const current = turn(graph, state)
         const { handlers, toolkit } = nodeToolkit(allowTools ? current.tools : [])
         const prompt: ReadonlyArray<Prompt.MessageEncoded> = [{ role: "system", content: current.systemPrompt }, ...past, ...messages.map(promptMessage)]
-        const response = yield* model.generateText({ prompt, toolkit, disableToolCallResolution: true }).pipe(Effect.provide(handlers))
+        // The toolkit's handlers are all provided (`handlers`); its generic tool type only hides that from the compiler.
+        const generated = model.generateText({ prompt, toolkit, disableToolCallResolution: true }).pipe(Effect.provide(handlers)) as Effect.Effect<
+          LanguageModel.GenerateTextResponse<Record<string, Tool.Any>>,
+          AiError.AiError
+        >
+        const response = yield* generated
         usage.input_tokens += response.usage.inputTokens ?? 0
         usage.output_tokens += response.usage.outputTokens ?? 0
         const text = response.text.trim()
