@@ -48,7 +48,13 @@ const setup = Effect.gen(function*() {
   return { org, agent: agent.body, base }
 })
 
-const texts = (body: any) => body.session_data.turns.map((t: any) => [t.user_message?.text ?? null, t.assistant_message?.text ?? null])
+interface Turn {
+  readonly user_message: { readonly text: string } | null
+  readonly assistant_message: { readonly text: string } | null
+}
+
+const texts = (body: { readonly session_data: { readonly turns: ReadonlyArray<Turn> } }) =>
+  body.session_data.turns.map((t) => [t.user_message?.text ?? null, t.assistant_message?.text ?? null])
 
 for (const dialect of dialects) {
   layer(app(dialect), { timeout: "120 seconds" })(`Text chat [${dialect}]`, (it) => {
@@ -90,7 +96,7 @@ for (const dialect of dialects) {
         expect(run.status).toBe(200)
         expect(run.body).toMatchObject({ mode: "textchat", is_completed: true })
         expect(run.body.gathered_context).toMatchObject({ city: "Paris", end_reason: "end_call_tool" })
-        expect(run.body.logs.transcript.map((l: any) => `${l.role}: ${l.text}`)).toEqual([
+        expect(run.body.logs.transcript.map((l: { role: string; text: string }) => `${l.role}: ${l.text}`)).toEqual([
           "assistant: Hello Ada, this is Acme.",
           "user: Yes, I am interested.",
           "assistant: Which city do you live in?",
@@ -163,7 +169,7 @@ for (const dialect of dialects) {
         const opened = yield* call("GET", chat, { headers: page })
         expect(opened.status).toBe(200)
         expect(Object.keys(opened.body).sort()).toEqual(["is_completed", "revision", "state", "turns"])
-        expect(opened.body.turns.map((t: any) => t.assistant_message?.text)).toEqual(["Hello Di, this is Acme."])
+        expect(opened.body.turns.map((t: Turn) => t.assistant_message?.text)).toEqual(["Hello Di, this is Acme."])
         expect(Object.keys(opened.body.turns[0]).sort()).toEqual(["assistant_message", "id", "status", "user_message"])
 
         const answered = yield* call("POST", `${chat}/messages`, { headers: page, body: { text: "Yes, I am interested." } })
