@@ -66,6 +66,7 @@ import { Embeds } from "@agentline/core/embed/Embeds"
 import * as RateLimiterMemory from "@agentline/core/RateLimiterMemory"
 import { AuthLive } from "./auth/Http.js"
 import * as EmbedCors from "./embed/EmbedCors.js"
+import * as WidgetScript from "./embed/WidgetScript.js"
 import { EmbedTokensLive, PublicEmbedLive } from "./embed/Http.js"
 import { PublicEmbedChatLive, TextChatLive } from "./text-chat/Http.js"
 import { EmbedChat } from "@agentline/voice/text-chat/EmbedChat"
@@ -292,6 +293,7 @@ export const HttpAppLive = Layer.mergeAll(
   DashboardLive,
   // The embed's CORS answers before the server-wide one (it is added after it), for its own paths only.
   EmbedCors.layer.pipe(Layer.provide(HttpApiBuilder.middlewareCors())),
+  WidgetScript.routeLayer,
   RequestLog.untracedCredentials,
   Readiness.routeLayer
 ).pipe(

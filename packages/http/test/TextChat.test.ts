@@ -13,9 +13,12 @@ import * as ScriptedSpeechToText from "@agentline/voice/testing/ScriptedSpeechTo
 import { OpenAiClient } from "@effect/ai-openai"
 import { FetchHttpClient } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
+import { VISITOR_MESSAGES } from "@agentline/voice/text-chat/EmbedChat"
+import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { agentDefinition, scriptedReplies } from "../src/DemoConversations.js"
+import { plainDefinition } from "./DispatchHarness.js"
 import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
 
 const SITE = "https://shop.example.com"
@@ -197,14 +200,49 @@ for (const dialect of dialects) {
         const page = { origin: SITE, "x-forwarded-for": "198.51.100.10" }
         const init = yield* call("POST", "/api/v1/public/embed/init", { headers: page, body: { token: token.body.token } })
         const chat = `/api/v1/public/embed/chat/${init.body.session_token}`
+        const sql = yield* SqlClient.SqlClient
+        const marks = sql<{ attached_at: unknown; ended_at: unknown }>`SELECT attached_at, ended_at FROM embed_sessions WHERE workflow_run_id = ${init.body.workflow_run_id}`
+        expect(yield* marks).toEqual([{ attached_at: null, ended_at: null }])
+        expect((yield* call("GET", chat, { headers: page })).status).toBe(200)
+        const attached = (yield* marks)[0]!
+        expect(attached.attached_at).not.toBeNull()
+        expect(attached.ended_at).toBeNull()
         const ended = yield* call("POST", `${chat}/end`, { headers: page, body: {} })
         expect(ended.body).toMatchObject({ state: "completed", is_completed: true })
+        const after = (yield* marks)[0]!
+        // Attached once (the first request's time is kept), ended when the visitor ended it.
+        expect(after.attached_at).toEqual(attached.attached_at)
+        expect(after.ended_at).not.toBeNull()
         expect((yield* call("POST", `${chat}/messages`, { headers: page, body: { text: "hi" } })).status).toBe(409)
 
         yield* call("POST", `/api/v1/workflow/${agent.id}/embed-token`, { apiKey: org.apiKey, body: { settings: { widgetType: "voice" } } })
         const voice = yield* call("POST", "/api/v1/public/embed/init", { headers: page, body: { token: token.body.token } })
         const refused = yield* call("GET", `/api/v1/public/embed/chat/${voice.body.session_token}`, { headers: page })
         expect(refused).toMatchObject({ status: 403, body: { detail: "This session is not a chat session" } })
+      }))
+
+    it.effect("a visitor may send twenty messages a minute in a session, then 429; another visitor is not held back", () =>
+      Effect.gen(function*() {
+        const org = yield* seedOrganization()
+        // One node that only answers (the fake model's reply without a tool): the chat goes on.
+        const agent = yield* call("POST", "/api/v1/workflow/create/definition", { apiKey: org.apiKey, body: { name: "Talker", workflow_definition: plainDefinition() } })
+        const token = yield* call("POST", `/api/v1/workflow/${agent.body.id}/embed-token`, { apiKey: org.apiKey, body: { allowed_domains: [SITE], settings: { widgetType: "chat" } } })
+        const page = { origin: SITE, "x-forwarded-for": "198.51.100.11" }
+        const init = yield* call("POST", "/api/v1/public/embed/init", { headers: page, body: { token: token.body.token } })
+        const chat = `/api/v1/public/embed/chat/${init.body.session_token}`
+        for (let i = 1; i <= VISITOR_MESSAGES.limit; i++) {
+          const answered = yield* call("POST", `${chat}/messages`, { headers: page, body: { text: `message ${i}` } })
+          expect(answered.status).toBe(200)
+          expect(answered.body.turns).toHaveLength(i + 1)
+        }
+        const throttled = yield* call("POST", `${chat}/messages`, { headers: page, body: { text: "one more" } })
+        expect(throttled.status).toBe(429)
+        expect(throttled.body.detail).toMatch(/^Too many requests from this visitor; try again in \d+ seconds$/)
+        // Nothing was taken: the conversation still has the twenty messages.
+        expect((yield* call("GET", chat, { headers: page })).body.turns).toHaveLength(VISITOR_MESSAGES.limit + 1)
+        // Counted per visitor (client address): another one on the same session is answered.
+        const other = yield* call("POST", `${chat}/messages`, { headers: { ...page, "x-forwarded-for": "203.0.113.40" }, body: { text: "hello" } })
+        expect(other.status).toBe(200)
       }))
   })
 }

@@ -8,7 +8,8 @@
  * Per visitor (client address) per session: `VISITOR_MESSAGES` messages, then 429; a session takes at
  * most `MAX_TURNS` turns.
  */
-import { EmbedRepo } from "@agentline/core/embed/EmbedRepo"
+import { EmbedRepo, type StoredEmbedSession } from "@agentline/core/embed/EmbedRepo"
+import type { StoredTextChat } from "@agentline/core/text-chat/TextChatSession"
 import { EmbedVisitorThrottled } from "@agentline/core/embed/Errors"
 import { RunsRepo } from "@agentline/core/runs/RunsRepo"
 import { EmbedChatRefused, TextChatNotFound } from "@agentline/core/text-chat/Errors"
@@ -54,7 +55,9 @@ export class EmbedChat extends Effect.Service<EmbedChat>()("@agentline/voice/Emb
         if (Option.isNone(token) || token.value.id !== session.embed_token_id) return yield* new EmbedChatRefused({ reason: "Embed token is inactive" })
         const run = yield* runs.find(session.organization_id, session.workflow_run_id)
         if (Option.isNone(run)) return yield* new TextChatNotFound({ runId: session.workflow_run_id })
-        return { run: run.value, text: yield* chat.start(run.value) }
+        const text = yield* chat.start(run.value)
+        if (session.attached_at === null) yield* embeds.markAttached(session.id, new Date(yield* Clock.currentTimeMillis).toISOString())
+        return { session, run: run.value, text }
       })
 
     const throttle = (sessionToken: string, visitor: ChatVisitor) =>
@@ -72,20 +75,30 @@ export class EmbedChat extends Effect.Service<EmbedChat>()("@agentline/voice/Emb
       return publicView((yield* open(sessionToken, visitor)).text)
     })
 
+    /** Sets the embed session's `ended_at` once its conversation is over (the visitor's end, or the agent's). */
+    const endedWhenOver = (session: StoredEmbedSession, text: StoredTextChat) =>
+      text.state === "completed" && session.ended_at === null
+        ? Effect.flatMap(Clock.currentTimeMillis, (millis) => embeds.markEnded(session.id, new Date(millis).toISOString()))
+        : Effect.void
+
     const message = Effect.fn("EmbedChat.message")(function*(
       sessionToken: string,
       visitor: ChatVisitor,
       request: { readonly text: string; readonly expected_revision?: number | null | undefined }
     ) {
-      const { run, text } = yield* open(sessionToken, visitor)
+      const { run, session, text } = yield* open(sessionToken, visitor)
       yield* throttle(sessionToken, visitor)
       if (text.data.turns.length >= MAX_TURNS) return yield* new EmbedChatRefused({ reason: `This chat has reached its ${MAX_TURNS} messages; start a new one` })
-      return publicView(yield* chat.appendTo(run, text, request.text, request.expected_revision))
+      const after = yield* chat.appendTo(run, text, request.text, request.expected_revision)
+      yield* endedWhenOver(session, after)
+      return publicView(after)
     })
 
     const end = Effect.fn("EmbedChat.end")(function*(sessionToken: string, visitor: ChatVisitor, request: { readonly expected_revision?: number | null | undefined }) {
-      const { run, text } = yield* open(sessionToken, visitor)
-      return publicView(yield* chat.endSession(run, text, request.expected_revision))
+      const { run, session, text } = yield* open(sessionToken, visitor)
+      const after = yield* chat.endSession(run, text, request.expected_revision)
+      yield* endedWhenOver(session, after)
+      return publicView(after)
     })
 
     return { get, message, end } as const
