@@ -105,7 +105,7 @@ dashboardSuite("Text chat", (dashboard) => {
     await panel.getByRole("button", { name: "Restart" }).click()
     await expect.poll(() => log.getByRole("listitem").count()).toBe(1)
     await expect.poll(() => panel.locator(".chat-state").getByText("Paris").count()).toBe(0)
-  })
+  }, 180_000)
 
   it("the chat widget on another website's page: an allowed page chats with the published agent, another origin is refused", async () => {
     const agent = await dashboard.api("POST", "/api/v1/workflow/create/definition", {
@@ -157,5 +157,5 @@ dashboardSuite("Text chat", (dashboard) => {
     const widget = elsewhere.locator("[data-agentline-widget]")
     await expect(widget.getAttribute("data-state")).resolves.toBe("refused")
     expect(await elsewhere.getByRole("button", { name: "Chat with Acme" }).count()).toBe(0)
-  })
+  }, 180_000)
 }, { serverEnv: () => ({ AGENTLINE_LLM: "openai:gpt-4.1-mini", OPENAI_BASE_URL: need(fakeUrl), OPENAI_API_KEY: "sk-fake", AGENTLINE_STT: "openai:whisper-1", AGENTLINE_TTS: "openai:tts-1" }) })
