@@ -90,6 +90,9 @@ dashboardSuite("Text chat", (dashboard) => {
     await panel.getByRole("button", { name: "Send" }).click()
     // The extraction: the city is in the session's gathered context.
     await panel.locator(".chat-state").getByText("Paris").waitFor()
+    // The model ended the conversation (its end-call tool) after its goodbye.
+    await log.getByText("Thank you, goodbye.").waitFor()
+    await panel.getByText("The conversation has ended.").waitFor()
     await dashboard.screenshot(page, "agent-chat-panel")
 
     // The run of the session has the conversation kept after the rewind.
@@ -98,7 +101,7 @@ dashboardSuite("Text chat", (dashboard) => {
     const detail = await dashboard.api("GET", `/api/v1/workflow/${agent.id}/runs/${chatRun.id}`)
     expect(detail.gathered_context.city).toBe("Paris")
     expect(detail.logs.transcript.map((line: { role: string; text: string }) => line.text)).toEqual(
-      ["Hello Ada, this is Acme.", "Yes, I am interested.", "Which city do you live in?", "I live in Paris."]
+      ["Hello Ada, this is Acme.", "Yes, I am interested.", "Which city do you live in?", "I live in Paris.", "Thank you, goodbye."]
     )
 
     // Restart: a new session, from the opening.
@@ -111,7 +114,7 @@ dashboardSuite("Text chat", (dashboard) => {
     const agent = await dashboard.api("POST", "/api/v1/workflow/create/definition", {
       name: "Acme front desk",
       workflow_definition: agentDefinition,
-      template_context_variables: { product: "solar panels", first_name: "there" }
+      template_context_variables: { product: "solar panels" }
     })
     const { port } = need(site)
     const allowed = `http://127.0.0.1:${port}`
@@ -121,15 +124,17 @@ dashboardSuite("Text chat", (dashboard) => {
     })
     // The snippet the site owner pastes, as the token gives it.
     expect(token.embed_script).toContain(`${dashboard.url}/embed/widget.js`)
+    // The page passes the visitor's name to the conversation.
+    const snippet = token.embed_script.replace("<script ", `<script data-agentline-context='{"first_name":"Di"}' `)
     need(site).html = (host) =>
-      `<!doctype html><html><head><title>Acme shop (${host})</title></head><body><h1>Acme shop</h1>${token.embed_script}</body></html>`
+      `<!doctype html><html><head><title>Acme shop (${host})</title></head><body><h1>Acme shop</h1>${snippet}</body></html>`
 
     const page = await dashboard.newPage()
     await page.goto(`${allowed}/`)
     await page.getByRole("heading", { name: "Acme shop" }).waitFor()
     await page.getByRole("button", { name: "Chat with Acme" }).click()
     const chat = page.getByRole("dialog", { name: "Acme front desk" })
-    await chat.getByText("Hello there, this is Acme.").waitFor()
+    await chat.getByText("Hello Di, this is Acme.").waitFor()
     const input = chat.getByRole("textbox", { name: "Ask Acme" })
     await input.fill("Yes, I am interested.")
     await input.press("Enter")
