@@ -14,6 +14,7 @@ import { ToolsApi } from "./tools/Api.js"
 import { RecordingsApi } from "./recordings/Api.js"
 import { DoNotCallApi } from "./do-not-call/Api.js"
 import { EmbedTokensApi, PublicEmbedApi } from "./embed/Api.js"
+import { PublicEmbedChatApi, TextChatApi } from "./text-chat/Api.js"
 import { PhoneNumbersApi } from "./phone-numbers/Api.js"
 import { TelephonyConfigsApi } from "./telephony/Api.js"
 import { AuthApi } from "./auth/Api.js"
@@ -51,6 +52,8 @@ export class AgentlineApi extends HttpApi.make("agentline")
   .add(RecordingsApi)
   .add(EmbedTokensApi)
   .add(PublicEmbedApi)
+  .add(TextChatApi)
+  .add(PublicEmbedChatApi)
   .add(TelephonyCallbacksApi)
   .add(UploadsApi)
   .add(UploadTargetApi)

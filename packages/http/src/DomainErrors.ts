@@ -63,6 +63,14 @@ import type {
 } from "@agentline/core/phone-numbers/Errors"
 import type { PublicLinkInvalid, RunArtifactMissing, RunNotFound } from "@agentline/core/runs/Errors"
 import type {
+  EmbedChatRefused,
+  TextChatEnded,
+  TextChatNotFound,
+  TextChatRevisionConflict,
+  TextChatUnavailable,
+  TextChatUnknownTurn
+} from "@agentline/core/text-chat/Errors"
+import type {
   InvalidTelephonyConfig,
   NoOutboundRoute,
   TelephonyAccountNumberTaken,
@@ -200,6 +208,12 @@ export type DomainError =
   | RecordingNotFound
   | SpeechToTextUnavailable
   | UnreadableAudio
+  | TextChatNotFound
+  | TextChatRevisionConflict
+  | TextChatEnded
+  | TextChatUnknownTurn
+  | TextChatUnavailable
+  | EmbedChatRefused
 
 const PRESIGN = "POST /api/v1/storage/presigned-upload-url"
 
@@ -336,7 +350,13 @@ const MAPPING = {
   RecordingIdTaken: conflict,
   RecordingNotFound: notFound,
   SpeechToTextUnavailable: says(ServiceUnavailable),
-  UnreadableAudio: (e) => ValidationError.single(["body", "file"], e.message, null)
+  UnreadableAudio: (e) => ValidationError.single(["body", "file"], e.message, null),
+  TextChatNotFound: notFound,
+  TextChatRevisionConflict: conflict,
+  TextChatEnded: conflict,
+  TextChatUnknownTurn: (e) => ValidationError.single(["body", "cursor_turn_id"], e.message, e.turnId),
+  TextChatUnavailable: says(ServiceUnavailable),
+  EmbedChatRefused: forbidden
 } as const satisfies { readonly [E in DomainError as E["_tag"]]: (error: E) => WireError }
 
 /** The wire error a domain error becomes (e.g. `Unauthorized` for `InvalidApiKey`). */

@@ -1,14 +1,16 @@
 /**
  * The `PublicUrls` port over this server's routes: every URL the domain hands out, built from
  * `AGENTLINE_PUBLIC_URL` and the paths of the endpoints that answer them (`calls/Api.ts`, `telephony-webhooks/Routes.ts`,
- * `uploads/Api.ts`, `runs/Api.ts`). The API is served under `/api/v1`.
+ * `uploads/Api.ts`, `runs/Api.ts`, `embed/WidgetScript.ts`). The API is served under `/api/v1`.
  */
 import { PublicUrls } from "@agentline/core/PublicUrls"
 import type { Layer } from "effect"
+import { WIDGET_PATH } from "./embed/WidgetScript.js"
 
 /** `publicUrl`: the address clients and providers reach this server at, e.g. `https://calls.example.com`. */
 export const layer = (publicUrl: string): Layer.Layer<PublicUrls> => {
-  const api = `${publicUrl.replace(/\/+$/, "")}/api/v1`
+  const base = publicUrl.replace(/\/+$/, "")
+  const api = `${base}/api/v1`
   const segment = encodeURIComponent
   return PublicUrls.layer({
     telephonyCallback: ({ attemptId, provider }) => `${api}/telephony/callbacks/${segment(provider)}/${attemptId}`,
@@ -22,6 +24,7 @@ export const layer = (publicUrl: string): Layer.Layer<PublicUrls> => {
     // Recording keys are `<organization>/recordings/<file>`, the same route's other folder.
     recordingUpload: ({ key, query }) => `${api}/storage/upload/${key}?${query}`,
     run: ({ runId, workflowId }) => `${api}/workflow/${workflowId}/runs/${runId}`,
+    embedWidgetScript: () => `${base}${WIDGET_PATH}`,
     runArtifact: ({ artifact, token }) => `${api}/public/download/workflow/${segment(token)}/${artifact}`
   })
 }

@@ -67,7 +67,11 @@ import { Embeds } from "@agentline/core/embed/Embeds"
 import * as RateLimiterMemory from "@agentline/core/RateLimiterMemory"
 import { AuthLive } from "./auth/Http.js"
 import * as EmbedCors from "./embed/EmbedCors.js"
+import * as WidgetScript from "./embed/WidgetScript.js"
 import { EmbedTokensLive, PublicEmbedLive } from "./embed/Http.js"
+import { PublicEmbedChatLive, TextChatLive } from "./text-chat/Http.js"
+import { EmbedChat } from "@agentline/voice/text-chat/EmbedChat"
+import { TextChat } from "@agentline/voice/text-chat/TextChat"
 import * as Authentication from "./Authentication.js"
 import * as ErrorHandling from "./ErrorHandling.js"
 import * as RequestGuard from "./RequestGuard.js"
@@ -162,6 +166,13 @@ export const RecordingSpeechToTextLive = Layer.unwrapEffect(Effect.map(ServerCon
       Layer.provide(config.voiceServices ?? VoiceServices.layerConfig)
     )))
 
+/** Text chat (the dashboard's and the embed's) over the configured language model (the voice runtime's, built once). */
+export const TextChatServicesLive = Layer.unwrapEffect(Effect.map(ServerConfig, (config) =>
+  EmbedChat.Default.pipe(
+    Layer.provideMerge(TextChat.Default),
+    Layer.provide(config.voiceServices ?? VoiceServices.layerConfig)
+  )))
+
 /**
  * The domain services over the SQL repositories; needs a `SqlClient` (already migrated or not) and the
  * server configuration. Each line depends only on the lines below it.
@@ -173,7 +184,8 @@ export const ServicesLive = Layer.mergeAll(
   WebhookDelivery.Default,
   ProviderConnections.live,
   Recordings.Default,
-  Embeds.Default
+  Embeds.Default,
+  TextChatServicesLive
 ).pipe(
   Layer.provideMerge(Dispatcher.campaignDialer),
   Layer.provideMerge(Dispatcher.Default),
@@ -234,6 +246,8 @@ export const ApiLive = Layer.unwrapEffect(
     RecordingsLive,
     EmbedTokensLive,
     PublicEmbedLive,
+    TextChatLive,
+    PublicEmbedChatLive,
     OrganizationsLive,
     WorkflowsLive,
     NodeTypesLive,
@@ -281,6 +295,7 @@ export const HttpAppLive = Layer.mergeAll(
   DashboardLive,
   // The embed's CORS answers before the server-wide one (it is added after it), for its own paths only.
   EmbedCors.layer.pipe(Layer.provide(HttpApiBuilder.middlewareCors())),
+  WidgetScript.routeLayer,
   RequestLog.untracedCredentials,
   Readiness.routeLayer
 ).pipe(

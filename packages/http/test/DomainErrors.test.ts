@@ -4,6 +4,14 @@
  * see no change. `satisfies` makes this table list every tag, like the mapping it checks.
  */
 import { STATUS } from "@agentline/api/Errors"
+import {
+  EmbedChatRefused,
+  TextChatEnded,
+  TextChatNotFound,
+  TextChatRevisionConflict,
+  TextChatUnavailable,
+  TextChatUnknownTurn
+} from "@agentline/core/text-chat/Errors"
 import { ApiKeyNotFound, ApiKeyOwnerMissing, InvalidApiKey } from "@agentline/core/api-keys/Errors"
 import { AgentNotFound, AgentTriggerInactive, InvalidCallback, InvalidCallbackSignature, UnknownCall } from "@agentline/core/calls/Errors"
 import { transition } from "@agentline/core/campaigns/CampaignState"
@@ -268,7 +276,15 @@ const CASES = {
   RecordingNotFound: [new RecordingNotFound({ recording: "rec_x" }), 404, "Recording rec_x not found in this organization"],
   SpeechToTextUnavailable: [new SpeechToTextUnavailable({ reason: "no recognizer" }), 503, "no recognizer"],
   UnreadableAudio: [new UnreadableAudio({ reason: "file: not WAV" }), 422,
-    [{ loc: ["body", "file"], msg: "file: not WAV", type: "value_error", input: null, ctx: {} }]]
+    [{ loc: ["body", "file"], msg: "file: not WAV", type: "value_error", input: null, ctx: {} }]],
+  TextChatNotFound: [new TextChatNotFound({ runId: 5 }), 404, "Text chat session 5 not found"],
+  TextChatRevisionConflict: [new TextChatRevisionConflict({ expected: 1, current: 2 }), 409,
+    "The session is at revision 2, not 1: read it again and retry"],
+  TextChatEnded: [new TextChatEnded(), 409, "This text chat session has ended"],
+  TextChatUnknownTurn: [new TextChatUnknownTurn({ turnId: "turn_x" }), 422,
+    [{ loc: ["body", "cursor_turn_id"], msg: "There is no turn 'turn_x' in this session", type: "value_error", input: "turn_x", ctx: {} }]],
+  TextChatUnavailable: [new TextChatUnavailable({ reason: "No language model" }), 503, "No language model"],
+  EmbedChatRefused: [new EmbedChatRefused({ reason: "Invalid or expired session" }), 403, "Invalid or expired session"]
 } satisfies { readonly [Tag in DomainError["_tag"]]: Case }
 
 describe("the domain → wire mapping", () => {

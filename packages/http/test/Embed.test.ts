@@ -67,8 +67,10 @@ for (const dialect of dialects) {
         expect(created.body.token).toMatch(/^emb_[A-Za-z0-9_-]{32}$/)
         // Thirty days by default.
         expect(Date.parse(created.body.expires_at) - Date.parse(created.body.created_at)).toBe(30 * 24 * 60 * 60 * 1000)
-        // No widget script is served yet: the snippet says so rather than naming a missing file.
-        expect(created.body.embed_script).toContain("does not serve the widget script yet")
+        // The snippet a site owner pastes loads this server's widget script with the token.
+        expect(created.body.embed_script).toBe(
+          `<script src="http://127.0.0.1:0/embed/widget.js" data-agentline-token="${created.body.token}" data-agentline-position="bottom-right" data-agentline-theme="dark" async></script>`
+        )
         expect(yield* call("GET", path, { apiKey: org.apiKey })).toEqual({ status: 200, body: created.body })
 
         // An update keeps the token's value (pages carrying it keep working) and what it does not send.
@@ -90,6 +92,19 @@ for (const dialect of dialects) {
         const fresh = yield* token({ allowed_domains: [SITE] })
         expect(fresh.body.token).not.toBe(created.body.token)
       }))
+
+    it.effect("the widget script is served to any page, as JavaScript, with the public embed's paths in it", () =>
+      Effect.gen(function*() {
+        const client = yield* HttpClient.HttpClient
+        const response = yield* client.get("/embed/widget.js", { headers: { origin: SITE } })
+        expect(response.status).toBe(200)
+        expect(response.headers["content-type"]).toBe("text/javascript; charset=utf-8")
+        expect(response.headers["cross-origin-resource-policy"]).toBe("cross-origin")
+        const script = yield* response.text
+        for (const path of ["/api/v1/public/embed", "\"/config/\"", "\"/init\"", "\"/chat/\"", "data-agentline-token"]) expect(script).toContain(path)
+        // A syntax error would break every page that pastes the snippet.
+        expect(() => new Function(script)).not.toThrow()
+      }).pipe(Effect.scoped, Effect.orDie))
 
     it.effect("the configuration answers pages of the allowed origins only, with the agent's name and the widget's settings and nothing else", () =>
       Effect.gen(function*() {

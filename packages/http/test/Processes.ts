@@ -58,7 +58,7 @@ export const startServer = async (
   child.stderr!.on("data", (d) => (output += d))
   // Ready when the server says it listens (it migrates and starts the dispatcher first).
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start within 30 s:\n${output}`)), 30_000)
+    const timer = setTimeout(() => reject(new Error(`server did not start within 120 s:\n${output}`)), 120_000)
     const check = () => {
       if (output.includes("Listening on")) {
         clearTimeout(timer)

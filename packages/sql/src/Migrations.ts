@@ -30,6 +30,7 @@ import m0015 from "./migrations/0015_embed.js"
 import m0016 from "./migrations/0016_tools.js"
 import m0021 from "./migrations/0021_webhook_queue_heads.js"
 import m0022 from "./migrations/0022_call_transfers.js"
+import m0023 from "./migrations/0023_text_chat_sessions.js"
 
 /** Keys are `<id>_<name>`; ids only ever grow (the migrator never fills gaps). */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -49,7 +50,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0015_embed": m0015,
   "0016_tools": m0016,
   "0021_webhook_queue_heads": m0021,
-  "0022_call_transfers": m0022
+  "0022_call_transfers": m0022,
+  "0023_text_chat_sessions": m0023
 }
 
 const ADVISORY_LOCK_ID = 0x61676c6e // "agln"

@@ -22,6 +22,7 @@ import * as SqlCredentialsRepo from "./credentials/SqlCredentialsRepo.js"
 import * as SqlRecordingsRepo from "./recordings/SqlRecordingsRepo.js"
 import * as SqlToolsRepo from "./tools/SqlToolsRepo.js"
 import * as SqlTransfersRepo from "./transfers/SqlTransfersRepo.js"
+import * as SqlTextChatRepo from "./text-chat/SqlTextChatRepo.js"
 import * as SqlWorkflowsRepo from "./workflows/SqlWorkflowsRepo.js"
 
 export const layer = Layer.mergeAll(
@@ -44,5 +45,6 @@ export const layer = Layer.mergeAll(
   SqlEmbedRepo.layer,
   SqlToolsRepo.layer,
   SqlTransfersRepo.layer,
+  SqlTextChatRepo.layer,
   Transactor.layer
 )

@@ -78,5 +78,9 @@ export class EmbedRepo extends Context.Tag("@agentline/core/EmbedRepo")<
     readonly insertSession: (session: NewEmbedSession) => Effect.Effect<StoredEmbedSession>
     /** The session of a session token's hash, whatever its state (the caller checks expiry and its token). */
     readonly findSession: (tokenHash: string) => Effect.Effect<Option.Option<StoredEmbedSession>>
+    /** A transport started the session's conversation: sets `attached_at` once (a later call keeps the first time). */
+    readonly markAttached: (sessionId: number, now: string) => Effect.Effect<void>
+    /** The session's conversation ended: sets `ended_at` once. */
+    readonly markEnded: (sessionId: number, now: string) => Effect.Effect<void>
   }
 >() {}

@@ -117,8 +117,11 @@ export const logIn = async (page: Page, user: Pick<User, "email" | "password">) 
 export const dashboardSuite = (
   name: string,
   body: (dashboard: Dashboard) => void,
-  /** The server's extra environment (e.g. `AGENTLINE_WEBHOOK_ALLOW_PRIVATE` for tools on this machine). */
-  options: { readonly serverEnv?: Readonly<Record<string, string>> } = {}
+  /**
+   * The server's extra environment (e.g. `AGENTLINE_WEBHOOK_ALLOW_PRIVATE` for tools on this machine); a
+   * function is called when the server starts (after the file's own `beforeAll`s, e.g. a fake model's URL).
+   */
+  options: { readonly serverEnv?: Readonly<Record<string, string>> | (() => Readonly<Record<string, string>>) } = {}
 ) => {
   let browser: Browser | undefined
   beforeAll(async () => {
@@ -156,8 +159,9 @@ export const dashboardSuite = (
         // The command line creates the administrator with a temporary password and a key for it.
         adminApiKey = await bootstrap(databaseUrl, dataDir, organization)
         admin = { email: `admin@${organization}.test`, password: "admin-password", role: "admin" }
-        server = await startServer(databaseUrl, dataDir, { ...options.serverEnv })
-      }, 90_000)
+        const serverEnv = typeof options.serverEnv === "function" ? options.serverEnv() : options.serverEnv
+        server = await startServer(databaseUrl, dataDir, { ...serverEnv })
+      }, 180_000)
 
       afterEach(async ({ task }) => {
         // A failed test leaves a picture of each of its pages, and the page's text, for the failure report.

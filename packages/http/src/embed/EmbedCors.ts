@@ -4,6 +4,8 @@
  *
  * - a preflight of `init` (a JSON POST) is granted to any origin: the token travels in the body, and the
  *   POST itself refuses an origin its token does not allow;
+ * - a preflight of the chat's routes (`chat/{session_token}[/messages|/end]`) is granted to any origin: the
+ *   handlers refuse a page other than the one that opened the session;
  * - a preflight of `config/{token}` is granted only to an origin the token allows now (403 otherwise);
  * - every answer names the requesting origin (`Access-Control-Allow-Origin: <origin>`, `Vary: Origin`),
  *   errors included, so the widget can read why it was refused. Data comes back only to allowed
@@ -49,6 +51,10 @@ export const layer = HttpApiBuilder.middleware(
       if (request.method === "OPTIONS" && origin !== undefined && requested !== undefined) {
         const rest = path.slice(PREFIX.length)
         if (rest === "init") return requested === "POST" ? preflight(origin, "POST, OPTIONS") : HttpServerResponse.empty({ status: 405 })
+        // The chat's routes carry a session token, whose requests must come from the page that opened it (checked by the handlers).
+        if (/^chat\/[^/]+(\/messages|\/end)?$/.test(rest)) {
+          return requested === "GET" || requested === "POST" ? preflight(origin, "GET, POST, OPTIONS") : HttpServerResponse.empty({ status: 405 })
+        }
         if (rest.startsWith("config/") && !rest.slice("config/".length).includes("/")) {
           if (requested !== "GET") return HttpServerResponse.empty({ status: 405 })
           const token = decodedSegment(rest.slice("config/".length))

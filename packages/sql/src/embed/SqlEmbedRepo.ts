@@ -83,7 +83,11 @@ export const layer = Layer.effect(
               ${session.user_agent}, ${session.created_at}, ${session.expires_at})
             RETURNING *`.pipe(Effect.flatMap(singleSession), StorageBoundary.orDie),
       findSession: (tokenHash) =>
-        sql`SELECT * FROM embed_sessions WHERE token_hash = ${tokenHash}`.pipe(Effect.flatMap(firstSession), StorageBoundary.orDie)
+        sql`SELECT * FROM embed_sessions WHERE token_hash = ${tokenHash}`.pipe(Effect.flatMap(firstSession), StorageBoundary.orDie),
+      markAttached: (sessionId, now) =>
+        sql`UPDATE embed_sessions SET attached_at = ${now} WHERE id = ${sessionId} AND attached_at IS NULL`.pipe(Effect.asVoid, StorageBoundary.orDie),
+      markEnded: (sessionId, now) =>
+        sql`UPDATE embed_sessions SET ended_at = ${now} WHERE id = ${sessionId} AND ended_at IS NULL`.pipe(Effect.asVoid, StorageBoundary.orDie)
     })
   })
 )

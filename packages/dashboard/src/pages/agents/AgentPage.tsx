@@ -1,6 +1,7 @@
 /**
  * One agent: its name, status and version (draft or published, and publishing), its UUID and trigger
- * URLs (with copy buttons), archive / restore, and its sub-pages: the graph editor, settings (name,
+ * URLs (with copy buttons), archive / restore, and its sub-pages: the graph editor with a text chat
+ * panel beside it, settings (name,
  * template variables, configurations), versions, runs and a test call.
  */
 import type { Workflow } from "@agentline/api/workflows/Workflow"
@@ -14,6 +15,7 @@ import { ApiError } from "../../components/ApiError.js"
 import { PageTitle } from "../../components/PageTitle.js"
 import { RunsTable } from "../runs/RunsTable.js"
 import { AgentSettings } from "./AgentSettings.js"
+import { ChatPanel } from "./ChatPanel.js"
 import { Editor } from "./Editor.js"
 import { PublishPanel } from "./Publish.js"
 import { TestCall } from "./TestCall.js"
@@ -98,7 +100,15 @@ const LoadedAgent = ({ id }: { readonly id: WorkflowId }) => {
         </ul>
       </nav>
       <Routes>
-        <Route index element={<Editor key={agent.version_number ?? 0} workflow={agent} onSaved={onSaved} onDirtyChange={setEditing} />} />
+        <Route
+          index
+          element={
+            <div className="editor-with-chat">
+              <Editor key={agent.version_number ?? 0} workflow={agent} onSaved={onSaved} onDirtyChange={setEditing} />
+              <ChatPanel workflow={agent} />
+            </div>
+          }
+        />
         <Route path="settings" element={<AgentSettings key={agent.version_number ?? 0} workflow={agent} onSaved={onSaved} />} />
         <Route path="versions" element={<Versions workflow={agent} onSaved={onSaved} />} />
         <Route path="runs" element={<RunsTable source={{ kind: "agent", workflowId: id }} />} />
