@@ -86,7 +86,7 @@ export const DoNotCallPage = () => {
       <h2>Do not call</h2>
       <p className="hint">Campaigns skip these numbers. Numbers are stored normalized (E.164); national forms need a country.</p>
       <p role="status">{notice}</p>
-      <form onSubmit={lookUp} className="inline-form" aria-label="Look up a number">
+      <form onSubmit={lookUp} className="inline-form" aria-label="Search the list">
         <Field label="Look up a number">{(props) => <input {...props} type="search" value={search} onChange={(e) => setSearch(e.target.value)} />}</Field>
         <button type="submit" disabled={search.trim() === "" || check.pending}>Look up</button>
       </form>
