@@ -221,6 +221,12 @@ dashboardSuite("Agents and telephony", (dashboard) => {
       throw new Error(`${error.message}\n--- server output (last 8000 characters) ---\n${dashboard.serverOutput().slice(-8000)}`)
     })
     await page.getByText("Hello Ada, this is the test agent.").waitFor()
+    // The run names the agent's version, as the agent's pages do, and lists the call's duration once, with its unit.
+    await page.getByText(/ran version 2 of the agent/).waitFor()
+    expect(await page.getByText(/definition \d/).count()).toBe(0)
+    const usage = page.getByRole("table", { name: "Usage and cost" })
+    await usage.getByRole("row", { name: /^Call duration \d+(\.\d+)? s$/ }).waitFor()
+    expect(await usage.getByRole("rowheader", { name: "Call duration", exact: true }).count()).toBe(1)
     const played = await playFirstRecording(page)
     expect(played.readyState).toBeGreaterThanOrEqual(1)
     expect(played.duration).toBeGreaterThan(0)
@@ -360,12 +366,19 @@ dashboardSuite("Agents and telephony", (dashboard) => {
     await page.getByLabel("Variable 1 value").fill("there")
     await page.getByLabel("Longest call (seconds)").fill("600")
     await page.getByLabel("Detect voicemail").check()
+    // The agent's own voice (model_overrides), offered from the vendors the build has.
+    await page.getByLabel("Voice (text to speech)").fill("openai:alloy")
     await page.getByRole("button", { name: "Save settings" }).click()
     await page.getByText(/^Saved as draft version 2/).waitFor()
     const saved = await dashboard.api("GET", `/api/v1/workflow/fetch/${agent.id}`)
     expect(saved.template_context_variables).toEqual({ first_name: "there" })
     // The key the form has no field for is kept.
-    expect(saved.workflow_configurations).toEqual({ dictionary: "Agentline", max_call_duration: 600, voicemail_detection: { enabled: true } })
+    expect(saved.workflow_configurations).toEqual({
+      dictionary: "Agentline",
+      max_call_duration: 600,
+      voicemail_detection: { enabled: true },
+      model_overrides: { tts: "openai:alloy" }
+    })
 
     await page.getByRole("button", { name: "Save settings" }).click()
     await page.getByText("Nothing changed.").waitFor()
