@@ -89,7 +89,7 @@ dashboardSuite("Management pages", (dashboard) => {
       await page.getByRole("button", { name: `Deliveries of ${url}` }).click()
       await page.getByRole("button", { name: `Deliveries of ${url}` }).click()
       return false
-    }, { timeout: 30_000, intervals: [1000] }).toBe(true)
+    }, { timeout: 30_000, interval: 1000 }).toBe(true)
     await resend.first().click()
     await page.getByText("Re-sent the run.ended event.").waitFor()
     await dashboard.screenshot(page, "settings-webhooks")
