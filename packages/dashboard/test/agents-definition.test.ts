@@ -5,10 +5,13 @@ import {
   cannotAdd,
   connect,
   connectionProblem,
+  defaultCondition,
   defaultNodeData,
   fromGraph,
   type Graph,
+  newNodePosition,
   NODE_TYPES,
+  removeEdges,
   removeNodes,
   starterDefinition,
   templateVariables,
@@ -16,7 +19,7 @@ import {
   updateEdgeData,
   updateNodeData
 } from "../src/pages/agents/definitionGraph.js"
-import { allMessages, fieldMessages, issueCount, locate, sortIssues } from "../src/pages/agents/definitionIssues.js"
+import { allMessages, fieldMessages, issueCount, locate, sortIssues, withoutFixed } from "../src/pages/agents/definitionIssues.js"
 import { applyInput, displayValue, EDGE_FIELDS, NODE_FIELDS, rowsOf, withRows } from "../src/pages/agents/nodeFields.js"
 
 const stored = {
@@ -139,10 +142,31 @@ describe("editing the graph", () => {
     const linked = connect(withPrompt, "start", added.id)
     if (!("graph" in linked)) throw new Error(linked.problem)
     const edge = linked.graph.edges[0]!
+    // A fresh edge has a default condition, so the graph can be saved as drawn.
+    expect(edge.data.condition).toBe("The conversation is done and the call can end")
+    expect(validateDefinition(fromGraph(linked.graph)).errors).toEqual([])
     const done = updateEdgeData(linked.graph, edge.id, { ...edge.data, condition: "The caller is done" })
     expect(validateDefinition(fromGraph(done)).errors).toEqual([])
-    // The fresh edge without a condition is what the server points at.
-    expect(validateDefinition(fromGraph(linked.graph)).errors.map((e) => [e.kind, e.id, e.field])).toEqual([["edge", edge.id, "condition"]])
+    // An emptied condition is what the server points at.
+    const emptied = updateEdgeData(linked.graph, edge.id, { ...edge.data, condition: "" })
+    expect(validateDefinition(fromGraph(emptied)).errors.map((e) => [e.kind, e.id, e.field])).toEqual([["edge", edge.id, "condition"]])
+  })
+
+  it("names the next step in a new edge's default condition, and places new nodes below the others without stacking", () => {
+    let graph = toGraph(starterDefinition())
+    const a = addNode(graph, "agentNode", newNodePosition(graph.nodes))
+    graph = updateNodeData(a.graph, a.id, { ...a.graph.nodes.at(-1)!.data, name: "Qualify" })
+    const linked = connect(graph, "start", a.id)
+    if (!("graph" in linked)) throw new Error(linked.problem)
+    expect(linked.graph.edges[0]!.data.condition).toBe("The conversation is ready for the next step: Qualify")
+    expect(defaultCondition({ id: "n", type: "agentNode", data: { name: " " } })).toBe("The conversation is ready for the next step: n")
+    expect(newNodePosition([])).toEqual({ x: 80, y: 60 })
+    const b = addNode(linked.graph, "endCall", newNodePosition(linked.graph.nodes))
+    const positions = b.graph.nodes.map((n) => n.position)
+    // Each new node is below every earlier one, and no two share a spot.
+    expect(positions[1]!.y).toBeGreaterThan(positions[0]!.y)
+    expect(positions[2]!.y).toBeGreaterThan(positions[1]!.y)
+    expect(new Set(positions.map((p) => `${p.x},${p.y}`)).size).toBe(3)
   })
 
   it("finds the template variables the texts use", () => {
@@ -276,5 +300,44 @@ describe("node forms", () => {
     expect(rows).toEqual([{ name: "city", type: "string", prompt: "Where" }, { name: "age", type: "number", prompt: "" }])
     expect(withRows(data, field, rows)).toEqual(data)
     expect(withRows(data, field, [])).toEqual({})
+  })
+})
+
+describe("the server's problems after an edit", () => {
+  const graph = toGraph(stored)
+  const issues = sortIssues([
+    { loc: ["body", "workflow_definition", "edges", "e1", "condition"], msg: "condition must not be empty" },
+    { loc: ["body", "workflow_definition", "nodes", "end", "prompt"], msg: "prompt must not be empty" },
+    { loc: ["body", "workflow_definition", "nodes", "start", "extraction_variables.0.name"], msg: "name must not be empty" },
+    { loc: ["body", "workflow_definition"], msg: "An agent needs an End call node", kind: "workflow", id: null, field: null },
+    { loc: ["body", "name"], msg: "name must not be empty" }
+  ])
+
+  it("an edited field's problems go at once; the others stay", () => {
+    const fixed = updateEdgeData(graph, "e1", { ...graph.edges[0]!.data, condition: "When done" })
+    const after = withoutFixed(issues, graph, fixed)
+    expect(after.edges.size).toBe(0)
+    expect(issueCount(after)).toBe(issueCount(issues) - 1)
+    expect(allMessages(after.nodes.get("end"))).toEqual(["prompt must not be empty"])
+    // A problem nested in a field goes when the field changes.
+    const start = graph.nodes[0]!
+    const vars = updateNodeData(graph, "start", { ...start.data, extraction_variables: [{ name: "city" }] })
+    expect(withoutFixed(issues, graph, vars).nodes.has("start")).toBe(false)
+  })
+
+  it("a removed node or edge takes its problems along; a change of shape clears the definition-wide ones", () => {
+    const after = withoutFixed(issues, graph, removeNodes(graph, ["end"]))
+    expect(after.nodes.has("end")).toBe(false)
+    expect(after.edges.has("e1")).toBe(false)
+    expect(after.workflow).toEqual([])
+    // The request's own fields are not the editor's: they stay until the next save.
+    expect(after.request.get("name")).toEqual(["name must not be empty"])
+    expect(withoutFixed(issues, graph, removeEdges(graph, ["e1"])).edges.size).toBe(0)
+  })
+
+  it("a drag (positions only) changes nothing: the same object comes back", () => {
+    const dragged = { ...graph, nodes: graph.nodes.map((n) => ({ ...n, position: { x: n.position.x + 5, y: n.position.y } })) }
+    expect(withoutFixed(issues, graph, dragged)).toBe(issues)
+    expect(withoutFixed(issues, graph, graph)).toBe(issues)
   })
 })

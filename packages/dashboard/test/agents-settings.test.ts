@@ -27,7 +27,15 @@ describe("configurations", () => {
       model_overrides: { llm: { model: "x" } }
     }
     const { rest, values } = splitConfigurations(config)
-    expect(values).toEqual({ max_call_duration: "600", max_user_idle_timeout: "", smart_turn_stop_secs: "", "voicemail_detection.enabled": true })
+    expect(values).toEqual({
+      max_call_duration: "600",
+      max_user_idle_timeout: "",
+      smart_turn_stop_secs: "",
+      "voicemail_detection.enabled": true,
+      "model_overrides.llm": "",
+      "model_overrides.stt": "",
+      "model_overrides.tts": ""
+    })
     expect(JSON.parse(rest)).toEqual({ voicemail_detection: { long_speech_timeout: 6 }, dictionary: "Agentline, SIP", model_overrides: { llm: { model: "x" } } })
     expect(joinConfigurations(values, rest)).toEqual({ value: config })
     // The input object is not changed by splitting.
@@ -40,9 +48,30 @@ describe("configurations", () => {
       errors: { rest: "Other settings must be a JSON object", max_call_duration: expect.stringMatching(/number/) }
     })
     expect(splitConfigurations(null)).toEqual({
-      values: { max_call_duration: "", max_user_idle_timeout: "", smart_turn_stop_secs: "", "voicemail_detection.enabled": false },
+      values: {
+        max_call_duration: "",
+        max_user_idle_timeout: "",
+        smart_turn_stop_secs: "",
+        "voicemail_detection.enabled": false,
+        "model_overrides.llm": "",
+        "model_overrides.stt": "",
+        "model_overrides.tts": ""
+      },
       rest: ""
     })
+  })
+
+  it("edits the agent's own services (model_overrides) as fields, keeping its stored credentials in the JSON", () => {
+    const config = { model_overrides: { llm: "openai:gpt-4.1", tts: "elevenlabs:voice-1", credentials: { openai: "uuid-1" } } }
+    const { rest, values } = splitConfigurations(config)
+    expect([values["model_overrides.llm"], values["model_overrides.stt"], values["model_overrides.tts"]]).toEqual(["openai:gpt-4.1", "", "elevenlabs:voice-1"])
+    expect(JSON.parse(rest)).toEqual({ model_overrides: { credentials: { openai: "uuid-1" } } })
+    expect(joinConfigurations(values, rest)).toEqual({ value: config })
+    // A voice chosen, the model emptied (back to the server's default), values trimmed.
+    const edited = joinConfigurations({ ...values, "model_overrides.llm": " ", "model_overrides.stt": " deepgram:nova-3 " }, rest)
+    expect(edited).toEqual({ value: { model_overrides: { stt: "deepgram:nova-3", tts: "elevenlabs:voice-1", credentials: { openai: "uuid-1" } } } })
+    // Nothing chosen and no credentials: no model_overrides at all.
+    expect(joinConfigurations({ "model_overrides.llm": "", "model_overrides.tts": "" }, "")).toEqual({ value: {} })
   })
 })
 

@@ -4,16 +4,22 @@ import {
   filterChoices,
   filterRuns,
   flatten,
+  gatheredSections,
+  inProgressRuns,
   noFilters,
   onThisOrigin,
   recordings,
   type RunLike,
   runDisposition,
   runOutcome,
+  runVersion,
   timeline,
   transcriptLink,
-  transcriptTurns
+  transcriptTurns,
+  usageRows
 } from "../src/pages/runs/runView.js"
+import { formatTime } from "../src/components/format.js"
+import { formatDate } from "../src/pages/agents/ui.js"
 
 const run = (overrides: Partial<RunLike> = {}): RunLike => ({
   id: 1,
@@ -142,5 +148,91 @@ describe("artifacts and tables", () => {
       { key: "none", value: "—" },
       { key: "n", value: "1.5" }
     ])
+  })
+})
+
+describe("the run page's sections", () => {
+  // What the dialer and the voice runtime write into a finished call's run.
+  const finished = run({
+    is_completed: true,
+    gathered_context: {
+      outcome: "completed",
+      provider: "simulator",
+      call_id: "sim-1",
+      call_disposition: "interested",
+      mapped_call_disposition: "interested",
+      call_tags: ["answered"],
+      end_reason: "end_node",
+      city: "Paris",
+      email: "ada@example.com"
+    },
+    usage_info: {
+      call_duration_seconds: 12.345,
+      conversation_duration_seconds: 11.5,
+      llm: { "openai:gpt-4o-mini": { prompt_tokens: 1200, completion_tokens: 80, total_tokens: 1280 } },
+      tts: { local: 340 },
+      stt: { local: 9.87 }
+    },
+    cost_info: { call_duration_seconds: 12, total_cost_usd: 0.0031, llm_cost_usd: 0.0031, stt_cost_usd: 0, tts_cost_usd: 0, unpriced: ["tts:local"] }
+  })
+
+  it("shows what the conversation gathered apart from the call's own data, without repeating the outcome or disposition", () => {
+    const { call, gathered } = gatheredSections(finished)
+    expect(gathered).toEqual({ city: "Paris", email: "ada@example.com" })
+    expect(call).toEqual({ provider: "simulator", call_id: "sim-1", call_tags: ["answered"], end_reason: "end_node" })
+    // A mapped disposition that differs is shown.
+    expect(gatheredSections(run({ gathered_context: { call_disposition: "a", mapped_call_disposition: "b" } })).call).toEqual({ mapped_call_disposition: "b" })
+  })
+
+  it("lists usage and cost once each, with units", () => {
+    const rows = usageRows(finished)
+    expect(rows).toEqual([
+      { label: "Call duration", value: "12.35 s" },
+      { label: "Conversation", value: "11.5 s" },
+      { label: "Language model openai:gpt-4o-mini", value: "prompt 1,200, completion 80, total 1,280 tokens" },
+      { label: "Text to speech local", value: "340 characters" },
+      { label: "Speech to text local", value: "9.87 s of audio" },
+      { label: "Total cost", value: "$0.003100" },
+      { label: "Language model cost", value: "$0.003100" },
+      { label: "Speech to text cost", value: "$0.0000" },
+      { label: "Text to speech cost", value: "$0.0000" },
+      { label: "Without a price", value: "tts:local" }
+    ])
+    // The call's duration appears once although both objects carry it.
+    expect(rows.filter((r) => r.label === "Call duration")).toHaveLength(1)
+    // Unknown keys are not hidden.
+    expect(usageRows(run({ usage_info: { minutes_billed: 2 }, cost_info: { carrier_usd: 0.5 } }))).toEqual([
+      { label: "minutes_billed", value: "2" },
+      { label: "carrier_usd", value: "0.5" }
+    ])
+    expect(usageRows(run())).toEqual([])
+  })
+
+  it("names the agent's version a run ran, not its definition's id", () => {
+    const versions = [{ id: 6, version_number: 2 }, { id: 3, version_number: 1 }]
+    expect(runVersion(6, versions)).toBe("version 2")
+    expect(runVersion(9, versions)).toBeNull()
+    expect(runVersion(null, versions)).toBeNull()
+    expect(runVersion(6, undefined)).toBeNull()
+  })
+
+  it("lists as in progress exactly the runs the runs table shows in progress", () => {
+    const runs = [
+      run({ id: 1, is_completed: false }),
+      run({ id: 2, is_completed: true, gathered_context: { outcome: "completed" } }),
+      // Outcome written, completion not yet: the table shows the outcome, so it is not "in progress".
+      run({ id: 3, is_completed: false, gathered_context: { outcome: "busy" } })
+    ]
+    expect(inProgressRuns(runs).map((r) => r.id)).toEqual([1])
+    expect(inProgressRuns(runs).map(runOutcome)).toEqual(["in progress"])
+    expect(runs.filter((r) => runOutcome(r) === "in progress")).toEqual(inProgressRuns(runs))
+  })
+
+  it("formats every date one way: the agents' pages' formatter is the settings' one", () => {
+    expect(formatDate).toBe(formatTime)
+    const iso = "2026-01-02T03:04:05Z"
+    expect(formatTime(iso)).toBe(new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }))
+    expect(formatTime(iso, { seconds: true })).toContain("05")
+    expect(formatTime(null)).toBe("—")
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { fields as simulatorFields } from "@agentline/telephony-simulator/Config"
+import { fields as twilioFields } from "@agentline/telephony-twilio/Config"
 import { configIssues, initialValues, inputKind, type ProviderMeta, toConfig } from "../src/pages/telephony/providerForm.js"
 
 // The simulator's real field list, as the metadata endpoint shows it (without `options`, which it does not send).
@@ -34,8 +35,22 @@ describe("provider form from metadata", () => {
       ["webhook_secret", "password"],
       ["callee_lines", "lines"]
     ])
-    // A sensitive field is a password input whatever its declared type.
-    expect(inputKind({ name: "k", label: "K", type: "text", required: false, sensitive: true })).toBe("password")
+    // A sensitive field is a password input whatever its declared type, but an account identifier (a
+    // sensitive field declared as text, such as Twilio's Account SID) is typed visibly.
+    expect(inputKind({ name: "k", label: "K", type: "number", required: false, sensitive: true })).toBe("password")
+    expect(inputKind({ name: "k", label: "K", type: "textarea", required: false, sensitive: true })).toBe("password")
+    expect(inputKind({ name: "k", label: "K", type: "text", required: false, sensitive: true })).toBe("text")
+  })
+
+  it("Twilio's Account SID is typed visibly and its auth token hidden; a masked SID sent back keeps the stored one", () => {
+    const twilio: ProviderMeta = { provider: "twilio", display_name: "Twilio", fields: twilioFields }
+    expect(twilio.fields.map((f) => [f.name, inputKind(f)])).toEqual([
+      ["account_sid", "text"],
+      ["auth_token", "password"],
+      ["amd_enabled", "checkbox"]
+    ])
+    const stored = { account_sid: "**********************1234", auth_token: "****************cdef", amd_enabled: true }
+    expect(toConfig(twilio, initialValues(twilio, stored))).toEqual({ config: { ...stored, provider: "twilio" } })
   })
 
   it("turns values into a config: numbers, lists and JSON parsed, empty optionals left out", () => {

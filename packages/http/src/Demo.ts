@@ -99,20 +99,33 @@ const bar = (s: Snapshot, width = 30) => {
     `no answer ${o.no_answer ?? 0} | voicemail ${o.voicemail ?? 0} | failed ${o.failed ?? 0} | retries pending ${s.retriesPending}`
 }
 
-/** A new organization named `<prefix>-<time>` with its administrator, allowed `limit` calls at once. */
+/** The password of every demo organization's administrator (printed with its email; a demo is not production). */
+export const DEMO_PASSWORD = "demo-password"
+
+/** What the demo prints so its organization can be looked at in the dashboard afterwards. */
+export const loginLine = (email: string): string =>
+  `To look at it in the dashboard: start the server on the same data (npm start), open its address ` +
+  `(http://localhost:8000 by default) and log in as ${email} with the password ${DEMO_PASSWORD}.`
+
+/**
+ * A new organization named `<prefix>-<time>` with its administrator, allowed `limit` calls at once;
+ * prints how to log in as that administrator.
+ */
 export const demoOrganization = (prefix: string, limit: number) =>
   Effect.gen(function*() {
     const name = `${prefix}-${new Date().toISOString().replace(/[:.]/g, "-")}`
+    const email = `demo@${name}.local`
     const admin = yield* (yield* Users).create({
-      email: `demo@${name}.local`,
-      password: "demo-password",
+      email,
+      password: DEMO_PASSWORD,
       role: "admin",
       organization: { name },
       mustChangePassword: false
     })
     const principal = acting(admin)
     yield* (yield* Organizations).setConcurrentCallLimit(principal.organizationId, limit)
-    return { name, principal }
+    console.log(loginLine(email))
+    return { name, principal, email }
   })
 
 /** A loopback port nothing listens on now: where a demo serves the API for its fakes to call back. */
@@ -127,7 +140,7 @@ export const freePort = Effect.async<number>((resume) => {
 export const run = (options: { readonly contacts: number; readonly telephony?: Telephony }) =>
   Effect.gen(function*() {
     const started = Date.now()
-    const { name, principal } = yield* demoOrganization("demo", 100)
+    const { email, name, principal } = yield* demoOrganization("demo", 100)
     const telephony = options.telephony ?? simulatorTelephony
     const configuration = yield* (yield* TelephonyConfigs).create(principal, {
       name: telephony.name,
@@ -195,4 +208,6 @@ export const run = (options: { readonly contacts: number; readonly telephony?: T
     }])
     console.table(Object.entries(last.outcomes).map(([outcome, attempts]) => ({ outcome, attempts })))
     if (telephony.summary !== undefined) yield* telephony.summary
+    // Again at the end: the progress and the tables pushed the first one out of sight.
+    console.log(`\n${loginLine(email)}`)
   })

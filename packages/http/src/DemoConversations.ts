@@ -129,7 +129,7 @@ export const run = (options: {
 const conversations = (contacts: number, publicUrl: string, dataDir: string) =>
   Effect.gen(function*() {
     const started = Date.now()
-    const { name, principal } = yield* Demo.demoOrganization("demo-talk", 10)
+    const { email, name, principal } = yield* Demo.demoOrganization("demo-talk", 10)
     yield* (yield* TelephonyConfigs).create(principal, {
       name: "Talking simulator",
       is_default_outbound: true,
@@ -189,4 +189,5 @@ const conversations = (contacts: number, publicUrl: string, dataDir: string) =>
     console.log(`\nThe callee said ${JSON.stringify(calleeLines)}; the "callee" lines above are what the agent heard.`)
     console.log(`The runs stay in ${dataDir}: \`npm start\` serves them, with download links for transcripts and ` +
       `recordings, at GET /api/v1/workflow/${agent.id}/runs/{run_id} (with an API key of organization '${name}').`)
+    console.log(Demo.loginLine(email))
   })

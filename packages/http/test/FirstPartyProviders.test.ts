@@ -21,8 +21,10 @@ describe("the first-party providers", () => {
   it.each(firstPartyProviders.map((p) => [p.name, p] as const))("%s: every field has a label; secrets are typed so forms hide them", (_, p) => {
     for (const f of p.fields) {
       expect(f.label.length).toBeGreaterThan(0)
-      // Secrets are typed so a form hides them; multi-line secrets (PEM keys) are text areas.
-      if (f.sensitive) expect(["password", "textarea"]).toContain(f.type)
+      // Secrets are typed so a form hides them; multi-line secrets (PEM keys) are text areas; account
+      // identifiers (kept like secrets, typed visibly) are text.
+      if (f.sensitive) expect(["password", "textarea", "text"]).toContain(f.type)
+      if (f.sensitive && f.type === "text") expect(f.label).toMatch(/\b(SID|ID)$/)
     }
   })
 

@@ -3,7 +3,7 @@
  * the account's region (one of Exotel's two API hosts). The inbound routing key's account id is the
  * account SID.
  */
-import { present, providerConfig, requiredText, secretField } from "@agentline/telephony-kit/ProviderConfig"
+import { identifierField, present, providerConfig, requiredText, secretField } from "@agentline/telephony-kit/ProviderConfig"
 import type { ProviderField } from "@agentline/telephony-kit/TelephonyProvider"
 import { Option, Schema } from "effect"
 
@@ -40,7 +40,7 @@ export const ExotelConfig = providerConfig({
 export type ExotelConfig = typeof ExotelConfig.Type
 
 export const fields: ReadonlyArray<ProviderField> = [
-  secretField("account_sid", "Account SID", true),
+  identifierField("account_sid", "Account SID", true),
   secretField("api_key", "API key", true),
   secretField("api_token", "API token", true),
   {

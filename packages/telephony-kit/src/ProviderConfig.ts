@@ -46,6 +46,16 @@ export const textField = (name: string, label: string, required: boolean, descri
   ...(description !== undefined ? { description } : {})
 })
 
+/**
+ * An account identifier kept like a secret (encrypted at rest, masked in responses, as the reference
+ * masks it) but typed in a visible text input: a person copies it from the provider's console and must
+ * see what they pasted. A form sends the mask back unchanged to keep the stored value.
+ */
+export const identifierField = (name: string, label: string, required: boolean, description?: string): ProviderField => ({
+  ...secretField(name, label, required, description),
+  type: "text"
+})
+
 /** A secret: encrypted at rest, masked in responses, a password input in forms. */
 export const secretField = (name: string, label: string, required: boolean, description?: string): ProviderField => ({
   name,

@@ -4,7 +4,7 @@
  * Basic auth on `https://api.plivo.com/v1/Account/{auth_id}/`, V3 signatures over the URL and the
  * parameters, numbers linked with `POST Number/{n}/ {app_id}`, L16 little-endian.
  */
-import { secretField, textField } from "@agentline/telephony-kit/ProviderConfig"
+import { identifierField, secretField, textField } from "@agentline/telephony-kit/ProviderConfig"
 import type { ProviderField } from "@agentline/telephony-kit/TelephonyProvider"
 import type { HttpClient } from "@effect/platform"
 import type { Effect } from "effect"
@@ -16,7 +16,7 @@ export const PlivoConfig = PlivoCompatibleConfig
 export type PlivoConfig = PlivoCompatibleConfig
 
 export const fields: ReadonlyArray<ProviderField> = [
-  secretField("auth_id", "Auth ID", true),
+  identifierField("auth_id", "Auth ID", true),
   secretField("auth_token", "Auth token", true),
   textField(
     "application_id",

@@ -42,6 +42,9 @@ export const SimulatorConfig = Schema.Struct({
 }).annotations({ parseOptions: { errors: "all", onExcessProperty: "ignore" } })
 export type SimulatorConfig = typeof SimulatorConfig.Type
 
+/** The Rules field's example, valid JSON a person can paste into the field as it is. */
+export const RULES_EXAMPLE = '[{"match": "prefix", "pattern": "+1415", "outcomes": ["busy", "completed"]}]'
+
 export const fields: ReadonlyArray<ProviderField> = [
   {
     name: "default_outcome",
@@ -58,8 +61,8 @@ export const fields: ReadonlyArray<ProviderField> = [
     type: "json",
     required: false,
     sensitive: false,
-    description: "[{match: \"prefix\" | \"exact\", pattern: \"+1415\", outcomes: [\"busy\", \"completed\"]}]: one outcome per " +
-      "attempt to a number, the last one repeating; an exact rule wins over the longest matching prefix. Patterns match " +
+    description: `A JSON list of rules, for example ${RULES_EXAMPLE}. "match" is "prefix" or "exact"; "outcomes" has one ` +
+      "outcome per attempt to a number, the last one repeating; an exact rule wins over the longest matching prefix. Patterns match " +
       "the dialed address as normalized (E.164 with +)"
   },
   { name: "ring_seconds", label: "Ring seconds", type: "number", required: false, sensitive: false, description: "Ringing time before the outcome (default 2)" },

@@ -1,9 +1,10 @@
 /**
- * Twilio's configuration: the account SID and auth token (both secret, as the reference masks them),
- * and whether to ask for answering machine detection. The inbound routing key's account id is the
+ * Twilio's configuration: the account SID and auth token (both encrypted at rest and masked in
+ * responses, as the reference masks them; the SID is typed in a visible input, the token in a hidden
+ * one), and whether to ask for answering machine detection. The inbound routing key's account id is the
  * account SID.
  */
-import { present, providerConfig, requiredText, secretField } from "@agentline/telephony-kit/ProviderConfig"
+import { identifierField, present, providerConfig, requiredText, secretField } from "@agentline/telephony-kit/ProviderConfig"
 import type { ProviderField } from "@agentline/telephony-kit/TelephonyProvider"
 import { Schema } from "effect"
 
@@ -15,7 +16,7 @@ export const TwilioConfig = providerConfig({
 export type TwilioConfig = typeof TwilioConfig.Type
 
 export const fields: ReadonlyArray<ProviderField> = [
-  secretField("account_sid", "Account SID", true),
+  identifierField("account_sid", "Account SID", true),
   secretField("auth_token", "Auth token", true),
   {
     name: "amd_enabled",

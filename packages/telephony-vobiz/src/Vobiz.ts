@@ -6,7 +6,7 @@
  * (`X-Vobiz-Signature-V3`, or V2), numbers linked with `POST numbers/{+n}/application`, the call's
  * `request_uuid` is its uuid, L16 streamed to us big-endian.
  */
-import { secretField, textField } from "@agentline/telephony-kit/ProviderConfig"
+import { identifierField, secretField, textField } from "@agentline/telephony-kit/ProviderConfig"
 import type { ProviderField } from "@agentline/telephony-kit/TelephonyProvider"
 import { amdField, PlivoCompatibleConfig, type PlivoDialect } from "@agentline/telephony-plivo/Dialect"
 import * as PlivoCompatible from "@agentline/telephony-plivo/PlivoCompatible"
@@ -18,7 +18,7 @@ export const VobizConfig = PlivoCompatibleConfig
 export type VobizConfig = PlivoCompatibleConfig
 
 export const fields: ReadonlyArray<ProviderField> = [
-  secretField("auth_id", "Account ID", true, "The Vobiz account id, e.g. MA_SYQRLN1K"),
+  identifierField("auth_id", "Account ID", true, "The Vobiz account id, e.g. MA_SYQRLN1K"),
   secretField("auth_token", "Auth token", true),
   textField(
     "application_id",

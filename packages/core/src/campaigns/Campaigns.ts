@@ -32,6 +32,14 @@ import {
 
 const organizationOf = (principal: Principal) => OrganizationId.make(principal.organizationId)
 
+/**
+ * Who asked for a state change, for the campaign's log: the person, and "with an API key" when they
+ * used one. A login session is the dashboard's or a script's (both log in the same way), so the log
+ * does not claim which.
+ */
+export const requestedBy = (principal: Pick<Principal, "email" | "via">): string =>
+  principal.via._tag === "ApiKey" ? `by ${principal.email} with an API key` : `by ${principal.email}`
+
 const present = ({ organization_id: _, ...campaign }: StoredCampaign): Campaign => campaign
 
 /** Effective settings: the schemas' defaults filled in, encoded for storage and responses. */
@@ -110,7 +118,7 @@ export class Campaigns extends Effect.Service<Campaigns>()("@agentline/core/Camp
           action,
           expected: current.state,
           log: logEntry(now, "info", `campaign_${done}`,
-            `${action[0]!.toUpperCase()}${action.slice(1)} requested through the API (was ${current.state})`, {
+            `${action[0]!.toUpperCase()}${action.slice(1)} requested ${requestedBy(principal)} (was ${current.state})`, {
               previous_state: current.state,
               ...(principal.via._tag === "ApiKey" ? { api_key_id: principal.via.apiKeyId } : { user_id: principal.userId })
             })

@@ -9,6 +9,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { advanceUntil, Campaigns, csvOf, numbers, setupDialing, uploadCsv } from "../DispatchHarness.js"
 import { dialects, seedOrganization, TestServices } from "../Harness.js"
+import { requestedBy } from "../../src/campaigns/Campaigns.js"
 
 const createRequest = (input: typeof CreateCampaignRequest.Encoded) => Schema.decodeSync(CreateCampaignRequest)(input)
 const updateRequest = (input: typeof UpdateCampaignRequest.Encoded) => Schema.decodeSync(UpdateCampaignRequest)(input)
@@ -42,6 +43,12 @@ for (const dialect of dialects) {
         expect((yield* campaigns.get(setup.principal, id)).logs.map((l) => l.event)).toEqual(
           ["campaign_created", "campaign_started", "campaign_paused", "campaign_resumed", "campaign_canceled"]
         )
+        // The log names who asked (not "through the API": the dashboard asks as its signed-in user).
+        const started = (yield* campaigns.get(setup.principal, id)).logs.find((l) => l.event === "campaign_started")!
+        expect(started.message).toBe(`Start requested ${requestedBy(setup.principal)} (was draft)`)
+        expect(started.message).not.toContain("through the API")
+        expect(requestedBy({ email: "ada@example.com", via: { _tag: "Session", sessionId: 1, mustChangePassword: false } })).toBe("by ada@example.com")
+        expect(requestedBy({ email: "ada@example.com", via: { _tag: "ApiKey", apiKeyId: 2 } })).toBe("by ada@example.com with an API key")
         const other = yield* seedOrganization()
         expect(yield* refused(campaigns.get(other.principal, id))).toMatchObject({ _tag: "CampaignNotFound" })
         expect(yield* refused(campaigns.start(other.principal, id))).toMatchObject({ _tag: "CampaignNotFound" })

@@ -131,6 +131,14 @@ dashboardSuite("Agents and telephony", (dashboard) => {
     await page.getByLabel("Node type").selectOption({ label: "End call" })
     await page.getByRole("button", { name: "Add node" }).click()
     const panel = page.getByRole("complementary", { name: "Selected item" })
+    // The new node lands inside the visible canvas (the view moves to it).
+    const canvas = page.getByRole("region", { name: /^Agent graph/ })
+    const added = page.locator(".react-flow__node").filter({ hasText: "End call" })
+    await expect.poll(async () => {
+      const [box, node] = [await canvas.boundingBox(), await added.boundingBox()]
+      return box !== null && node !== null && node.x >= box.x && node.y >= box.y &&
+        node.x + node.width <= box.x + box.width && node.y + node.height <= box.y + box.height
+    }, { timeout: 5000 }).toBe(true)
     await panel.getByLabel("Name", { exact: true }).fill("Goodbye")
     await panel.getByLabel("Prompt", { exact: true }).fill("Thank the caller and say goodbye.")
     await page.getByLabel("From", { exact: true }).selectOption({ label: "Start" })
@@ -141,7 +149,9 @@ dashboardSuite("Agents and telephony", (dashboard) => {
     expect(await page.locator(".react-flow__node").count()).toBe(2)
     expect(await page.locator(".react-flow__edge").count()).toBe(1)
 
-    // Saved without a condition: the server's 422 lands on the edge and its Condition field.
+    // A new edge comes with a condition to reword; emptied, the server's 422 lands on the edge and its field.
+    expect(await panel.getByLabel("Condition", { exact: true }).inputValue()).toBe("The conversation is done and the call can end")
+    await panel.getByLabel("Condition", { exact: true }).fill("")
     await page.getByRole("button", { name: "Save draft" }).click()
     await page.getByText(/The server found 1 problem/).waitFor()
     await panel.getByLabel("Problems with this edge").waitFor()
@@ -150,6 +160,10 @@ dashboardSuite("Agents and telephony", (dashboard) => {
     await dashboard.screenshot(page, "agent-editor-validation")
 
     await panel.getByLabel("Condition", { exact: true }).fill("The caller has answered")
+    // The fix takes the problem off the page at once, before the next save.
+    await page.getByText(/The server found 1 problem/).waitFor({ state: "detached" })
+    expect(await panel.getByLabel("Condition", { exact: true }).getAttribute("aria-invalid")).not.toBe("true")
+    expect(await page.locator(".react-flow__edge.has-issues").count()).toBe(0)
     // Publishing waits for the editor's changes to be saved: it publishes the saved draft.
     expect(await publishing(page).getByRole("button", { name: /^Publish/ }).isDisabled()).toBe(true)
     await page.getByRole("button", { name: "Save draft" }).click()
@@ -207,6 +221,12 @@ dashboardSuite("Agents and telephony", (dashboard) => {
       throw new Error(`${error.message}\n--- server output (last 8000 characters) ---\n${dashboard.serverOutput().slice(-8000)}`)
     })
     await page.getByText("Hello Ada, this is the test agent.").waitFor()
+    // The run names the agent's version, as the agent's pages do, and lists the call's duration once, with its unit.
+    await page.getByText(/ran version 2 of the agent/).waitFor()
+    expect(await page.getByText(/definition \d/).count()).toBe(0)
+    const usage = page.getByRole("table", { name: "Usage and cost" })
+    await usage.getByRole("row", { name: /^Call duration \d+(\.\d+)? s$/ }).waitFor()
+    expect(await usage.getByRole("rowheader", { name: "Call duration", exact: true }).count()).toBe(1)
     const played = await playFirstRecording(page)
     expect(played.readyState).toBeGreaterThanOrEqual(1)
     expect(played.duration).toBeGreaterThan(0)
@@ -346,12 +366,19 @@ dashboardSuite("Agents and telephony", (dashboard) => {
     await page.getByLabel("Variable 1 value").fill("there")
     await page.getByLabel("Longest call (seconds)").fill("600")
     await page.getByLabel("Detect voicemail").check()
+    // The agent's own voice (model_overrides), offered from the vendors the build has.
+    await page.getByLabel("Voice (text to speech)").fill("openai:alloy")
     await page.getByRole("button", { name: "Save settings" }).click()
     await page.getByText(/^Saved as draft version 2/).waitFor()
     const saved = await dashboard.api("GET", `/api/v1/workflow/fetch/${agent.id}`)
     expect(saved.template_context_variables).toEqual({ first_name: "there" })
     // The key the form has no field for is kept.
-    expect(saved.workflow_configurations).toEqual({ dictionary: "Agentline", max_call_duration: 600, voicemail_detection: { enabled: true } })
+    expect(saved.workflow_configurations).toEqual({
+      dictionary: "Agentline",
+      max_call_duration: 600,
+      voicemail_detection: { enabled: true },
+      model_overrides: { tts: "openai:alloy" }
+    })
 
     await page.getByRole("button", { name: "Save settings" }).click()
     await page.getByText("Nothing changed.").waitFor()

@@ -134,7 +134,7 @@ dashboardSuite("Settings", (dashboard) => {
     await page.getByRole("link", { name: "Settings" }).click()
     const settingsNav = page.getByRole("navigation", { name: "Settings" })
     await settingsNav.getByRole("link", { name: "Password" }).waitFor()
-    await expect(settingsNav.getByRole("link").allTextContents()).resolves.toEqual(["API keys", "Password"])
+    await expect(settingsNav.getByRole("link").allTextContents()).resolves.toEqual(["API keys", "Webhooks", "Credentials", "Do not call", "Recordings", "Password"])
     await createKeyInPage(page, "My script")
     await page.getByRole("button", { name: "I have copied it" }).click()
     // At a phone width each cell also reads its column's name ("Name: My script").

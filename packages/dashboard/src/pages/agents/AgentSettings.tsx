@@ -98,6 +98,18 @@ export const AgentSettings = ({ onSaved, workflow }: { readonly workflow: Workfl
         <h2 id="config-heading">Configurations</h2>
         {CONFIGURATION_FIELDS.map((field) => {
           const key = configurationKey(field)
+          if (field.kind === "text") {
+            return (
+              <Field key={key} label={field.label} hint={field.help} errors={problems[key] === undefined ? undefined : [problems[key]]}>
+                {(props) => (
+                  <>
+                    <input {...props} list={`${key}-choices`} value={String(values[key] ?? "")} onChange={(e) => setValues({ ...values, [key]: e.target.value })} />
+                    <datalist id={`${key}-choices`}>{(field.suggestions ?? []).map((s) => <option key={s} value={s} />)}</datalist>
+                  </>
+                )}
+              </Field>
+            )
+          }
           return field.kind === "checkbox"
             ? (
               <Checkbox key={key} label={field.label} hint={field.help} checked={values[key] === true} onChange={(checked) => setValues({ ...values, [key]: checked })} />
@@ -121,7 +133,7 @@ export const AgentSettings = ({ onSaved, workflow }: { readonly workflow: Workfl
         })}
         <Field
           label="Other settings (JSON)"
-          hint="Any other keys of workflow_configurations (model_overrides, transcript_configuration, dictionary…), kept as they are"
+          hint="Any other keys of workflow_configurations (model_overrides.credentials, transcript_configuration, dictionary…), kept as they are"
           errors={problems.rest === undefined ? undefined : [problems.rest]}
         >
           {(props) => <textarea {...props} className="mono" rows={6} value={rest} onChange={(e) => setRest(e.target.value)} />}

@@ -20,13 +20,14 @@ import {
   type NodeChange,
   type NodeProps,
   Position,
-  ReactFlow
+  ReactFlow,
+  type ReactFlowInstance
 } from "@xyflow/react"
 import "@xyflow/react/dist/style.css"
 import { WorkflowId } from "@agentline/api/Ids"
 import type { Workflow } from "@agentline/api/workflows/Workflow"
 import { Either } from "effect"
-import { createContext, useCallback, useContext, useEffect, useMemo, useState } from "react"
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react"
 import { client } from "../../api/client.js"
 import { useAction } from "../../api/hooks.js"
 import { ApiError } from "../../components/ApiError.js"
@@ -37,6 +38,8 @@ import {
   connectionProblem,
   fromGraph,
   type Graph,
+  newNodePosition,
+  nodeName,
   type GraphEdge,
   type GraphNode,
   type JsonObject,
@@ -49,7 +52,7 @@ import {
   updateEdgeData,
   updateNodeData
 } from "./definitionGraph.js"
-import { allMessages, issueCount, noIssues, type SortedIssues, sortIssues } from "./definitionIssues.js"
+import { allMessages, issueCount, noIssues, type SortedIssues, sortIssues, withoutFixed } from "./definitionIssues.js"
 import { EDGE_FIELDS, NODE_FIELDS } from "./nodeFields.js"
 import { DataForm } from "./NodeForm.js"
 import { Field } from "./ui.js"
@@ -86,10 +89,6 @@ const AgentFlowNode = ({ data, id, selected, type }: NodeProps<FlowNode>) => {
 const nodeTypes = Object.fromEntries(NODE_TYPES.map((t) => [t, AgentFlowNode]))
 
 type Selection = { readonly kind: "node" | "edge"; readonly id: string } | null
-
-const nodeName = (node: GraphNode | undefined): string =>
-  node === undefined ? "?" : typeof node.data.name === "string" && node.data.name !== "" ? node.data.name : node.id
-
 interface EditorProps {
   readonly workflow: Workflow
   readonly onSaved: (message: string) => void
@@ -105,9 +104,7 @@ export const Editor = ({ onDirtyChange, onSaved, workflow }: EditorProps) => {
       return { problem: error instanceof Error ? error.message : String(error) } as const
     }
   }, [workflow.workflow_definition])
-  if ("problem" in initial) {
-    return <p className="error" role="alert">This definition cannot be edited here: {initial.problem}</p>
-  }
+  if ("problem" in initial) return <p className="error" role="alert">This definition cannot be edited here: {initial.problem}</p>
   return <GraphEditor workflow={workflow} initial={initial.graph} onSaved={onSaved} onDirtyChange={onDirtyChange} />
 }
 
@@ -123,13 +120,23 @@ const GraphEditor = ({ initial, onDirtyChange, onSaved, workflow }: EditorProps 
     client.workflows.update({ path: { workflow_id: WorkflowId.make(workflow.id) }, payload: { workflow_definition: definition } })
   )
 
+  const [flow, setFlow] = useState<ReactFlowInstance<FlowNode, Edge<JsonObject>> | null>(null)
+  // An edit takes the server's problems it fixed off the page, and the last save's failure with them.
+  const before = useRef(graph)
+  useEffect(() => {
+    const previous = before.current
+    if (previous === graph) return
+    setIssues((current) => withoutFixed(current, previous, graph))
+    save.reset()
+    before.current = graph
+  }, [graph, save.reset])
+
   const stored = useMemo(() => JSON.stringify(fromGraph(initial)), [initial])
   const dirty = JSON.stringify(fromGraph(graph)) !== stored
   useEffect(() => {
     onDirtyChange?.(dirty)
   }, [dirty, onDirtyChange])
-  // Leaving the editor leaves no unsaved changes behind.
-  useEffect(() => () => onDirtyChange?.(false), [onDirtyChange])
+  useEffect(() => () => onDirtyChange?.(false), [onDirtyChange]) // leaving the editor leaves no unsaved changes
 
   // The selection is this editor's (the side lists set it too); React Flow's own select changes (a click,
   // or Enter on a node focused with Tab) are turned into it, and its `selected` flags are drawn from it.
@@ -152,11 +159,8 @@ const GraphEditor = ({ initial, onDirtyChange, onSaved, workflow }: EditorProps 
     if ("problem" in result) return setNotice(result.problem)
     setGraph(result.graph)
     setSelection({ kind: "edge", id: result.id })
-    setNotice(
-      `Edge added from ${nodeName(graph.nodes.find((n) => n.id === source))} to ${
-        nodeName(graph.nodes.find((n) => n.id === target))
-      }: write its condition.`
-    )
+    const ends = `${nodeName(graph.nodes.find((n) => n.id === source))} to ${nodeName(graph.nodes.find((n) => n.id === target))}`
+    setNotice(`Edge added from ${ends}: its condition is a default; reword it to say when the conversation takes this edge.`)
   }, [graph])
   const onConnect = useCallback((c: Connection) => link(c.source, c.target), [link])
   const isValidConnection = useCallback((c: Connection | Edge) => {
@@ -168,11 +172,11 @@ const GraphEditor = ({ initial, onDirtyChange, onSaved, workflow }: EditorProps 
   const add = () => {
     const problem = cannotAdd(newType, graph.nodes)
     if (problem !== null) return setNotice(problem)
-    const count = graph.nodes.length
-    // Below the lowest node, so an edge from above runs down into it.
-    const lowest = graph.nodes.reduce((y, n) => Math.max(y, n.position.y), -Infinity)
-    const { graph: next, id } = addNode(graph, newType, { x: 80 + (count % 2) * 140, y: lowest === -Infinity ? 60 : lowest + 150 })
+    const position = newNodePosition(graph.nodes)
+    const { graph: next, id } = addNode(graph, newType, position)
     setGraph(next)
+    // Wherever the view was, it moves to the new node (its centre; nodes are about 180 × 60).
+    void flow?.setCenter(position.x + 90, position.y + 30, { zoom: Math.min(1, flow.getZoom()), duration: 200 })
     setSelection({ kind: "node", id })
     setNotice(`${NODE_TYPE_LABELS[newType]} node added: fill in its form.`)
   }
@@ -273,6 +277,7 @@ const GraphEditor = ({ initial, onDirtyChange, onSaved, workflow }: EditorProps 
               onNodeClick={(_, node) => setSelection({ kind: "node", id: node.id })}
               onEdgeClick={(_, edge) => setSelection({ kind: "edge", id: edge.id })}
               onPaneClick={() => setSelection(null)}
+              onInit={setFlow}
               fitView
               fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
               deleteKeyCode={["Delete", "Backspace"]}

@@ -46,19 +46,52 @@ export const variablesObject = (
 export interface ConfigurationField {
   readonly path: readonly [string] | readonly [string, string]
   readonly label: string
-  readonly kind: "number" | "checkbox"
+  readonly kind: "number" | "checkbox" | "text"
+  /** A text field's usual values (offered in a list; any other is accepted). */
+  readonly suggestions?: ReadonlyArray<string>
   readonly help: string
   readonly min?: number
   readonly max?: number
   readonly step?: number
 }
 
+/**
+ * The agent's own services (`model_overrides`, voice/src/session/ServiceOverrides.ts), in the form of
+ * AGENTLINE_LLM / AGENTLINE_STT / AGENTLINE_TTS, with the vendors this build of the server has adapters
+ * for. Empty: the server's default. A vendor's stored credential (`model_overrides.credentials`) stays in
+ * the other settings' JSON.
+ */
+export const MODEL_OVERRIDE_FIELDS: ReadonlyArray<ConfigurationField> = [
+  {
+    path: ["model_overrides", "llm"],
+    label: "Language model",
+    kind: "text",
+    suggestions: ["openai:gpt-4o-mini", "openai:gpt-4.1", "openai:gpt-4.1-mini"],
+    help: "openai:<model> (OpenAI or the server's compatible one); empty: the server's AGENTLINE_LLM"
+  },
+  {
+    path: ["model_overrides", "stt"],
+    label: "Speech to text",
+    kind: "text",
+    suggestions: ["local", "deepgram:nova-3", "openai:gpt-4o-transcribe", "openai:whisper-1"],
+    help: "local, deepgram:<model> or openai:<model>; empty: the server's AGENTLINE_STT"
+  },
+  {
+    path: ["model_overrides", "tts"],
+    label: "Voice (text to speech)",
+    kind: "text",
+    suggestions: ["local", "openai:alloy", "openai:nova", "elevenlabs:<voice id>", "cartesia:<voice id>"],
+    help: "local, openai:<voice>, elevenlabs:<voice id> or cartesia:<voice id>; empty: the server's AGENTLINE_TTS"
+  }
+]
+
 /** The configurations the voice runtime reads (voice/src/session/SessionSettings.ts), with its defaults. */
 export const CONFIGURATION_FIELDS: ReadonlyArray<ConfigurationField> = [
   { path: ["max_call_duration"], label: "Longest call (seconds)", kind: "number", min: 1, max: 1200, step: 1, help: "Default 300, at most 1200" },
   { path: ["max_user_idle_timeout"], label: "Silence before the agent checks in (seconds)", kind: "number", min: 1, step: 1, help: "Default 10" },
   { path: ["smart_turn_stop_secs"], label: "Pause that ends the caller's turn (seconds)", kind: "number", min: 0.1, step: 0.1, help: "Default 0.8" },
-  { path: ["voicemail_detection", "enabled"], label: "Detect voicemail", kind: "checkbox", help: "Hang up on answering machines" }
+  { path: ["voicemail_detection", "enabled"], label: "Detect voicemail", kind: "checkbox", help: "Hang up on answering machines" },
+  ...MODEL_OVERRIDE_FIELDS
 ]
 
 export type ConfigurationValues = Record<string, string | boolean>
@@ -77,7 +110,15 @@ export const splitConfigurations = (config: JsonObject | null | undefined): { re
   const rest: Record<string, unknown> = structuredClone(source) as Record<string, unknown>
   for (const field of CONFIGURATION_FIELDS) {
     const value = read(source, field.path)
-    values[keyOf(field)] = field.kind === "checkbox" ? value === true : typeof value === "number" ? String(value) : ""
+    values[keyOf(field)] = field.kind === "checkbox"
+      ? value === true
+      : field.kind === "text"
+      ? (typeof value === "string" ? value : "")
+      : typeof value === "number"
+      ? String(value)
+      : ""
+    // A text field takes a string only; anything else under its key stays in the JSON, as it is.
+    if (field.kind === "text" && value !== undefined && typeof value !== "string") continue
     if (field.path.length === 1) delete rest[field.path[0]]
     else if (isObject(rest[field.path[0]])) {
       const inner = rest[field.path[0]] as Record<string, unknown>
@@ -108,6 +149,11 @@ export const joinConfigurations = (
     const raw = values[keyOf(field)]
     let value: unknown
     if (field.kind === "checkbox") value = raw === true ? true : undefined
+    else if (field.kind === "text") {
+      value = String(raw ?? "").trim() === "" ? undefined : String(raw).trim()
+      // Empty: nothing to set (a string it had was taken out of the JSON; what else is there stays).
+      if (value === undefined) continue
+    }
     else {
       const text = String(raw ?? "").trim()
       if (text !== "") {

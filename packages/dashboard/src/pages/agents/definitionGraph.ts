@@ -149,6 +149,10 @@ export const freshId = (prefix: string, taken: Iterable<string>): string => {
   }
 }
 
+/** A node as the editor names it: its name, else its id ("?" for none). */
+export const nodeName = (node: Pick<GraphNode, "id" | "data"> | undefined): string =>
+  node === undefined ? "?" : typeof node.data.name === "string" && node.data.name !== "" ? node.data.name : node.id
+
 /** What a new node of each type starts with: the fields the server requires, so it can be saved once named. */
 export const defaultNodeData = (type: NodeType): JsonObject => {
   switch (type) {
@@ -177,6 +181,18 @@ export const cannotAdd = (type: NodeType, nodes: ReadonlyArray<Pick<GraphNode, "
   if (max === undefined) return null
   const count = nodes.filter((n) => n.type === type).length
   return count >= max ? `An agent has at most ${max} ${NODE_TYPE_LABELS[type]} node` : null
+}
+
+/**
+ * Where a new node goes: below the lowest node (so an edge from above runs down into it), alternating
+ * left and right so two new nodes do not stack; the first one at the top. The editor then moves the
+ * view to it, wherever the view was.
+ */
+export const newNodePosition = (nodes: ReadonlyArray<Pick<GraphNode, "position">>): Position => {
+  if (nodes.length === 0) return { x: 80, y: 60 }
+  const lowest = nodes.reduce((y, n) => Math.max(y, n.position.y), -Infinity)
+  const left = nodes.reduce((x, n) => Math.min(x, n.position.x), Infinity)
+  return { x: left + (nodes.length % 2) * 140, y: lowest + 150 }
 }
 
 export const addNode = (graph: Graph, type: NodeType, position: Position): { readonly graph: Graph; readonly id: string } => {
@@ -211,7 +227,18 @@ export const connectionProblem = (source: NodeType, target: NodeType): string | 
   }
 }
 
-/** Adds an edge between two existing nodes, or says why not. Label and condition are for the user to fill. */
+/**
+ * A new edge's condition, so it can be saved as drawn (the server requires one) and the person sees
+ * what a condition looks like: the conversation is done, for an edge into an End call node; ready for
+ * the next step, named by its node, otherwise. The editor asks to reword it.
+ */
+export const defaultCondition = (target: Pick<GraphNode, "type" | "id" | "data">): string => {
+  if (target.type === "endCall") return "The conversation is done and the call can end"
+  const name = typeof target.data.name === "string" && target.data.name.trim() !== "" ? target.data.name.trim() : target.id
+  return `The conversation is ready for the next step: ${name}`
+}
+
+/** Adds an edge between two existing nodes, or says why not. Its label and condition are defaults to reword. */
 export const connect = (
   graph: Graph,
   source: string,
@@ -225,7 +252,7 @@ export const connect = (
   const id = freshId("edge", graph.edges.map((e) => e.id))
   const label = transitionLabel(to, graph.edges.filter((e) => e.source === source))
   return {
-    graph: { ...graph, edges: [...graph.edges, { id, source, target, data: { label, condition: "" }, label }] },
+    graph: { ...graph, edges: [...graph.edges, { id, source, target, data: { label, condition: defaultCondition(to) }, label }] },
     id
   }
 }

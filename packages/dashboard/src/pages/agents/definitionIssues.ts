@@ -116,3 +116,55 @@ export const issueCount = (sorted: SortedIssues): number =>
   [...sorted.nodes.values(), ...sorted.edges.values()].reduce((n, fields) => n + allMessages(fields).length, 0) +
   sorted.workflow.length +
   [...sorted.request.values()].reduce((n, list) => n + list.length, 0)
+
+/** What `withoutFixed` reads of the graph: the items' ids, ends and data. */
+export interface GraphShape {
+  readonly nodes: ReadonlyArray<{ readonly id: string; readonly data: Readonly<Record<string, unknown>> }>
+  readonly edges: ReadonlyArray<{ readonly id: string; readonly source: string; readonly target: string; readonly data: Readonly<Record<string, unknown>> }>
+}
+
+const changedFields = (before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): ReadonlyArray<string> =>
+  [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+
+const settleItems = (
+  issues: ReadonlyMap<string, FieldMessages>,
+  before: ReadonlyArray<{ readonly id: string; readonly data: Readonly<Record<string, unknown>> }>,
+  after: ReadonlyArray<{ readonly id: string; readonly data: Readonly<Record<string, unknown>> }>
+): ReadonlyMap<string, FieldMessages> => {
+  const now = new Map(after.map((item) => [item.id, item.data]))
+  const was = new Map(before.map((item) => [item.id, item.data]))
+  let changed = false
+  const out = new Map<string, FieldMessages>()
+  for (const [id, fields] of issues) {
+    const data = now.get(id)
+    // A removed item takes its problems with it.
+    if (data === undefined) {
+      changed = true
+      continue
+    }
+    const edited = changedFields(was.get(id) ?? {}, data)
+    const kept = new Map([...fields].filter(([field]) => !edited.some((e) => field === e || field.startsWith(`${e}.`))))
+    if (kept.size !== fields.size) changed = true
+    if (kept.size > 0) out.set(id, kept)
+  }
+  return changed ? out : issues
+}
+
+const shapeOf = (graph: GraphShape): string =>
+  JSON.stringify([graph.nodes.map((n) => n.id).sort(), graph.edges.map((e) => `${e.id}:${e.source}>${e.target}`).sort()])
+
+/**
+ * The server's problems that still stand after an edit of the graph (`before` → `after`), so a fixed
+ * problem leaves the page at once instead of waiting for the next save: a changed field's problems go
+ * (with those nested in it), a removed node or edge takes its problems along, and the definition-wide
+ * ones (no end node, two triggers…), which are about the graph's shape, go when nodes or edges are
+ * added or removed. What the edit did not touch stays. The same object when nothing went (a drag).
+ */
+export const withoutFixed = (issues: SortedIssues, before: GraphShape, after: GraphShape): SortedIssues => {
+  const nodes = settleItems(issues.nodes, before.nodes, after.nodes)
+  const edges = settleItems(issues.edges, before.edges, after.edges)
+  const workflow = issues.workflow.length > 0 && shapeOf(before) !== shapeOf(after) ? [] : issues.workflow
+  return nodes === issues.nodes && edges === issues.edges && workflow === issues.workflow
+    ? issues
+    : { ...issues, nodes, edges, workflow }
+}

@@ -3,13 +3,11 @@
  * and hint tied to the input (`aria-describedby`), a copy button, dates, polling and id brands.
  */
 import { type ReactNode, useEffect, useId, useState } from "react"
+import { formatTime } from "../../components/format.js"
 import "./pages.css"
 
-export const formatDate = (iso: string | null | undefined): string => {
-  if (iso === null || iso === undefined || iso === "") return "—"
-  const date = new Date(iso)
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString()
-}
+/** The dashboard's one date format (`components/format.ts`). */
+export const formatDate = formatTime
 
 /** A status or state as a badge; `tone` picks its colour. */
 export const Badge = ({ children, tone = "neutral" }: { readonly children: ReactNode; readonly tone?: "neutral" | "good" | "warn" | "bad" | "info" }) => (

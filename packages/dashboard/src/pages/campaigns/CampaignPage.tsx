@@ -5,6 +5,7 @@
  * while it is draft or paused; a completed campaign can be redialed once.
  */
 import type { Campaign } from "@agentline/api/campaigns/Campaign"
+import type { Run } from "@agentline/api/runs/Run"
 import { CampaignId } from "@agentline/api/Ids"
 import { Effect, Either } from "effect"
 import { type FormEvent, useCallback, useState } from "react"
@@ -15,6 +16,7 @@ import { ApiError } from "../../components/ApiError.js"
 import { PageTitle } from "../../components/PageTitle.js"
 import { Badge, Checkbox, Field, formatDate, Loading, routeId, useInterval } from "../agents/ui.js"
 import { RunsTable } from "../runs/RunsTable.js"
+import { inProgressRuns } from "../runs/runView.js"
 import {
   ACTION_LABELS,
   availableActions,
@@ -41,14 +43,13 @@ export const CampaignPage = () => {
 
 const LiveCampaign = ({ id }: { readonly id: CampaignId }) => {
   const campaign = useApi(() => client.campaigns.get({ path: { campaign_id: id } }), [id])
-  const runs = useApi(() => client.campaigns.runs({ path: { campaign_id: id }, urlParams: { page: 1, limit: 100 } }), [id])
+  // The calls in progress come from the runs table's own first page: one load, so the two never disagree.
+  const [firstPage, setFirstPage] = useState<ReadonlyArray<Run> | undefined>(undefined)
   const running = campaign.data?.state === "running"
-  const tick = useCallback(() => {
-    campaign.reload()
-    runs.reload()
-  }, [campaign.reload, runs.reload])
+  const tick = useCallback(() => campaign.reload(), [campaign.reload])
+  const inProgress = inProgressRuns(firstPage ?? [])
   // Until the last call has ended too (a campaign completes when its contacts' outcomes are final).
-  useInterval(tick, 1500, running || (runs.data?.runs.some((r) => !r.is_completed) ?? false))
+  useInterval(tick, 1500, running || inProgress.length > 0)
   // What the last action did; shown while the campaign is still in the state it led to.
   const [notice, setNotice] = useState<{ readonly text: string; readonly state: string } | null>(null)
   const act = useAction((action: Exclude<CampaignAction, "redial">) => {
@@ -72,7 +73,6 @@ const LiveCampaign = ({ id }: { readonly id: CampaignId }) => {
   const breaker = breakerState(c)
   const now = new Date()
   const opening = nextOpening(c.schedule_config, now)
-  const inProgress = (runs.data?.runs ?? []).filter((r) => !r.is_completed)
   const run = async (action: Exclude<CampaignAction, "redial">) => {
     setNotice(null)
     const result = await act.run(action)
@@ -126,7 +126,7 @@ const LiveCampaign = ({ id }: { readonly id: CampaignId }) => {
           <div><dt>Not reached</dt><dd data-counter="failed">{figures.failed}</dd></div>
           <div><dt>Skipped (do not call)</dt><dd data-counter="skipped">{figures.skipped}</dd></div>
           <div><dt>Calls placed</dt><dd data-counter="placed">{figures.attemptsPlaced}</dd></div>
-          <div><dt>Calls in progress</dt><dd data-counter="in-progress">{runs.data === undefined ? "…" : inProgress.length}</dd></div>
+          <div><dt>Calls in progress</dt><dd data-counter="in-progress">{firstPage === undefined ? "…" : inProgress.length}</dd></div>
           <div><dt>Waiting to be dialed (first tries and retries due)</dt><dd data-counter="waiting">{figures.attemptsWaiting}</dd></div>
         </dl>
         {inProgress.length > 0 && (
@@ -143,7 +143,7 @@ const LiveCampaign = ({ id }: { readonly id: CampaignId }) => {
             ? `No window opens (time zone ${c.schedule_config.timezone ?? "UTC"}).`
             : opening.getTime() <= now.getTime()
             ? `Open now (${c.schedule_config.timezone ?? "UTC"}).`
-            : `Closed; next opens ${opening.toLocaleString()} (your time).`}
+            : `Closed; next opens ${formatDate(opening.toISOString())} (your time).`}
         </p>
         {c.schedule_config !== null && c.schedule_config.enabled && (
           <ul className="hint">
@@ -175,7 +175,7 @@ const LiveCampaign = ({ id }: { readonly id: CampaignId }) => {
       </section>
 
       <CampaignSettings key={`${c.state}-${c.id}`} campaign={c} onSaved={tick} />
-      <RunsTable source={{ kind: "campaign", campaignId: c.id }} live={running} />
+      <RunsTable source={{ kind: "campaign", campaignId: c.id }} live={running} onFirstPage={setFirstPage} />
     </section>
   )
 }

@@ -46,11 +46,20 @@ export const uploadCsv = (
   file: Blob,
   onProgress: (progress: UploadProgress) => void,
   signal?: AbortSignal
+): Promise<void> => uploadFile(uploadUrl, file, "text/csv", onProgress, signal)
+
+/** PUTs `file` with `contentType` (a recording's `audio/wav`) to a signed upload URL of this server. */
+export const uploadFile = (
+  uploadUrl: string,
+  file: Blob,
+  contentType: string,
+  onProgress: (progress: UploadProgress) => void,
+  signal?: AbortSignal
 ): Promise<void> =>
   new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest()
     xhr.open("PUT", uploadTarget(uploadUrl, window.location.origin))
-    xhr.setRequestHeader("Content-Type", "text/csv")
+    xhr.setRequestHeader("Content-Type", contentType)
     const csrf = readCookie(CSRF_COOKIE)
     if (csrf !== undefined) xhr.setRequestHeader(CSRF_HEADER, csrf)
     xhr.upload.onprogress = (event) => {

@@ -9,10 +9,23 @@ import { Link, useParams } from "react-router"
 import { client } from "../../api/client.js"
 import { useApi } from "../../api/hooks.js"
 import { ApiError } from "../../components/ApiError.js"
+import { formatTime } from "../../components/format.js"
 import { PageTitle } from "../../components/PageTitle.js"
 import { Badge, formatDate, Loading, routeId, useInterval } from "../agents/ui.js"
 import { outcomeTone } from "./RunsTable.js"
-import { clock, flatten, recordings, runDisposition, runOutcome, timeline, transcriptLink, transcriptTurns } from "./runView.js"
+import {
+  clock,
+  flatten,
+  gatheredSections,
+  recordings,
+  runDisposition,
+  runOutcome,
+  runVersion,
+  timeline,
+  transcriptLink,
+  transcriptTurns,
+  usageRows
+} from "./runView.js"
 
 /** Values longer than this are folded (a CSV column of notes should not push the rest of the page away). */
 const LONG = 200
@@ -56,6 +69,8 @@ export const RunPage = () => {
 
 const LoadedRun = ({ runId, workflowId }: { readonly workflowId: WorkflowId; readonly runId: RunId }) => {
   const run = useApi(() => client.workflows.run({ path: { workflow_id: workflowId, run_id: runId } }), [workflowId, runId])
+  // The run records its definition's id; the agent's pages speak of version numbers.
+  const versions = useApi(() => client.workflows.versions({ path: { workflow_id: workflowId } }), [workflowId])
   const reload = useCallback(() => run.reload(), [run.reload])
   useInterval(reload, 2000, run.data !== undefined && !run.data.is_completed)
   if (run.data === undefined) return run.error !== undefined ? <ApiError error={run.error} /> : <Loading what="the run" />
@@ -65,6 +80,9 @@ const LoadedRun = ({ runId, workflowId }: { readonly workflowId: WorkflowId; rea
   const events = timeline(r)
   const audio = recordings(r)
   const transcript = transcriptLink(r)
+  const sections = gatheredSections(r)
+  const usage = usageRows(r)
+  const version = runVersion(r.definition_id, versions.data)
   return (
     <article className="run-page">
       <PageTitle title={`Run ${r.name}`}>Run {r.name}</PageTitle>
@@ -77,7 +95,7 @@ const LoadedRun = ({ runId, workflowId }: { readonly workflowId: WorkflowId; rea
         <p>
           Disposition: <strong>{runDisposition(r) ?? "—"}</strong> ·{" "}
           <Link to={`/agents/${r.workflow_id}`}>Agent</Link> · <Link to={`/agents/${r.workflow_id}/runs`}>All runs of the agent</Link>
-          {r.definition_id !== null && <> · definition {r.definition_id}</>}
+          {version !== null && <> · ran <Link to={`/agents/${r.workflow_id}/versions`}>{version}</Link> of the agent</>}
         </p>
       </div>
 
@@ -95,7 +113,9 @@ const LoadedRun = ({ runId, workflowId }: { readonly workflowId: WorkflowId; rea
           </ul>
         )}
         {transcript !== null && <p><a href={transcript} download>Download the transcript (text)</a></p>}
-        <p className="hint">These links are signed and expire; share them, not this page, with people without an account.</p>
+        {(audio.length > 0 || transcript !== null) && (
+          <p className="hint">These links are signed and expire; share them, not this page, with people without an account.</p>
+        )}
       </section>
 
       <section aria-labelledby="transcript-heading">
@@ -119,7 +139,7 @@ const LoadedRun = ({ runId, workflowId }: { readonly workflowId: WorkflowId; rea
           <ol className="timeline">
             {events.map((event, index) => (
               <li key={index} className={`timeline-${event.kind}`}>
-                <time dateTime={event.at}>{formatDate(event.at)}</time> <strong>{event.title}</strong>
+                <time dateTime={event.at}>{formatTime(event.at, { seconds: true })}</time> <strong>{event.title}</strong>
                 {event.detail !== null && <span> — {event.detail}</span>}
               </li>
             ))}
@@ -128,17 +148,29 @@ const LoadedRun = ({ runId, workflowId }: { readonly workflowId: WorkflowId; rea
       </section>
 
       <section aria-labelledby="gathered-heading">
-        <h2 id="gathered-heading">Gathered context</h2>
-        <KeyValues label="Gathered context" value={r.gathered_context} empty="Nothing gathered." />
+        <h2 id="gathered-heading">Gathered in the conversation</h2>
+        <KeyValues label="Gathered in the conversation" value={sections.gathered} empty="Nothing gathered." />
       </section>
+      {Object.keys(sections.call).length > 0 && (
+        <section aria-labelledby="call-heading">
+          <h2 id="call-heading">About the call</h2>
+          <KeyValues label="About the call" value={sections.call} empty="" />
+        </section>
+      )}
       <section aria-labelledby="initial-heading">
         <h2 id="initial-heading">Call data</h2>
         <KeyValues label="Initial context" value={r.initial_context} empty="No call data." />
       </section>
       <section aria-labelledby="usage-heading">
         <h2 id="usage-heading">Usage and cost</h2>
-        <KeyValues label="Usage" value={r.usage_info} empty="No usage recorded." />
-        <KeyValues label="Cost" value={r.cost_info} empty="No cost recorded." />
+        {usage.length === 0 ? <p className="hint">No usage or cost recorded.</p> : (
+          <div className="table-wrap">
+            <table className="kv">
+              <caption className="visually-hidden">Usage and cost</caption>
+              <tbody>{usage.map((row) => <tr key={row.label}><th scope="row">{row.label}</th><td>{row.value}</td></tr>)}</tbody>
+            </table>
+          </div>
+        )}
       </section>
       {r.annotations !== null && Object.keys(r.annotations).length > 0 && (
         <section aria-labelledby="annotations-heading">

@@ -4,7 +4,8 @@
  * runs); the table says so.
  */
 import { CampaignId, WorkflowId } from "@agentline/api/Ids"
-import { useCallback, useState } from "react"
+import type { Run } from "@agentline/api/runs/Run"
+import { useCallback, useEffect, useState } from "react"
 import { Link } from "react-router"
 import { client } from "../../api/client.js"
 import { useApi } from "../../api/hooks.js"
@@ -19,7 +20,12 @@ const PAGE_SIZE = 100
 export const outcomeTone = (outcome: string): "good" | "warn" | "bad" | "info" | "neutral" =>
   outcome === "completed" ? "good" : outcome === "in progress" ? "info" : outcome === "busy" || outcome === "no_answer" || outcome === "voicemail" ? "warn" : outcome === "unknown" ? "neutral" : "bad"
 
-export const RunsTable = ({ live = false, source }: { readonly source: RunsSource; readonly live?: boolean }) => {
+export const RunsTable = ({ live = false, onFirstPage, source }: {
+  readonly source: RunsSource
+  readonly live?: boolean
+  /** Told the first page's runs each time they load (the campaign's live view lists its calls in progress from them). */
+  readonly onFirstPage?: ((runs: ReadonlyArray<Run>) => void) | undefined
+}) => {
   const [page, setPage] = useState(1)
   const [filters, setFilters] = useState<RunFilters>(noFilters)
   const runs = useApi(
@@ -30,6 +36,9 @@ export const RunsTable = ({ live = false, source }: { readonly source: RunsSourc
     [source.kind, source.kind === "agent" ? source.workflowId : source.campaignId, page]
   )
   const reload = useCallback(() => runs.reload(), [runs.reload])
+  useEffect(() => {
+    if (page === 1 && runs.data !== undefined) onFirstPage?.(runs.data.runs)
+  }, [page, runs.data, onFirstPage])
   // Also while a call on the page is still going: its outcome comes when it ends.
   useInterval(reload, 2000, live || (runs.data?.runs.some((r) => !r.is_completed) ?? false))
   if (runs.data === undefined) return runs.error !== undefined ? <ApiError error={runs.error} /> : <Loading what="runs" />

@@ -141,6 +141,10 @@ export const runOutcome = (run: Pick<RunLike, "gathered_context" | "logs" | "is_
   return typeof last?.status === "string" ? last.status : "unknown"
 }
 
+/** The runs the runs table shows as "in progress" (the campaign's live view lists the same ones). */
+export const inProgressRuns = <R extends Pick<RunLike, "gathered_context" | "logs" | "is_completed">>(runs: ReadonlyArray<R>): ReadonlyArray<R> =>
+  runs.filter((run) => runOutcome(run) === "in progress")
+
 /** The disposition the conversation (or, failing that, the call's outcome) gave the run, if any. */
 export const runDisposition = (run: Pick<RunLike, "gathered_context">): string | null => {
   const context = run.gathered_context
@@ -241,4 +245,102 @@ export const flatten = (value: unknown, prefix = ""): ReadonlyArray<{ readonly k
   }
   if (value === null || value === undefined) return [{ key: prefix, value: "—" }]
   return [{ key: prefix, value: String(value) }]
+}
+
+// ------------------------------------------------------------------------------------------ run page sections
+
+/** What the dialer and the voice runtime record about the call itself in `gathered_context`. */
+const CALL_KEYS = [
+  "outcome",
+  "call_disposition",
+  "mapped_call_disposition",
+  "call_tags",
+  "end_reason",
+  "provider",
+  "call_id",
+  "hangup_cause",
+  "error",
+  "retry_scheduled_at"
+] as const
+
+/**
+ * `gathered_context` split for the run page: what the conversation gathered (the agent's variables:
+ * city, email…) apart from what was recorded about the call (provider, call id, end reason, tags). The
+ * outcome and the disposition, shown at the top of the page, are not repeated; a mapped disposition
+ * equal to the disposition neither.
+ */
+export const gatheredSections = (run: Pick<RunLike, "gathered_context">): { readonly gathered: JsonObject; readonly call: JsonObject } => {
+  const context = run.gathered_context ?? {}
+  const gathered: Record<string, unknown> = {}
+  const call: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(context)) {
+    if (!(CALL_KEYS as ReadonlyArray<string>).includes(key)) gathered[key] = value
+    else if (key === "outcome" || key === "call_disposition") continue
+    else if (key === "mapped_call_disposition" && value === context.call_disposition) continue
+    else call[key] = value
+  }
+  return { gathered, call }
+}
+
+export interface UsageRow {
+  readonly label: string
+  readonly value: string
+}
+
+const number = (u: unknown): number | null => (typeof u === "number" && Number.isFinite(u) ? u : null)
+const seconds = (s: number) => `${Math.round(s * 100) / 100} s`
+const dollars = (d: number) => `$${d.toFixed(d !== 0 && Math.abs(d) < 0.01 ? 6 : 4)}`
+
+/**
+ * `usage_info` and `cost_info` as one list with units: the call's duration once (the dialer writes it
+ * into both, the cost's rounded), the conversation's length, tokens per language model, characters
+ * per voice, seconds of audio per recognizer, then the costs in US dollars and what had no price.
+ * Keys the dashboard does not know are listed as they are, so nothing recorded is hidden.
+ */
+export const usageRows = (run: Pick<RunLike, "usage_info" | "cost_info">): ReadonlyArray<UsageRow> => {
+  const usage = run.usage_info ?? {}
+  const cost = run.cost_info ?? {}
+  const rows: Array<UsageRow> = []
+  const duration = number(usage.call_duration_seconds) ?? number(cost.call_duration_seconds)
+  if (duration !== null) rows.push({ label: "Call duration", value: seconds(duration) })
+  const conversation = number(usage.conversation_duration_seconds)
+  if (conversation !== null) rows.push({ label: "Conversation", value: seconds(conversation) })
+  const known = new Set(["call_duration_seconds", "conversation_duration_seconds", "llm", "tts", "stt"])
+  for (const [model, tokens] of Object.entries(isObject(usage.llm) ? usage.llm : {})) {
+    const t = isObject(tokens) ? tokens : {}
+    const parts = [["prompt", t.prompt_tokens], ["completion", t.completion_tokens], ["total", t.total_tokens]] as const
+    const text = parts.flatMap(([name, n]) => (number(n) === null ? [] : [`${name} ${number(n)!.toLocaleString("en-US")}`])).join(", ")
+    rows.push({ label: `Language model ${model}`, value: `${text === "" ? "—" : text} tokens` })
+  }
+  for (const [voice, characters] of Object.entries(isObject(usage.tts) ? usage.tts : {})) {
+    rows.push({ label: `Text to speech ${voice}`, value: number(characters) === null ? String(characters) : `${number(characters)!.toLocaleString("en-US")} characters` })
+  }
+  for (const [recognizer, audio] of Object.entries(isObject(usage.stt) ? usage.stt : {})) {
+    rows.push({ label: `Speech to text ${recognizer}`, value: number(audio) === null ? String(audio) : `${seconds(number(audio)!)} of audio` })
+  }
+  for (const row of flatten(Object.fromEntries(Object.entries(usage).filter(([key]) => !known.has(key))))) rows.push({ label: row.key, value: row.value })
+  const costs: ReadonlyArray<readonly [string, string]> = [
+    ["total_cost_usd", "Total cost"],
+    ["llm_cost_usd", "Language model cost"],
+    ["stt_cost_usd", "Speech to text cost"],
+    ["tts_cost_usd", "Text to speech cost"]
+  ]
+  for (const [key, label] of costs) {
+    const value = number(cost[key])
+    if (value !== null) rows.push({ label, value: dollars(value) })
+  }
+  if (Array.isArray(cost.unpriced) && cost.unpriced.length > 0) rows.push({ label: "Without a price", value: cost.unpriced.map(String).join(", ") })
+  const costKnown = new Set(["call_duration_seconds", "unpriced", ...costs.map(([key]) => key)])
+  for (const row of flatten(Object.fromEntries(Object.entries(cost).filter(([key]) => !costKnown.has(key))))) rows.push({ label: row.key, value: row.value })
+  return rows
+}
+
+/** The agent's version a run ran, from the agent's versions (a run records its definition's id). */
+export const runVersion = (
+  definitionId: number | null,
+  versions: ReadonlyArray<{ readonly id: number; readonly version_number: number }> | undefined
+): string | null => {
+  if (definitionId === null) return null
+  const version = versions?.find((v) => v.id === definitionId)
+  return version === undefined ? null : `version ${version.version_number}`
 }

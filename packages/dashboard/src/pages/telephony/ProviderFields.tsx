@@ -23,7 +23,9 @@ export const ProviderFields = ({ editing, errors, meta, onChange, values }: {
       }
       const hint = [
         field.description,
-        kind === "password" && editing ? "Shown masked; leave it as it is to keep the stored secret, or type a new one." : undefined,
+        field.sensitive && editing
+          ? `Shown masked; leave it as it is to keep the stored ${kind === "password" ? "secret" : "value"}, or type a new one.`
+          : undefined,
         kind === "lines" ? "One per line." : undefined
       ].filter((h): h is string => h !== undefined).map((h) => (/[.!?)]$/.test(h) ? h : `${h}.`)).join(" ")
       return (

@@ -4,7 +4,7 @@
  * values and the `config` object the API takes.
  *
  * Secrets: a stored configuration comes back with its sensitive values masked. The form shows the mask
- * in a password input and, left untouched, sends the mask back, which the server reads as "keep the
+ * in a password input (in a text input for an account identifier, a sensitive field of type `text`) and, left untouched, sends the mask back, which the server reads as "keep the
  * stored secret"; typing a new value replaces it. An emptied optional secret is sent as absent.
  */
 
@@ -27,7 +27,8 @@ export interface ProviderMeta {
 export type InputKind = "text" | "password" | "textarea" | "lines" | "number" | "checkbox" | "json" | "readonly"
 
 export const inputKind = (field: ProviderFieldMeta): InputKind => {
-  if (field.sensitive) return "password"
+  // A sensitive field declared as text is an account identifier (masked in responses, typed visibly).
+  if (field.sensitive) return field.type === "text" ? "text" : "password"
   switch (field.type) {
     case "password":
       return "password"
@@ -117,6 +118,7 @@ export const toConfig = (
         config[field.name] = text
         break
       default:
+        // An identifier's untouched mask, trimmed, is still the mask: the stored value is kept.
         config[field.name] = text.trim()
     }
   }
