@@ -28,6 +28,8 @@ import m0012 from "./migrations/0012_workflow_recordings.js"
 import m0014 from "./migrations/0014_workflow_drafts.js"
 import m0015 from "./migrations/0015_embed.js"
 import m0016 from "./migrations/0016_tools.js"
+import m0018 from "./migrations/0018_run_columns.js"
+import m0019 from "./migrations/0019_run_search.js"
 import m0021 from "./migrations/0021_webhook_queue_heads.js"
 
 /** Keys are `<id>_<name>`; ids only ever grow (the migrator never fills gaps). */
@@ -47,6 +49,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0014_workflow_drafts": m0014,
   "0015_embed": m0015,
   "0016_tools": m0016,
+  "0018_run_columns": m0018,
+  "0019_run_search": m0019,
   "0021_webhook_queue_heads": m0021
 }
 
