@@ -29,7 +29,7 @@ import { TelephonyConfigsApi } from "./telephony/Api.js"
 import { AuthApi } from "./auth/Api.js"
 import { HealthApi } from "./health/Api.js"
 import { OrganizationsApi } from "./organizations/Api.js"
-import { PublicDownloadsApi } from "./runs/Api.js"
+import { PublicDownloadsApi, RunsApi } from "./runs/Api.js"
 import { UploadsApi, UploadTargetApi } from "./uploads/Api.js"
 import { UsersApi } from "./users/Api.js"
 import { NodeTypesApi, WorkflowsApi } from "./workflows/Api.js"
@@ -44,6 +44,7 @@ export class AgentlineApi extends HttpApi.make("agentline")
   .add(WorkflowsApi)
   .add(NodeTypesApi)
   .add(PublicDownloadsApi)
+  .add(RunsApi)
   .add(TelephonyConfigsApi)
   .add(PhoneNumbersApi)
   .add(CampaignsApi)

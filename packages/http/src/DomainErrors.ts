@@ -61,7 +61,7 @@ import type {
   PhoneNumberNotFound,
   PhoneNumberTaken
 } from "@agentline/core/phone-numbers/Errors"
-import type { PublicLinkInvalid, RunArtifactMissing, RunNotFound } from "@agentline/core/runs/Errors"
+import type { InvalidRunsCursor, PublicLinkInvalid, RunArtifactMissing, RunNotFound } from "@agentline/core/runs/Errors"
 import type {
   InvalidTelephonyConfig,
   NoOutboundRoute,
@@ -153,6 +153,7 @@ export type DomainError =
   | PublicLinkInvalid
   | RunArtifactMissing
   | RunNotFound
+  | InvalidRunsCursor
   | InvalidTelephonyConfig
   | NoOutboundRoute
   | TelephonyAccountNumberTaken
@@ -261,6 +262,7 @@ const MAPPING = {
   PublicLinkInvalid: notFound,
   RunArtifactMissing: notFound,
   RunNotFound: notFound,
+  InvalidRunsCursor: badRequest,
   InvalidTelephonyConfig: (e) => new ValidationError({ detail: e.issues }),
   NoOutboundRoute: (e) =>
     new BadRequest({

@@ -7,6 +7,7 @@ import { ApiKeys } from "@agentline/core/api-keys/ApiKeys"
 import { Organizations } from "@agentline/core/organizations/Organizations"
 import { PublicLinks } from "@agentline/core/runs/PublicLinks"
 import { Runs } from "@agentline/core/runs/Runs"
+import { RunSearch } from "@agentline/core/runs/RunSearch"
 import { LoginPolicy, Users } from "@agentline/core/users/Users"
 import * as LoginThrottle from "@agentline/core/users/LoginThrottle"
 import { Workflows } from "@agentline/core/workflows/Workflows"
@@ -82,6 +83,7 @@ import { CallsLive, TelephonyCallbacksLive, TestCallsLive } from "./calls/Http.j
 import { CampaignsLive } from "./campaigns/Http.js"
 import { PhoneNumbersLive } from "./phone-numbers/Http.js"
 import { PublicDownloadsLive } from "./runs/Http.js"
+import { RunsLive } from "./runs/RunSearchHttp.js"
 import { TelephonyConfigsLive } from "./telephony/Http.js"
 import { withProviderConfigs } from "./telephony/OpenApiConfigs.js"
 import * as TelephonyWebhooks from "./telephony-webhooks/Routes.js"
@@ -183,6 +185,7 @@ export const ServicesLive = Layer.mergeAll(
     Organizations.Default,
     Workflows.Default,
     Runs.Default,
+    RunSearch.Default,
     TelephonyConfigs.Default,
     Uploads.Default,
     Webhooks.Default,
@@ -236,6 +239,7 @@ export const ApiLive = Layer.unwrapEffect(
     WorkflowsLive,
     NodeTypesLive,
     PublicDownloadsLive,
+    RunsLive,
     TelephonyConfigsLive,
     PhoneNumbersLive,
     CampaignsLive,

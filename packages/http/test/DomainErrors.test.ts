@@ -42,7 +42,7 @@ import {
   PhoneNumberNotFound,
   PhoneNumberTaken
 } from "@agentline/core/phone-numbers/Errors"
-import { PublicLinkInvalid, RunArtifactMissing, RunNotFound } from "@agentline/core/runs/Errors"
+import { InvalidRunsCursor, PublicLinkInvalid, RunArtifactMissing, RunNotFound } from "@agentline/core/runs/Errors"
 import {
   InvalidTelephonyConfig,
   NoOutboundRoute,
@@ -182,6 +182,7 @@ const CASES = {
   PublicLinkInvalid: [new PublicLinkInvalid(), 404, "Invalid or expired link"],
   RunArtifactMissing: [new RunArtifactMissing({ runId: 1, artifact: "user_recording" }), 404, "No user recording available for this run"],
   RunNotFound: [new RunNotFound({ runId: 1 }), 404, "Workflow run not found"],
+  InvalidRunsCursor: [new InvalidRunsCursor({ reason: "it is not a cursor of this list" }), 400, "Invalid cursor: it is not a cursor of this list; start again without one"],
   InvalidTelephonyConfig: [new InvalidTelephonyConfig({ issues: [issue] }), 422, [issue]],
   NoOutboundRoute: [new NoOutboundRoute({ configurationId: null }), 400,
     "telephony_configuration_not_found: the organization has no default outbound telephony configuration; " +

@@ -1,0 +1,103 @@
+/**
+ * Runs across an organization: the filters of `GET /runs` over the generated columns and indexes of
+ * migration 0018, the full-text search of 0019, keyset pages (docs/reports.md).
+ */
+import { CampaignId, DefinitionId, RunId, WorkflowId } from "@agentline/api/Ids"
+import { CallType } from "@agentline/api/runs/Run"
+import type { RunFilterParams } from "@agentline/api/runs/RunSearch"
+import { RunReportsRepo } from "@agentline/core/runs/RunReportsRepo"
+import { type Keyset, searchWords } from "@agentline/core/runs/RunQuery"
+import { SqlClient, type Statement } from "@effect/sql"
+import { Effect, Layer, Option, Schema } from "effect"
+import * as Columns from "../Columns.js"
+import * as StorageBoundary from "../StorageBoundary.js"
+import { pgDocument } from "./RunColumns.js"
+
+/** A text derived from JSON: SQLite gives a number where the JSON held one. */
+const DerivedText = Schema.NullOr(Schema.Union(Schema.String, Schema.transform(Schema.Number, Schema.String, {
+  strict: true,
+  decode: String,
+  encode: Number
+})))
+
+export const SummaryRow = Schema.Struct({
+  id: Columns.Id(RunId),
+  workflow_id: Columns.Id(WorkflowId),
+  workflow_name: Schema.String,
+  campaign_id: Schema.NullOr(Columns.Id(CampaignId)),
+  definition_id: Schema.NullOr(Columns.Id(DefinitionId)),
+  name: Schema.String,
+  mode: Schema.String,
+  call_type: CallType,
+  is_completed: Columns.Bool,
+  created_at: Columns.Ts,
+  phone_number: DerivedText,
+  disposition: DerivedText,
+  outcome: DerivedText,
+  duration_seconds: Columns.Int,
+  cost_usd: Columns.Int,
+  gathered_context: Schema.NullOr(Columns.JsonObject)
+})
+const decodeSummaries = Columns.decodeRows(SummaryRow)
+
+export const SUMMARY_COLUMNS = `r.id, r.workflow_id, w.name AS workflow_name, r.campaign_id, r.definition_id, r.name, r.mode,
+  r.call_type, r.is_completed, r.created_at, r.phone_number, r.disposition, r.outcome, r.duration_seconds, r.cost_usd,
+  r.gathered_context`
+
+const SORT_COLUMNS = { created_at: "created_at", duration: "duration_seconds", cost: "cost_usd" } as const
+
+/** The WHERE of a filter over `workflow_runs r` (everything but the sort's keyset). */
+export const filterCondition = (sql: SqlClient.SqlClient, organizationId: number, query: Omit<RunFilterParams, "sort_by" | "sort_order">) => {
+  const bool = (value: boolean) => sql.literal(sql.onDialectOrElse({ pg: () => (value ? "TRUE" : "FALSE"), orElse: () => (value ? "1" : "0") }))
+  const c: Array<Statement.Fragment> = [sql`r.organization_id = ${organizationId}`]
+  if (query.workflow_id !== undefined) c.push(sql`r.workflow_id = ${query.workflow_id}`)
+  if (query.campaign_id !== undefined) c.push(sql`r.campaign_id = ${query.campaign_id}`)
+  if (query.status !== undefined) c.push(sql`r.is_completed = ${bool(query.status === "completed")}`)
+  if (query.disposition !== undefined && query.disposition.length > 0) c.push(sql`r.disposition IN ${sql.in(query.disposition)}`)
+  if (query.outcome !== undefined && query.outcome.length > 0) c.push(sql`r.outcome IN ${sql.in(query.outcome)}`)
+  if (query.call_type !== undefined) c.push(sql`r.call_type = ${query.call_type}`)
+  if (query.phone_number !== undefined) c.push(sql`r.phone_number = ${query.phone_number}`)
+  if (query.start_date !== undefined) c.push(sql`r.created_at >= ${query.start_date}`)
+  if (query.end_date !== undefined) c.push(sql`r.created_at <= ${query.end_date}`)
+  if (query.min_duration !== undefined) c.push(sql`r.duration_seconds >= ${query.min_duration}`)
+  if (query.max_duration !== undefined) c.push(sql`r.duration_seconds <= ${query.max_duration}`)
+  if (query.min_cost !== undefined) c.push(sql`r.cost_usd >= ${query.min_cost}`)
+  if (query.max_cost !== undefined) c.push(sql`r.cost_usd <= ${query.max_cost}`)
+  const words = searchWords(query.q)
+  if (words.length > 0) {
+    c.push(sql.onDialectOrElse({
+      pg: () => sql`(${sql.literal(pgDocument())}) @@ plainto_tsquery('simple', ${words.join(" ")})`,
+      // Each word a quoted phrase: FTS5's query syntax never sees the caller's text.
+      orElse: () =>
+        sql`r.id IN (SELECT rowid FROM workflow_runs_search WHERE workflow_runs_search MATCH ${words.map((w) => `"${w}"`).join(" ")})`
+    }))
+  }
+  return sql.and(c)
+}
+
+export const layer = Layer.effect(
+  RunReportsRepo,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return RunReportsRepo.of({
+      search: (organizationId, query, after, limit) => {
+        const column = sql.literal(`r.${SORT_COLUMNS[query.sort_by]}`)
+        const direction = sql.literal(query.sort_order === "desc" ? "DESC" : "ASC")
+        const keyset = Option.match(after, {
+          onNone: () => sql`1 = 1`,
+          onSome: (k: Keyset) =>
+            query.sort_order === "desc" ? sql`(${column}, r.id) < (${k.value}, ${k.id})` : sql`(${column}, r.id) > (${k.value}, ${k.id})`
+        })
+        return sql`SELECT ${sql.literal(SUMMARY_COLUMNS)} FROM workflow_runs r JOIN workflows w ON w.id = r.workflow_id
+            WHERE ${filterCondition(sql, organizationId, query)} AND ${keyset}
+            ORDER BY ${column} ${direction}, r.id ${direction} LIMIT ${limit}`.pipe(
+          Effect.flatMap(decodeSummaries),
+          Effect.map((rows) =>
+            rows.map(({ is_completed, ...row }) => ({ ...row, status: is_completed ? "completed" as const : "in_progress" as const }))
+          ),
+          StorageBoundary.orDie
+        )
+      }
+    })
+  })
+)
