@@ -33,6 +33,7 @@ import { PublicDownloadsApi, RunsApi } from "./runs/Api.js"
 import { UploadsApi, UploadTargetApi } from "./uploads/Api.js"
 import { UsersApi } from "./users/Api.js"
 import { NodeTypesApi, WorkflowsApi } from "./workflows/Api.js"
+import { WorkflowOperationsApi } from "./workflows/Operations.js"
 
 export class AgentlineApi extends HttpApi.make("agentline")
   .add(HealthApi)
@@ -41,6 +42,7 @@ export class AgentlineApi extends HttpApi.make("agentline")
   .add(ApiKeysApi)
   .add(ConfigurationsApi)
   .add(OrganizationsApi)
+  .add(WorkflowOperationsApi)
   .add(WorkflowsApi)
   .add(NodeTypesApi)
   .add(PublicDownloadsApi)

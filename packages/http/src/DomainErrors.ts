@@ -99,6 +99,7 @@ import type {
   DraftReplaced,
   InvalidWorkflowDefinition,
   NoDraftToPublish,
+  TemplateNotFound,
   TriggerPathTaken,
   WorkflowNotFound
 } from "@agentline/core/workflows/Errors"
@@ -183,6 +184,7 @@ export type DomainError =
   | InvalidWorkflowDefinition
   | TriggerPathTaken
   | WorkflowNotFound
+  | TemplateNotFound
   | NoDraftToPublish
   | DefinitionNotPublishable
   | DraftReplaced
@@ -315,6 +317,7 @@ const MAPPING = {
   InvalidWorkflowDefinition: (e) => new ValidationError({ detail: e.issues }),
   TriggerPathTaken: conflict,
   WorkflowNotFound: notFound,
+  TemplateNotFound: notFound,
   NoDraftToPublish: (e) =>
     new BadRequest({
       detail: `No draft to publish: the latest version of agent ${e.workflowId} is already the published one; ` +

@@ -11,6 +11,7 @@ import { RunSearch } from "@agentline/core/runs/RunSearch"
 import { LoginPolicy, Users } from "@agentline/core/users/Users"
 import * as LoginThrottle from "@agentline/core/users/LoginThrottle"
 import { Workflows } from "@agentline/core/workflows/Workflows"
+import { WorkflowCopies } from "@agentline/core/workflows/WorkflowCopies"
 import { Calls } from "@agentline/core/calls/Calls"
 import { CallAudioHandler } from "@agentline/core/audio/CallAudio"
 import { MediaStreams } from "@agentline/core/media/MediaStreams"
@@ -84,6 +85,7 @@ import { CampaignsLive } from "./campaigns/Http.js"
 import { PhoneNumbersLive } from "./phone-numbers/Http.js"
 import { PublicDownloadsLive } from "./runs/Http.js"
 import { RunsLive } from "./runs/RunSearchHttp.js"
+import { WorkflowOperationsLive } from "./workflows/OperationsHttp.js"
 import { TelephonyConfigsLive } from "./telephony/Http.js"
 import { withProviderConfigs } from "./telephony/OpenApiConfigs.js"
 import * as TelephonyWebhooks from "./telephony-webhooks/Routes.js"
@@ -174,7 +176,8 @@ export const ServicesLive = Layer.mergeAll(
   WebhookDelivery.Default,
   ProviderConnections.live,
   Recordings.Default,
-  Embeds.Default
+  Embeds.Default,
+  WorkflowCopies.Default
 ).pipe(
   Layer.provideMerge(Dispatcher.campaignDialer),
   Layer.provideMerge(Dispatcher.Default),
@@ -240,6 +243,7 @@ export const ApiLive = Layer.unwrapEffect(
     NodeTypesLive,
     PublicDownloadsLive,
     RunsLive,
+    WorkflowOperationsLive,
     TelephonyConfigsLive,
     PhoneNumbersLive,
     CampaignsLive,

@@ -80,6 +80,7 @@ import {
   DraftReplaced,
   InvalidWorkflowDefinition,
   NoDraftToPublish,
+  TemplateNotFound,
   TriggerPathTaken,
   WorkflowNotFound
 } from "@agentline/core/workflows/Errors"
@@ -235,6 +236,7 @@ const CASES = {
   TriggerPathTaken: [new TriggerPathTaken({ triggerPath: "abc" }), 409,
     "trigger_path 'abc' is already used by another agent; trigger paths are unique across all agents"],
   WorkflowNotFound: [new WorkflowNotFound({ workflowId: 8 }), 404, "Workflow with id 8 not found"],
+  TemplateNotFound: [new TemplateNotFound({ templateId: 9 }), 404, "Template with id 9 not found"],
   NoDraftToPublish: [new NoDraftToPublish({ workflowId: 8 }), 400,
     "No draft to publish: the latest version of agent 8 is already the published one; save a change with PUT /api/v1/workflow/8 or POST /api/v1/workflow/8/create-draft first"],
   DefinitionNotPublishable: [
