@@ -144,7 +144,7 @@ const benchDialect = (dialect: "sqlite" | "pg") =>
       ["cost ≥ $0.17, dearest first", { ...base, min_cost: 0.17, sort_by: "cost", sort_order: "desc" }],
       ["search a rare word (0.01%)", { ...base, q: "zanzibar" }],
       ["search a rare word, one agent", { ...base, q: "zanzibar", workflow_id: WorkflowId.make(agents[0]!) }],
-      ["search two words (0.1%)", { ...base, q: "dentist friday" }],
+      ["search two words (3%)", { ...base, q: "appointment delivery" }],
       ["search a common word (3%), one agent", { ...base, q: "pharmacy", workflow_id: WorkflowId.make(agents[3]!) }],
       ["search a name in the gathered context (12%)", { ...base, q: "Priya" }]
     ]

@@ -229,12 +229,17 @@ for (const dialect of dialects) {
               mode: "simulator",
               call_type: "outbound" as const,
               initial_context: { called_number: `+1415${String(n).padStart(7, "0")}` },
-              gathered_context: { n },
+              gathered_context: { n, tag: "bulk" },
               logs: null,
               now: new Date(base + n * 1000).toISOString()
             }
           }))
         }
+        // A word in every run: more matches than SQLite reads first, so it probes runs in order instead.
+        const searched = yield* call("GET", "/api/v1/runs?q=bulk&limit=3", { apiKey: org.apiKey })
+        expect(searched.body.runs.map((r: any) => r.name)).toEqual(["WR-9999", "WR-9998", "WR-9997"])
+        const rare = yield* call("GET", "/api/v1/runs?q=1234&limit=3", { apiKey: org.apiKey })
+        expect(rare.body.runs.map((r: any) => r.name)).toEqual(["WR-1234"])
         const client = yield* HttpClient.HttpClient
         const response = yield* client.execute(
           HttpClientRequest.get("/api/v1/runs/export?sort_order=asc").pipe(HttpClientRequest.setHeader("x-api-key", org.apiKey))

@@ -7,7 +7,7 @@ import { CallType } from "@agentline/api/runs/Run"
 import type { RunFilterParams } from "@agentline/api/runs/RunSearch"
 import { RunReportsRepo } from "@agentline/core/runs/RunReportsRepo"
 import { type Keyset, searchWords } from "@agentline/core/runs/RunQuery"
-import { SqlClient, type Statement } from "@effect/sql"
+import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import * as Columns from "../Columns.js"
 import * as StorageBoundary from "../StorageBoundary.js"
@@ -46,8 +46,25 @@ export const SUMMARY_COLUMNS = `r.id, r.workflow_id, w.name AS workflow_name, r.
 
 const SORT_COLUMNS = { created_at: "created_at", duration: "duration_seconds", cost: "cost_usd" } as const
 
+/**
+ * How SQLite joins a search to the runs: `in` reads every matching rowid first (best for rare words),
+ * `probe` walks the runs in the sort's index and asks FTS5 about each one (best for common words, where
+ * the first page is found after a few hundred runs instead of sorting every match).
+ */
+export type SearchPlan = "in" | "probe"
+
+/** Matches up to which SQLite reads a search's rowids first; beyond it, it probes (see `SearchPlan`). */
+export const PROBE_ABOVE = 5000
+
+const ftsQuery = (words: ReadonlyArray<string>) => words.map((w) => `"${w}"`).join(" ")
+
 /** The WHERE of a filter over `workflow_runs r` (everything but the sort's keyset). */
-export const filterCondition = (sql: SqlClient.SqlClient, organizationId: number, query: Omit<RunFilterParams, "sort_by" | "sort_order">) => {
+export const filterCondition = (
+  sql: SqlClient.SqlClient,
+  organizationId: number,
+  query: Omit<RunFilterParams, "sort_by" | "sort_order">,
+  plan: SearchPlan = "in"
+) => {
   const bool = (value: boolean) => sql.literal(sql.onDialectOrElse({ pg: () => (value ? "TRUE" : "FALSE"), orElse: () => (value ? "1" : "0") }))
   const c: Array<Statement.Fragment> = [sql`r.organization_id = ${organizationId}`]
   if (query.workflow_id !== undefined) c.push(sql`r.workflow_id = ${query.workflow_id}`)
@@ -69,7 +86,9 @@ export const filterCondition = (sql: SqlClient.SqlClient, organizationId: number
       pg: () => sql`(${sql.literal(pgDocument())}) @@ plainto_tsquery('simple', ${words.join(" ")})`,
       // Each word a quoted phrase: FTS5's query syntax never sees the caller's text.
       orElse: () =>
-        sql`r.id IN (SELECT rowid FROM workflow_runs_search WHERE workflow_runs_search MATCH ${words.map((w) => `"${w}"`).join(" ")})`
+        plan === "in"
+          ? sql`r.id IN (SELECT rowid FROM workflow_runs_search WHERE workflow_runs_search MATCH ${ftsQuery(words)})`
+          : sql`EXISTS (SELECT 1 FROM workflow_runs_search WHERE rowid = r.id AND workflow_runs_search MATCH ${ftsQuery(words)})`
     }))
   }
   return sql.and(c)
@@ -79,6 +98,19 @@ export const layer = Layer.effect(
   RunReportsRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    /** SQLite: whether the search's words match more than `PROBE_ABOVE` runs (of any organization; FTS5 counts fast). */
+    const searchPlan = (query: Omit<RunFilterParams, "sort_by" | "sort_order">): Effect.Effect<SearchPlan, SqlError.SqlError> => {
+      const words = searchWords(query.q)
+      return words.length === 0 ? Effect.succeed("in") : sql.onDialectOrElse({
+        pg: () => Effect.succeed("in" as const),
+        orElse: () =>
+          sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM (SELECT rowid FROM workflow_runs_search WHERE workflow_runs_search MATCH ${ftsQuery(words)}
+              LIMIT ${PROBE_ABOVE + 1})`.pipe(
+            Effect.flatMap(Columns.decodeSingle(Schema.Struct({ n: Columns.Int }))),
+            Effect.map(({ n }) => (n > PROBE_ABOVE ? "probe" as const : "in" as const))
+          )
+      })
+    }
     return RunReportsRepo.of({
       search: (organizationId, query, after, limit) => {
         const column = sql.literal(`r.${SORT_COLUMNS[query.sort_by]}`)
@@ -88,9 +120,12 @@ export const layer = Layer.effect(
           onSome: (k: Keyset) =>
             query.sort_order === "desc" ? sql`(${column}, r.id) < (${k.value}, ${k.id})` : sql`(${column}, r.id) > (${k.value}, ${k.id})`
         })
-        return sql`SELECT ${sql.literal(SUMMARY_COLUMNS)} FROM workflow_runs r JOIN workflows w ON w.id = r.workflow_id
-            WHERE ${filterCondition(sql, organizationId, query)} AND ${keyset}
-            ORDER BY ${column} ${direction}, r.id ${direction} LIMIT ${limit}`.pipe(
+        return searchPlan(query).pipe(
+          Effect.flatMap((plan) =>
+            sql`SELECT ${sql.literal(SUMMARY_COLUMNS)} FROM workflow_runs r JOIN workflows w ON w.id = r.workflow_id
+            WHERE ${filterCondition(sql, organizationId, query, plan)} AND ${keyset}
+            ORDER BY ${column} ${direction}, r.id ${direction} LIMIT ${limit}`
+          ),
           Effect.flatMap(decodeSummaries),
           Effect.map((rows) =>
             rows.map(({ is_completed, ...row }) => ({ ...row, status: is_completed ? "completed" as const : "in_progress" as const }))
