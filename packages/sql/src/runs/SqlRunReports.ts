@@ -83,7 +83,11 @@ export const filterCondition = (
   const words = searchWords(query.q)
   if (words.length > 0) {
     c.push(sql.onDialectOrElse({
-      pg: () => sql`(${sql.literal(pgDocument())}) @@ plainto_tsquery('simple', ${words.join(" ")})`,
+      // Few matches: the GIN index finds them all first (OFFSET 0 keeps the subquery whole); many: each run is tested as read.
+      pg: () =>
+        plan === "in"
+          ? sql`r.id IN (SELECT id FROM workflow_runs WHERE (${sql.literal(pgDocument())}) @@ plainto_tsquery('simple', ${words.join(" ")}) OFFSET 0)`
+          : sql`(${sql.literal(pgDocument())}) @@ plainto_tsquery('simple', ${words.join(" ")})`,
       // Each word a quoted phrase: FTS5's query syntax never sees the caller's text.
       orElse: () =>
         plan === "in"
@@ -98,18 +102,22 @@ export const layer = Layer.effect(
   RunReportsRepo,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    /** SQLite: whether the search's words match more than `PROBE_ABOVE` runs (of any organization; FTS5 counts fast). */
+    /** Whether the search's words match more than `PROBE_ABOVE` runs (of any organization; read from the full-text index). */
     const searchPlan = (query: Omit<RunFilterParams, "sort_by" | "sort_order">): Effect.Effect<SearchPlan, SqlError.SqlError> => {
       const words = searchWords(query.q)
-      return words.length === 0 ? Effect.succeed("in") : sql.onDialectOrElse({
-        pg: () => Effect.succeed("in" as const),
+      if (words.length === 0) return Effect.succeed("in")
+      const matches = sql.onDialectOrElse({
+        pg: () =>
+          sql`SELECT COUNT(*) AS n FROM (SELECT 1 FROM workflow_runs
+              WHERE (${sql.literal(pgDocument())}) @@ plainto_tsquery('simple', ${words.join(" ")}) LIMIT ${PROBE_ABOVE + 1}) m`,
         orElse: () =>
-          sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM (SELECT rowid FROM workflow_runs_search WHERE workflow_runs_search MATCH ${ftsQuery(words)}
-              LIMIT ${PROBE_ABOVE + 1})`.pipe(
-            Effect.flatMap(Columns.decodeSingle(Schema.Struct({ n: Columns.Int }))),
-            Effect.map(({ n }) => (n > PROBE_ABOVE ? "probe" as const : "in" as const))
-          )
+          sql`SELECT COUNT(*) AS n FROM (SELECT rowid FROM workflow_runs_search WHERE workflow_runs_search MATCH ${ftsQuery(words)}
+              LIMIT ${PROBE_ABOVE + 1})`
       })
+      return matches.pipe(
+        Effect.flatMap(Columns.decodeSingle(Schema.Struct({ n: Columns.Int }))),
+        Effect.map(({ n }) => (n > PROBE_ABOVE ? "probe" as const : "in" as const))
+      )
     }
     return RunReportsRepo.of({
       search: (organizationId, query, after, limit) => {
