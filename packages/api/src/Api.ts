@@ -29,6 +29,7 @@ import { TelephonyConfigsApi } from "./telephony/Api.js"
 import { AuthApi } from "./auth/Api.js"
 import { HealthApi } from "./health/Api.js"
 import { OrganizationsApi } from "./organizations/Api.js"
+import { ReportsApi } from "./organizations/Reports.js"
 import { PublicDownloadsApi, RunsApi } from "./runs/Api.js"
 import { UploadsApi, UploadTargetApi } from "./uploads/Api.js"
 import { UsersApi } from "./users/Api.js"
@@ -42,6 +43,7 @@ export class AgentlineApi extends HttpApi.make("agentline")
   .add(ApiKeysApi)
   .add(ConfigurationsApi)
   .add(OrganizationsApi)
+  .add(ReportsApi)
   .add(WorkflowOperationsApi)
   .add(WorkflowsApi)
   .add(NodeTypesApi)

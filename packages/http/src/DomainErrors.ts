@@ -61,7 +61,7 @@ import type {
   PhoneNumberNotFound,
   PhoneNumberTaken
 } from "@agentline/core/phone-numbers/Errors"
-import type { InvalidRunsCursor, PublicLinkInvalid, RunArtifactMissing, RunNotFound } from "@agentline/core/runs/Errors"
+import type { InvalidRunFilter, InvalidRunsCursor, PublicLinkInvalid, RunArtifactMissing, RunNotFound } from "@agentline/core/runs/Errors"
 import type {
   InvalidTelephonyConfig,
   NoOutboundRoute,
@@ -155,6 +155,7 @@ export type DomainError =
   | RunArtifactMissing
   | RunNotFound
   | InvalidRunsCursor
+  | InvalidRunFilter
   | InvalidTelephonyConfig
   | NoOutboundRoute
   | TelephonyAccountNumberTaken
@@ -265,6 +266,7 @@ const MAPPING = {
   RunArtifactMissing: notFound,
   RunNotFound: notFound,
   InvalidRunsCursor: badRequest,
+  InvalidRunFilter: badRequest,
   InvalidTelephonyConfig: (e) => new ValidationError({ detail: e.issues }),
   NoOutboundRoute: (e) =>
     new BadRequest({

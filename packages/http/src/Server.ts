@@ -8,6 +8,7 @@ import { Organizations } from "@agentline/core/organizations/Organizations"
 import { PublicLinks } from "@agentline/core/runs/PublicLinks"
 import { Runs } from "@agentline/core/runs/Runs"
 import { RunSearch } from "@agentline/core/runs/RunSearch"
+import { Reports } from "@agentline/core/runs/Reports"
 import { LoginPolicy, Users } from "@agentline/core/users/Users"
 import * as LoginThrottle from "@agentline/core/users/LoginThrottle"
 import { Workflows } from "@agentline/core/workflows/Workflows"
@@ -85,6 +86,7 @@ import { CampaignsLive } from "./campaigns/Http.js"
 import { PhoneNumbersLive } from "./phone-numbers/Http.js"
 import { PublicDownloadsLive } from "./runs/Http.js"
 import { RunsLive } from "./runs/RunSearchHttp.js"
+import { ReportsLive } from "./organizations/ReportsHttp.js"
 import { WorkflowOperationsLive } from "./workflows/OperationsHttp.js"
 import { TelephonyConfigsLive } from "./telephony/Http.js"
 import { withProviderConfigs } from "./telephony/OpenApiConfigs.js"
@@ -189,6 +191,7 @@ export const ServicesLive = Layer.mergeAll(
     Workflows.Default,
     Runs.Default,
     RunSearch.Default,
+    Reports.Default,
     TelephonyConfigs.Default,
     Uploads.Default,
     Webhooks.Default,
@@ -244,6 +247,7 @@ export const ApiLive = Layer.unwrapEffect(
     PublicDownloadsLive,
     RunsLive,
     WorkflowOperationsLive,
+    ReportsLive,
     TelephonyConfigsLive,
     PhoneNumbersLive,
     CampaignsLive,

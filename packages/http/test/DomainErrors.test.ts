@@ -42,7 +42,7 @@ import {
   PhoneNumberNotFound,
   PhoneNumberTaken
 } from "@agentline/core/phone-numbers/Errors"
-import { InvalidRunsCursor, PublicLinkInvalid, RunArtifactMissing, RunNotFound } from "@agentline/core/runs/Errors"
+import { InvalidRunFilter, InvalidRunsCursor, PublicLinkInvalid, RunArtifactMissing, RunNotFound } from "@agentline/core/runs/Errors"
 import {
   InvalidTelephonyConfig,
   NoOutboundRoute,
@@ -183,6 +183,7 @@ const CASES = {
   PublicLinkInvalid: [new PublicLinkInvalid(), 404, "Invalid or expired link"],
   RunArtifactMissing: [new RunArtifactMissing({ runId: 1, artifact: "user_recording" }), 404, "No user recording available for this run"],
   RunNotFound: [new RunNotFound({ runId: 1 }), 404, "Workflow run not found"],
+  InvalidRunFilter: [new InvalidRunFilter(), 400, "Invalid filter format"],
   InvalidRunsCursor: [new InvalidRunsCursor({ reason: "it is not a cursor of this list" }), 400, "Invalid cursor: it is not a cursor of this list; start again without one"],
   InvalidTelephonyConfig: [new InvalidTelephonyConfig({ issues: [issue] }), 422, [issue]],
   NoOutboundRoute: [new NoOutboundRoute({ configurationId: null }), 400,

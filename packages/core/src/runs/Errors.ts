@@ -30,3 +30,10 @@ export class InvalidRunsCursor extends Schema.TaggedError<InvalidRunsCursor>()("
     return `Invalid cursor: ${this.reason}; start again without one`
   }
 }
+
+/** `filters` that are not the reference's JSON array of `{attribute, type, value}`. */
+export class InvalidRunFilter extends Schema.TaggedError<InvalidRunFilter>()("InvalidRunFilter", {}) {
+  override get message() {
+    return "Invalid filter format"
+  }
+}

@@ -5,7 +5,7 @@
 import { CampaignId, DefinitionId, RunId, WorkflowId } from "@agentline/api/Ids"
 import { CallType } from "@agentline/api/runs/Run"
 import type { RunFilterParams } from "@agentline/api/runs/RunSearch"
-import { RunReportsRepo } from "@agentline/core/runs/RunReportsRepo"
+import { DURATION_BUCKETS, RunReportsRepo } from "@agentline/core/runs/RunReportsRepo"
 import { type Keyset, searchWords } from "@agentline/core/runs/RunQuery"
 import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
@@ -39,6 +39,14 @@ export const SummaryRow = Schema.Struct({
   gathered_context: Schema.NullOr(Columns.JsonObject)
 })
 const decodeSummaries = Columns.decodeRows(SummaryRow)
+const decodePageRows = Columns.decodeRows(Schema.Struct({ ...SummaryRow.fields, initial_context: Schema.NullOr(Columns.JsonObject) }))
+const TotalsRow = Schema.Struct({
+  runs: Columns.Int,
+  completed: Columns.Int,
+  reached: Columns.Int,
+  duration_seconds: Columns.Int,
+  cost_usd: Columns.Int
+})
 
 export const SUMMARY_COLUMNS = `r.id, r.workflow_id, w.name AS workflow_name, r.campaign_id, r.definition_id, r.name, r.mode,
   r.call_type, r.is_completed, r.created_at, r.phone_number, r.disposition, r.outcome, r.duration_seconds, r.cost_usd,
@@ -119,7 +127,61 @@ export const layer = Layer.effect(
         Effect.map(({ n }) => (n > PROBE_ABOVE ? "probe" as const : "in" as const))
       )
     }
+    const bool = (value: boolean) => sql.literal(sql.onDialectOrElse({ pg: () => (value ? "TRUE" : "FALSE"), orElse: () => (value ? "1" : "0") }))
+    const totalsColumns = sql`CAST(COUNT(*) AS INTEGER) AS runs,
+      CAST(COALESCE(SUM(CASE WHEN r.is_completed = ${bool(true)} THEN 1 ELSE 0 END), 0) AS INTEGER) AS completed,
+      CAST(COALESCE(SUM(CASE WHEN r.outcome = 'completed' THEN 1 ELSE 0 END), 0) AS INTEGER) AS reached,
+      COALESCE(SUM(r.duration_seconds), 0) AS duration_seconds, COALESCE(SUM(r.cost_usd), 0) AS cost_usd`
+    const day = sql.literal(sql.onDialectOrElse({ pg: () => "to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')", orElse: () => "substr(r.created_at, 1, 10)" }))
+    const bucket = sql.literal(`CASE ${
+      [...DURATION_BUCKETS].reverse().map(([label, from]) => `WHEN r.duration_seconds >= ${from} THEN '${label}'`).join(" ")
+    } END`)
     return RunReportsRepo.of({
+      page: (organizationId, query, offset, limit) => {
+        const condition = filterCondition(sql, organizationId, query)
+        const column = sql.literal(`r.${SORT_COLUMNS[query.sort_by]}`)
+        const direction = sql.literal(query.sort_order === "desc" ? "DESC" : "ASC")
+        return Effect.all({
+          rows: sql`SELECT ${sql.literal(SUMMARY_COLUMNS)}, r.initial_context FROM workflow_runs r JOIN workflows w ON w.id = r.workflow_id
+              WHERE ${condition} ORDER BY ${column} ${direction}, r.id ${direction} LIMIT ${limit} OFFSET ${offset}`.pipe(
+            Effect.flatMap(decodePageRows)
+          ),
+          total: sql`SELECT CAST(COUNT(*) AS INTEGER) AS n FROM workflow_runs r WHERE ${condition}`.pipe(
+            Effect.flatMap(Columns.decodeSingle(Schema.Struct({ n: Columns.Int })))
+          )
+        }).pipe(
+          Effect.map(({ rows, total }) => ({
+            runs: rows.map(({ is_completed, ...row }) => ({ ...row, status: is_completed ? "completed" as const : "in_progress" as const })),
+            total: total.n
+          })),
+          StorageBoundary.orDie
+        )
+      },
+      totals: (organizationId, filter) =>
+        sql`SELECT ${totalsColumns} FROM workflow_runs r WHERE ${filterCondition(sql, organizationId, filter)}`.pipe(
+          Effect.flatMap(Columns.decodeSingle(TotalsRow)),
+          StorageBoundary.orDie
+        ),
+      perDay: (organizationId, filter) =>
+        sql`SELECT ${day} AS date, ${totalsColumns} FROM workflow_runs r WHERE ${filterCondition(sql, organizationId, filter)}
+            GROUP BY ${day} ORDER BY ${day}`.pipe(
+          Effect.flatMap(Columns.decodeRows(Schema.Struct({ date: Schema.String, ...TotalsRow.fields }))),
+          StorageBoundary.orDie
+        ),
+      dispositions: (organizationId, filter) =>
+        sql`SELECT r.disposition AS disposition, CAST(COUNT(*) AS INTEGER) AS count FROM workflow_runs r
+            WHERE ${filterCondition(sql, organizationId, { ...filter, status: "completed" })}
+            GROUP BY r.disposition ORDER BY COUNT(*) DESC, r.disposition`.pipe(
+          Effect.flatMap(Columns.decodeRows(Schema.Struct({ disposition: DerivedText, count: Columns.Int }))),
+          StorageBoundary.orDie
+        ),
+      durationBuckets: (organizationId, filter) =>
+        sql`SELECT ${bucket} AS bucket, CAST(COUNT(*) AS INTEGER) AS count FROM workflow_runs r
+            WHERE ${filterCondition(sql, organizationId, { ...filter, status: "completed" })} GROUP BY ${bucket}`.pipe(
+          Effect.flatMap(Columns.decodeRows(Schema.Struct({ bucket: Schema.String, count: Columns.Int }))),
+          Effect.map((rows) => DURATION_BUCKETS.map(([label]) => ({ bucket: label, count: rows.find((r) => r.bucket === label)?.count ?? 0 }))),
+          StorageBoundary.orDie
+        ),
       search: (organizationId, query, after, limit) => {
         const column = sql.literal(`r.${SORT_COLUMNS[query.sort_by]}`)
         const direction = sql.literal(query.sort_order === "desc" ? "DESC" : "ASC")
