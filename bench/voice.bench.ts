@@ -1,63 +1,71 @@
 /**
  * `npm run bench:voice`: the voice runtime's own overhead and how many conversations one process holds,
- * written to bench/voice-results.md. A benchmark, not a test: numbers depend on the machine.
+ * written to bench/voice-results.md. A benchmark, not a test: numbers depend on the machine (and on
+ * whatever else runs on it: the load average is recorded with the results).
  *
- * The real `VoiceAgent` (the server's services on SQLite) talks to callers simulated in this process:
- * each caller streams 20 ms frames in real time, as a phone line does (speech, then silence), and
- * waits for the agent's answer before speaking again. The services are zero-latency fakes: the
- * scripted recognizer fake, a synthesizer that returns 200 ms of tone per sentence at once, and the
- * fake OpenAI-compatible server on 127.0.0.1 answering "Okay." (so an LLM turn includes a local HTTP
- * round trip and SSE parsing).
+ * This process is the server, as deployed: the HTTP API, the dispatcher and the real voice runtime on
+ * SQLite, with the Twilio adapter. The callers are another process (`voice-callers.ts`, forked): the
+ * fake Twilio, on whose REST API the dispatcher places the calls, which fetches the answer's TwiML and
+ * connects each answered call's media WebSocket to this server, where the callee talks: 20 ms µ-law
+ * frames on the wall clock (an espeak-ng sentence, then silence), waiting for the agent's answer, the
+ * agent's frames timed as they arrive over the socket. The speech services are zero-latency fakes: the
+ * scripted recognizer, a synthesizer that returns 200 ms of tone per sentence at once, and the fake
+ * OpenAI-compatible server on 127.0.0.1 answering "Okay." (an LLM turn includes a local HTTP round trip
+ * and SSE parsing).
  *
  * - **Turn overhead**: the moment the endpointing delay has passed after the caller's last voiced frame
- *   (when the VAD can decide) → the first agent frame handed to the provider.
- * - **Frame lateness**: for each agent utterance, frame n handed over at s_n is late by
- *   s_n − (s_0 + 20 ms × n) when positive (the provider would have run dry).
+ *   → the first agent frame at the caller; and, as the runtime logs it, the VAD's end of speech plus
+ *   the endpointing delay → the first agent frame sent (`logs.turn_latency_ms`).
+ * - **Frame lateness**: for each agent utterance, frame n arriving at a_n is late by a_n − (a_0 + 20 ms × n)
+ *   when positive (the caller's phone would have run dry, past the runtime's 60 ms lead).
  * - **Voice to voice**: the same, with the fakes slowed to published vendor latencies (a recognizer
  *   whose final comes 350 ms after the speech ends, Deepgram's P99; an LLM whose first token comes after
  *   420 ms; a synthesizer whose first audio comes after 75 ms, ElevenLabs Flash): the caller's last
  *   voiced frame → the first agent frame, against the sum of those latencies.
  *
- * The simulated callers run in this process too (a fiber and a timer per frame), so their cost is in
- * the CPU figures and in the event-loop delay every measurement suffers.
- *
- *   BENCH_VOICE_TURNS (default 200)   turns of the overhead run (5 calls at once)
- *   BENCH_VOICE_CALLS (default 100)   calls of the concurrency run (3 turns each)
+ *   BENCH_VOICE_TURNS (default 200)                  turns of the overhead and voice-to-voice runs (5 calls at once)
+ *   BENCH_VOICE_CALLS (default 5,25,50,100,150,200)  the capacity runs (3 turns a call); the knee is found among them
+ *   BENCH_VOICE_OUT (default ./voice-results.md)     where the results are written (relative to bench/)
+ *   AGENTLINE_VAD (default silero)                   the voice activity detector (`energy` for the energy detector)
  */
-import { type AttemptId, OrganizationId, type RunId, WorkflowId } from "@agentline/api/Ids"
-import type { CallAudio, CallAudioEvent } from "@agentline/core/audio/CallAudio"
-import type { PcmFrame } from "@agentline/core/audio/Pcm"
+import { RunId } from "@agentline/api/Ids"
+import * as Pcm from "@agentline/core/audio/Pcm"
+import { VoiceActivity, type VoiceActivityService } from "@agentline/core/audio/VoiceActivity"
+import { ApiKeys } from "@agentline/core/api-keys/ApiKeys"
 import { acting } from "@agentline/core/organizations/Principal"
+import { Organizations } from "@agentline/core/organizations/Organizations"
 import { RunsRepo } from "@agentline/core/runs/RunsRepo"
 import { Users } from "@agentline/core/users/Users"
 import { SpeechToText, TextToSpeech } from "@agentline/core/voice/Speech"
 import { Workflows } from "@agentline/core/workflows/Workflows"
 import * as Server from "@agentline/http/Server"
-import * as VoiceServices from "@agentline/http/voice/VoiceServices"
-import { VoiceActivity } from "@agentline/core/audio/VoiceActivity"
 import { ServerConfig } from "@agentline/http/ServerConfig"
 import { Database } from "@agentline/sql"
-import { AgentLanguageModel, SpeechServiceNames } from "@agentline/voice/session/LanguageModelTools"
-import { VoiceAgent } from "@agentline/voice/session/VoiceAgent"
-import * as ScriptedSpeechToText from "@agentline/voice/testing/ScriptedSpeechToText"
+import { Twilio } from "@agentline/telephony-twilio"
+import * as LocalTextToSpeech from "@agentline/voice-local/LocalTextToSpeech"
 import * as ChatLanguageModel from "@agentline/voice-openai/ChatLanguageModel"
 import { reply, startFakeOpenAi } from "@agentline/voice-openai/testing/FakeOpenAi"
+import * as SileroVoiceActivity from "@agentline/voice-silero/SileroVoiceActivity"
+import { AgentLanguageModel, SpeechServiceNames } from "@agentline/voice/session/LanguageModelTools"
+import * as ScriptedSpeechToText from "@agentline/voice/testing/ScriptedSpeechToText"
 import type { LanguageModel } from "@effect/ai"
 import { OpenAiClient } from "@effect/ai-openai"
-import { FetchHttpClient } from "@effect/platform"
-import { NodeContext } from "@effect/platform-node"
-import * as LocalTextToSpeech from "@agentline/voice-local/LocalTextToSpeech"
-import { Effect, Fiber, Layer, Option, Queue, Redacted, Stream } from "effect"
+import { FetchHttpClient, HttpApiBuilder } from "@effect/platform"
+import { NodeContext, NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer, Option, Redacted, Stream } from "effect"
+import { execFileSync, fork } from "node:child_process"
 import * as NodeFs from "node:fs"
+import { createServer } from "node:http"
+import * as Net from "node:net"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
-import { execFileSync } from "node:child_process"
+import type { ChildMessage, Message } from "./voice-callers.js"
 
 const TURNS = Number(process.env.BENCH_VOICE_TURNS ?? 200)
-const CALLS = Number(process.env.BENCH_VOICE_CALLS ?? 100)
+const CAPACITY = (process.env.BENCH_VOICE_CALLS ?? "5,25,50,100,150,200").split(",").map(Number).filter((n) => n > 0)
 const RATE = 8000
-const FRAME = RATE / 50
 const STOP_SECONDS = 0.3
+let speechSeconds = 0
 
 /** Published vendor latencies (docs: voice runtime reference, "Latency budget"), used by the voice-to-voice run. */
 const VENDOR = { sttFinalMs: 350, llmFirstTokenMs: 420, ttsFirstAudioMs: 75 }
@@ -101,113 +109,101 @@ const slowed = (model: LanguageModel.Service): LanguageModel.Service => ({
 
 /**
  * What the simulated caller says each turn: real synthesized speech (espeak-ng), since the Silero VAD,
- * rightly, does not take a tone for a voice. Synthesized once at start.
+ * rightly, does not take a tone for a voice. Synthesized once at start, sent to the callers as µ-law.
  */
-const callerSpeech = { samples: new Int16Array(0) }
 const synthesizeCallerSpeech = Effect.gen(function*() {
   const tts = yield* LocalTextToSpeech.make()
   const frames = yield* Stream.runCollect(tts.synthesize("Tell me more about it.", { encoding: "l16le", sampleRate: RATE }))
-  const parts = Array.from(frames, (frame) => new Int16Array(frame.data.buffer.slice(frame.data.byteOffset, frame.data.byteOffset + frame.data.byteLength)))
-  const all = new Int16Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const part of parts) {
-    all.set(part, at)
-    at += part.length
-  }
+  const all = concat(Array.from(frames, (frame) => Pcm.decode(frame).samples))
   // espeak-ng pads its speech with near-silence (about 0.4 s at the end): trimmed, so the caller's last
   // frame is the end of the words, which the overhead is measured from.
   const audible = (sample: number) => Math.abs(sample) > 64
   const first = all.findIndex(audible)
   let last = all.length - 1
   while (last > first && !audible(all[last]!)) last--
-  callerSpeech.samples = all.slice(Math.max(0, first), last + 1)
+  return all.slice(Math.max(0, first), last + 1)
 }).pipe(Effect.provide(NodeContext.layer))
+
+function concat(parts: ReadonlyArray<Int16Array>) {
+  const all = new Int16Array(parts.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const p of parts) {
+    all.set(p, at)
+    at += p.length
+  }
+  return all
+}
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 
-interface CallStats {
-  readonly overheads: Array<number>
-  readonly lateness: Array<number>
+const freePort = Effect.async<number>((resume) => {
+  const probe = Net.createServer()
+  probe.listen(0, "127.0.0.1", () => {
+    const port = (probe.address() as Net.AddressInfo).port
+    probe.close(() => resume(Effect.succeed(port)))
+  })
+})
+
+/** The callers' process, forked: what it sends, in order. */
+const startCallers = Effect.acquireRelease(
+  Effect.sync(() => {
+    const child = fork(new URL("./voice-callers.ts", import.meta.url), [], {
+      execArgv: process.execArgv.filter((a) => !a.startsWith("--cpu-prof")),
+      stdio: ["ignore", "inherit", "inherit", "ipc"]
+    })
+    const inbox: Array<ChildMessage> = []
+    const waiting: Array<(m: ChildMessage) => void> = []
+    child.on("message", (m: ChildMessage) => {
+      const w = waiting.shift()
+      if (w !== undefined) w(m)
+      else inbox.push(m)
+    })
+    return {
+      send: (m: Message) => void child.send(m),
+      next: () => new Promise<ChildMessage>((r) => (inbox.length > 0 ? r(inbox.shift()!) : waiting.push(r))),
+      close: () => void child.send({ type: "close" } satisfies Message)
+    }
+  }),
+  (callers) => Effect.sync(() => callers.close())
+)
+
+const loadavg = () => NodeOs.loadavg().map((l) => l.toFixed(2)).join(" / ")
+
+interface Row {
+  readonly name: string
+  readonly calls: number
+  readonly peakConnected: number
+  readonly expectedTurns: number
+  readonly turns: number
+  readonly overheadP50: number
+  readonly overheadP99: number
+  readonly afterVadP50: number
+  readonly afterVadP99: number
+  readonly latenessP99: number
+  readonly latenessMax: number
+  readonly lateFrames: number
+  readonly frames: number
+  readonly cpuPerCall: number
+  readonly callerCpuPerCall: number
+  readonly rssPerCallMb: number
+  readonly windowsPerInference: number
+  readonly load: string
 }
 
-/** One simulated caller on one run: `turns` exchanges, frames paced on the wall clock. */
-const converse = (agent: VoiceAgent, runId: number, turns: number, stats: CallStats, measureFromSpeechEnd: boolean) =>
-  Effect.gen(function*() {
-    const incoming = yield* Queue.unbounded<CallAudioEvent>()
-    let utteranceStart: number | undefined
-    let framesInUtterance = 0
-    let lastPlay = 0
-    let decisionAt: number | undefined
-    /** This call's answered turns (the stats are shared by every call of the run). */
-    let answered = 0
-    const audio: CallAudio = {
-      provider: "bench",
-      attemptId: 0 as AttemptId,
-      runId: runId as RunId,
-      providerCallId: undefined,
-      streamId: `bench-${runId}`,
-      sampleRate: RATE,
-      parameters: {},
-      incoming: Stream.fromQueue(incoming).pipe(Stream.takeWhile((e) => e._tag !== "Dtmf" || e.digit !== "#")),
-      play: (frame: PcmFrame) =>
-        Effect.sync(() => {
-          const now = performance.now()
-          if (utteranceStart === undefined || now - lastPlay > 250) {
-            utteranceStart = now
-            framesInUtterance = 0
-            if (decisionAt !== undefined) {
-              stats.overheads.push(now - decisionAt)
-              answered++
-            }
-            decisionAt = undefined
-          }
-          stats.lateness.push(Math.max(0, now - (utteranceStart + framesInUtterance * 20)))
-          framesInUtterance++
-          lastPlay = now
-        }),
-      outgoing: undefined as never,
-      mark: () => Effect.void,
-      clear: Effect.void,
-      hangUp: Queue.offer(incoming, { _tag: "Dtmf", digit: "#" }).pipe(Effect.asVoid),
-      endAsVoicemail: () => Queue.offer(incoming, { _tag: "Dtmf", digit: "#" }).pipe(Effect.asVoid)
-    }
-    const handled = yield* Effect.fork(agent.handle(audio))
-    const speech = callerSpeech.samples
-    const silence = new Int16Array(FRAME)
-    const wait = (ms: number) => Effect.promise(() => new Promise((r) => setTimeout(r, ms)))
-    /** Streams frames in real time (20 ms apart, on the wall clock, without drift). */
-    const stream = (samples: Int16Array, onLast?: () => void) =>
-      Effect.gen(function*() {
-        const start = performance.now()
-        let n = 0
-        for (let i = 0; i < samples.length; i += FRAME, n++) {
-          const ahead = start + n * 20 - performance.now()
-          if (ahead > 1) yield* wait(ahead)
-          yield* Queue.offer(incoming, { _tag: "Audio", frame: { sampleRate: RATE, samples: samples.subarray(i, i + FRAME) } })
-        }
-        // The last frame lasts its 20 ms too: the line never sends faster than real time.
-        const rest = start + n * 20 - performance.now()
-        if (rest > 1) yield* wait(rest)
-        onLast?.()
-      })
-    // The greeting first, then the turns; silence flows whenever the caller is quiet.
-    for (let turn = 0; turn < turns; turn++) {
-      while (performance.now() - lastPlay < 300 || lastPlay === 0) {
-      yield* stream(silence)
-    }
-      yield* stream(speech)
-      const spokeEnd = performance.now()
-      decisionAt = spokeEnd + (measureFromSpeechEnd ? 0 : STOP_SECONDS * 1000)
-      const before = answered
-      while (answered === before && performance.now() - spokeEnd < 10_000) yield* stream(silence)
-    }
-    yield* Queue.offer(incoming, { _tag: "Dtmf", digit: "#" })
-    yield* Fiber.await(handled)
-  })
+interface Scenario {
+  readonly name: string
+  readonly calls: number
+  readonly turns: number
+  readonly measureFromSpeechEnd?: boolean
+}
 
 const main = Effect.gen(function*() {
-  yield* synthesizeCallerSpeech
+  const speech = yield* synthesizeCallerSpeech
+  speechSeconds = speech.length / RATE
+  const callers = yield* startCallers
+  const ready = yield* Effect.promise(callers.next)
+  if (ready.type !== "ready") return yield* Effect.dieMessage("the callers did not start")
   const dataDir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "agentline-bench-voice-"))
   const llm = yield* startFakeOpenAi([], () => reply("Okay."))
   const voiceServices = Layer.mergeAll(
@@ -219,24 +215,38 @@ const main = Effect.gen(function*() {
     ),
     Layer.succeed(SpeechServiceNames, { stt: "scripted", tts: "instant" })
   )
-  // The server's voice activity detector (AGENTLINE_VAD: Silero unless told otherwise).
-  const app = VoiceAgent.Default.pipe(
-    Layer.provide(voiceServices),
-    Layer.provideMerge(Layer.orDie(VoiceServices.voiceActivityLayerConfig)),
-    Layer.provideMerge(Server.ServicesLive),
-    Layer.provide(Server.MigrationsLive),
-    Layer.provideMerge(Database.layerSqlite({ filename: NodePath.join(dataDir, "bench.db") }).pipe(Layer.orDie)),
+  // The server's voice activity detector: Silero unless AGENTLINE_VAD says energy (kept to read its batches).
+  const silero = process.env.AGENTLINE_VAD === "energy" ? undefined : yield* SileroVoiceActivity.make()
+  const voiceActivity: VoiceActivityService = silero ?? VoiceActivity.defaultValue()
+  const port = yield* freePort
+  const publicUrl = `http://127.0.0.1:${port}`
+  const twilio = yield* Twilio.make({ apiUrl: ready.twilioUrl }).pipe(Effect.provide(FetchHttpClient.layer))
+  const app = HttpApiBuilder.serve().pipe(
+    Layer.provideMerge(Server.HttpAppLive),
+    Layer.provide(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" })),
     Layer.provideMerge(ServerConfig.layer({
-      port: 0, host: "127.0.0.1", dataDir, publicUrl: "http://127.0.0.1", version: "bench",
+      port, host: "127.0.0.1", dataDir, publicUrl, version: "bench",
       secretKey: Redacted.make("bench-secret"), publicLinkTtlSeconds: 3600,
-      maxUploadBytes: 1024 * 1024, uploadUrlTtlSeconds: 900, voiceServices
-    }))
+      maxUploadBytes: 1024 * 1024, uploadUrlTtlSeconds: 900, voiceServices,
+      voiceActivity: Layer.succeed(VoiceActivity, voiceActivity),
+      telephonyProviders: [twilio],
+      dispatcherAcquireIntervalMillis: 100,
+      dispatcherRecheckMillis: 100
+    })),
+    Layer.provideMerge(Database.layerSqlite({ filename: NodePath.join(dataDir, "bench.db") }).pipe(Layer.orDie))
   )
   return yield* Effect.gen(function*() {
     const admin = yield* (yield* Users).create({
       email: "bench@voice.local", password: "bench-password", role: "admin", organization: { name: "bench-voice" }, mustChangePassword: false
     })
     const principal = acting(admin)
+    yield* (yield* Organizations).setConcurrentCallLimit(principal.organizationId, 10_000)
+    const apiKey = (yield* (yield* ApiKeys).create(principal, "bench")).api_key
+    const api = (method: string, path: string, body: unknown) =>
+      Effect.promise(() =>
+        fetch(`${publicUrl}${path}`, { method, headers: { "x-api-key": apiKey, "content-type": "application/json" }, body: JSON.stringify(body) })
+          .then(async (r) => ({ status: r.status, body: await r.json() as Record<string, unknown> }))
+      )
     const workflow = yield* (yield* Workflows).create(principal, {
       name: "bench",
       workflow_definition: {
@@ -247,97 +257,137 @@ const main = Effect.gen(function*() {
         edges: [{ id: "x", source: "s", target: "e", data: { label: "end", condition: "done" } }]
       },
       workflow_configurations: { smart_turn_stop_secs: STOP_SECONDS, max_user_idle_timeout: 60 }
-    } as any)
+    } as Parameters<Workflows["create"]>[1])
+    const config = yield* api("POST", "/api/v1/organizations/telephony-configs", {
+      name: "twilio",
+      config: { provider: "twilio", account_sid: ready.accountSid, auth_token: ready.authToken, amd_enabled: false },
+      is_default_outbound: true
+    })
+    if (config.status !== 200) return yield* Effect.dieMessage(`telephony config: ${JSON.stringify(config.body)}`)
+    const callerId = "+14155550100"
+    callers.send({ type: "own", number: callerId })
+    const number = yield* api("POST", `/api/v1/organizations/telephony-configs/${config.body["id"]}/phone-numbers`, { address: callerId, is_default_caller_id: true })
+    if (number.status !== 200) return yield* Effect.dieMessage(`caller id: ${JSON.stringify(number.body)}`)
     const runs = yield* RunsRepo
-    const agent = yield* VoiceAgent
-    const vadName = (yield* VoiceActivity).name
-    const newRun = Effect.map(runs.insert({
-      organization_id: OrganizationId.make(principal.organizationId), workflow_id: WorkflowId.make(workflow.id), campaign_id: null,
-      definition_id: workflow.current_definition_id, name: "bench", mode: "bench", call_type: "outbound",
-      initial_context: {}, gathered_context: null, logs: null, now: new Date().toISOString()
-    }), (run) => run.id)
+    const speechMulaw = Buffer.from(Pcm.encode({ sampleRate: RATE, samples: speech }, { encoding: "mulaw", sampleRate: RATE }).data).toString("base64")
+    let dialed = 0
 
-    const scenario = (calls: number, turnsEach: number, measureFromSpeechEnd = false) =>
-      Effect.gen(function*() {
-        const stats: CallStats = { overheads: [], lateness: [] }
+    const scenario = ({ calls, measureFromSpeechEnd = false, name, turns }: Scenario) =>
+      Effect.gen(function*(): Effect.fn.Return<Row> {
+        const loadBefore = loadavg()
         const cpuBefore = process.cpuUsage()
+        const batchesBefore = silero?.batches()
         const started = performance.now()
         let peakRss = 0
         const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100)
         const rssBefore = process.memoryUsage().rss
-        const ids = yield* Effect.all(Array.from({ length: calls }, () => newRun))
-        yield* Effect.all(ids.map((id) => converse(agent, id, turnsEach, stats, measureFromSpeechEnd)), { concurrency: "unbounded" })
-        clearInterval(sampler)
-        // The runtime's own record of each turn: the VAD's end of speech → the first agent frame sent
-        // (logs.turn_latency_ms), less the endpointing delay: the overhead as the VAD sees it.
-        const afterVad: Array<number> = []
-        for (const id of ids) {
-          const run = yield* runs.findById(id)
-          const logged = Option.isSome(run) ? ((run.value.logs as any)?.turn_latency_ms as ReadonlyArray<number> | undefined) ?? [] : []
-          for (const ms of logged) afterVad.push(ms - STOP_SECONDS * 1000)
+        callers.send({ type: "run", calls, turns, speech: speechMulaw, measureFromSpeechEnd })
+        const ids: Array<number> = []
+        for (let i = 0; i < calls; i++) {
+          const to = `+1415${String(2000000 + dialed++).padStart(7, "0")}`
+          callers.send({ type: "behave", number: to })
+          const placed = yield* api("POST", `/api/v1/public/agent/workflow/${workflow.workflow_uuid}`, { phone_number: to })
+          if (placed.status !== 200) return yield* Effect.dieMessage(`placing a call: ${JSON.stringify(placed.body)}`)
+          ids.push(Number(placed.body["workflow_run_id"]))
         }
-        afterVad.sort((a, b) => a - b)
+        const result = yield* Effect.promise(callers.next)
+        if (result.type !== "result") return yield* Effect.dieMessage("the callers did not answer with a result")
+        clearInterval(sampler)
         const cpu = process.cpuUsage(cpuBefore)
         const wall = (performance.now() - started) / 1000
-        const overheads = [...stats.overheads].sort((a, b) => a - b)
-        const lateness = [...stats.lateness].sort((a, b) => a - b)
-        return {
-          calls,
-          expectedTurns: calls * turnsEach,
-          turns: overheads.length,
-          overheadP50: percentile(overheads, 50),
-          overheadP99: percentile(overheads, 99),
-          afterVadP50: percentile(afterVad, 50),
-          afterVadP99: percentile(afterVad, 99),
-          latenessP99: percentile(lateness, 99),
-          latenessMax: lateness.at(-1) ?? 0,
-          lateFrames: lateness.filter((l) => l > 20).length,
-          frames: lateness.length,
-          cpuPerCall: ((cpu.user + cpu.system) / 1e6 / wall / calls) * 100,
-          rssPerCallMb: (peakRss - rssBefore) / 1024 / 1024 / calls
+        // The runtime's own record of each turn (its session saved a little after the call ends).
+        const afterVad: Array<number> = []
+        for (const id of ids) {
+          let logged: ReadonlyArray<number> | undefined
+          for (let tries = 0; tries < 100 && logged === undefined; tries++) {
+            const run = yield* runs.findById(RunId.make(id))
+            const logs = Option.isSome(run) ? run.value.logs as { readonly turn_latency_ms?: ReadonlyArray<number> } | null : null
+            logged = logs?.turn_latency_ms
+            if (logged === undefined) yield* Effect.sleep("100 millis")
+          }
+          for (const ms of logged ?? []) afterVad.push(ms - STOP_SECONDS * 1000)
         }
+        afterVad.sort((a, b) => a - b)
+        const overheads = [...result.overheads].sort((a, b) => a - b)
+        const lateness = [...result.lateness].sort((a, b) => a - b)
+        const batches = silero?.batches()
+        const windows = batches !== undefined && batchesBefore !== undefined ? batches.windows - batchesBefore.windows : 0
+        const inferences = batches !== undefined && batchesBefore !== undefined ? batches.runs - batchesBefore.runs : 0
+        const row = {
+          name, calls, peakConnected: result.peakConnected, expectedTurns: calls * turns, turns: overheads.length,
+          overheadP50: percentile(overheads, 50), overheadP99: percentile(overheads, 99),
+          afterVadP50: percentile(afterVad, 50), afterVadP99: percentile(afterVad, 99),
+          latenessP99: percentile(lateness, 99), latenessMax: lateness.at(-1) ?? 0,
+          lateFrames: lateness.filter((l) => l > 20).length, frames: lateness.length,
+          cpuPerCall: ((cpu.user + cpu.system) / 1e6 / wall / calls) * 100,
+          callerCpuPerCall: (result.cpuMicros / 1e6 / wall / calls) * 100,
+          rssPerCallMb: (peakRss - rssBefore) / 1024 / 1024 / calls,
+          windowsPerInference: inferences === 0 ? 0 : windows / inferences,
+          load: `${loadBefore} → ${loadavg()}`
+        }
+        console.log(JSON.stringify(row))
+        return row
       })
 
-    const overhead = yield* scenario(5, Math.ceil(TURNS / 5))
-    const concurrency = yield* scenario(CALLS, 3)
+    const overhead = yield* scenario({ name: "overhead", calls: 5, turns: Math.ceil(TURNS / 5) })
+    const capacity: Array<Row> = []
+    for (const calls of CAPACITY) capacity.push(yield* scenario({ name: "capacity", calls, turns: 3 }))
     Object.assign(latency, VENDOR)
-    const voiceToVoice = yield* scenario(5, Math.ceil(TURNS / 5), true)
-    const budget = VENDOR.sttFinalMs + VENDOR.llmFirstTokenMs + VENDOR.ttsFirstAudioMs
-    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim()
-    const cpus = NodeOs.cpus()
-    const ms = (n: number) => `${n.toFixed(1)} ms`
-    const row = (name: string, r: typeof overhead) =>
-      `| ${name} | ${r.calls} | ${r.turns} of ${r.expectedTurns} | ${ms(r.afterVadP50)} / ${ms(r.afterVadP99)} | ${ms(r.overheadP50)} / ${ms(r.overheadP99)} | ${ms(r.latenessP99)} / ${ms(r.latenessMax)} | ${r.lateFrames} of ${r.frames} | ${r.cpuPerCall.toFixed(2)} % | ${r.rssPerCallMb.toFixed(2)} MB |`
-    const lines = [
-      "# Voice runtime benchmark",
-      "",
-      `Run ${new Date().toISOString()} on commit ${commit}, ${cpus.length} × ${cpus[0]?.model.trim() ?? "cpu"}, Node ${process.version}. Produced by \`npm run bench:voice\`.`,
-      `The real VoiceAgent on SQLite; callers say an espeak-ng sentence (${(callerSpeech.samples.length / RATE).toFixed(2)} s) in 20 ms frames in real time; zero-latency fakes (scripted recognizer, instant 200 ms synthesizer, fake OpenAI-compatible server on 127.0.0.1); endpointing ${STOP_SECONDS} s; voice activity detector: ${vadName} (\`AGENTLINE_VAD\`).`,
-      "",
-      "| run | calls at once | turns answered | turn overhead after the VAD, p50 / p99 | turn overhead on the caller's clock, p50 / p99 | frame lateness p99 / max | frames late > 20 ms | CPU per call | RSS per call |",
-      "|---|---|---|---|---|---|---|---|---|",
-      row("overhead", overhead),
-      row("concurrency", concurrency),
-      row("voice to voice", voiceToVoice),
-      "",
-      "- **turns answered**: caller turns the agent began answering within 10 s (the caller then speaks again regardless).",
-      `- **turn overhead after the VAD** (the target's definition): the caller's end of speech as the VAD saw it, plus the endpointing delay → the first agent frame sent (LLM request over local HTTP, synthesis, pacing), from the runtime's own \`logs.turn_latency_ms\` less ${STOP_SECONDS * 1000} ms. In the voice-to-voice row it includes the recognizer's and the LLM's added latency.`,
-      "- **turn overhead on the caller's clock**: the endpointing delay after the simulated caller's last voiced frame, on the wall clock → the first agent frame handed to the provider: also counts how late frames reach the VAD on a loaded event loop and how long the VAD takes to see the speech end (a Silero window is 32 ms; its network also lets speech fade over a window or two). In the voice-to-voice row it is measured from the caller's last voiced frame itself.",
-      `- **voice to voice**: the fakes slowed to published vendor latencies: recognizer final ${VENDOR.sttFinalMs} ms after the speech ends (Deepgram P99), LLM first token ${VENDOR.llmFirstTokenMs} ms, synthesizer first audio ${VENDOR.ttsFirstAudioMs} ms (ElevenLabs Flash); sum ${budget} ms. The endpointing (${STOP_SECONDS * 1000} ms) runs alongside the recognizer and is hidden by it.`,
-      "- **frame lateness**: how far behind real time an agent frame was handed over (the 60 ms lead absorbs up to 60 ms).",
-      "- The simulated callers run in the same process (a timer per 20 ms frame each): their CPU is counted, and a loaded event loop delays the VAD's decision, which shows as turn overhead.",
-      "",
-      "## Targets",
-      "",
-      `- turn overhead p99 < 30 ms beyond the endpointing delay, from the caller's end of speech as the VAD sees it: ${ms(overhead.afterVadP99)}, ${overhead.afterVadP99 < 30 ? "met" : "**not met**"} (on the caller's wall clock, including the VAD's own lag: ${ms(overhead.overheadP99)})`,
-      `- ${CALLS} conversations at once, every turn answered (within 10 s) and no frame late by more than 20 ms: ${concurrency.turns} of ${concurrency.expectedTurns} answered, ${concurrency.lateFrames} late, ${concurrency.lateFrames === 0 && concurrency.turns === concurrency.expectedTurns ? "met" : "**not met**"}`,
-      `- voice to voice within 50 ms of the vendors' sum (${budget} ms), p99: ${ms(voiceToVoice.overheadP99)} (p50 ${ms(voiceToVoice.overheadP50)}), ${voiceToVoice.overheadP99 <= budget + 50 ? "met" : "**not met**"}`,
-      ""
-    ]
-    NodeFs.writeFileSync(new URL("./voice-results.md", import.meta.url), lines.join("\n"))
-    console.log(lines.join("\n"))
+    const voiceToVoice = yield* scenario({ name: "voice to voice", calls: 5, turns: Math.ceil(TURNS / 5), measureFromSpeechEnd: true })
+    yield* Effect.sync(() => report(overhead, capacity, voiceToVoice, voiceActivity.name))
   }).pipe(Effect.provide(app))
 }).pipe(Effect.scoped)
+
+
+const report = (overhead: Row, capacity: ReadonlyArray<Row>, voiceToVoice: Row, vadName: string) => {
+  const budget = VENDOR.sttFinalMs + VENDOR.llmFirstTokenMs + VENDOR.ttsFirstAudioMs
+  const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim()
+  const cpus = NodeOs.cpus()
+  const ms = (n: number) => `${n.toFixed(1)} ms`
+  const met = (ok: boolean) => (ok ? "met" : "**not met**")
+  const row = (r: Row) =>
+    `| ${r.name} | ${r.calls} (${r.peakConnected}) | ${r.turns} of ${r.expectedTurns} | ${ms(r.afterVadP50)} / ${ms(r.afterVadP99)} | ${ms(r.overheadP50)} / ${ms(r.overheadP99)} | ${ms(r.latenessP99)} / ${ms(r.latenessMax)} | ${r.lateFrames} of ${r.frames} | ${r.cpuPerCall.toFixed(2)} % (+ ${r.callerCpuPerCall.toFixed(2)} %) | ${r.rssPerCallMb.toFixed(2)} MB | ${r.windowsPerInference.toFixed(1)} | ${r.load} |`
+  const at = (calls: number) => capacity.find((r) => r.calls === calls)
+  const knee = capacity.filter((r) => r.overheadP99 < 100 && r.turns === r.expectedTurns).reduce((best, r) => Math.max(best, r.calls), 0)
+  const hundred = at(100)
+  const twoHundred = at(200)
+  const lines = [
+    "# Voice runtime benchmark",
+    "",
+    `Run ${new Date().toISOString()} on commit ${commit}, ${cpus.length} × ${cpus[0]?.model.trim() ?? "cpu"}, Node ${process.version}. Produced by \`npm run bench:voice\`.`,
+    `The server (HTTP API, dispatcher, the real voice runtime on SQLite, the Twilio adapter) in one process; the callers in another: the fake Twilio, on whose REST API the calls are placed and whose callees talk over its media WebSocket, saying an espeak-ng sentence (${(speechSeconds).toFixed(2)} s) in 20 ms µ-law frames in real time. Zero-latency fakes (scripted recognizer, instant 200 ms synthesizer, fake OpenAI-compatible server on 127.0.0.1); endpointing ${STOP_SECONDS} s; voice activity detector: ${vadName} (\`AGENTLINE_VAD\`).`,
+    `**Machine load** (1/5/15-minute load average, before → after each run) is in the last column: numbers taken while other work ran on the machine are not the runtime's alone.`,
+    "",
+    "| run | calls (peak connected at once) | turns answered | turn overhead after the VAD, p50 / p99 | turn overhead at the caller, p50 / p99 | frame lateness p99 / max | frames late > 20 ms | CPU per call: server (+ callers' process) | server RSS per call | VAD windows per inference | load average |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
+    row(overhead),
+    ...capacity.map(row),
+    row(voiceToVoice),
+    "",
+    "- **turns answered**: caller turns the agent began answering within 10 s (the caller then speaks again regardless).",
+    `- **turn overhead after the VAD**: the caller's end of speech as the VAD saw it, plus the endpointing delay → the first agent frame sent, from the runtime's own \`logs.turn_latency_ms\` less ${STOP_SECONDS * 1000} ms. In the voice-to-voice row it includes the recognizer's and the LLM's added latency.`,
+    "- **turn overhead at the caller** (the targets' measure): the endpointing delay after the caller's last voiced frame, on the callers' wall clock → the first agent frame arriving over the media WebSocket: also counts the socket both ways, how late frames reach the VAD on a loaded event loop and how long the VAD takes to see the speech end (a Silero window is 32 ms). In the voice-to-voice row it is measured from the caller's last voiced frame itself.",
+    `- **voice to voice**: the fakes slowed to published vendor latencies: recognizer final ${VENDOR.sttFinalMs} ms after the speech ends (Deepgram P99), LLM first token ${VENDOR.llmFirstTokenMs} ms, synthesizer first audio ${VENDOR.ttsFirstAudioMs} ms (ElevenLabs Flash); sum ${budget} ms. The endpointing (${STOP_SECONDS * 1000} ms) runs alongside the recognizer and is hidden by it.`,
+    "- **frame lateness**: how far behind real time an agent frame arrived at the caller, against the utterance's first frame (the runtime's 60 ms lead absorbs up to 60 ms).",
+    "- **CPU per call**: the server process's CPU time over the run's wall time, per call (100 % is one core); the callers' process (the fake Twilio and the callers' JSON/base64 frames) in parentheses, on the same 2 cores.",
+    "",
+    "## Targets",
+    "",
+    `- 5 calls, turn overhead p99 < 30 ms: ${ms(overhead.overheadP99)} at the caller (${ms(overhead.afterVadP99)} after the VAD), ${met(overhead.overheadP99 < 30)}`,
+    hundred === undefined
+      ? "- 100 calls: not run (BENCH_VOICE_CALLS)"
+      : `- 100 calls, p99 < 100 ms and no agent frame late by more than 20 ms: p99 ${ms(hundred.overheadP99)}, ${hundred.lateFrames} frames late (max ${ms(hundred.latenessMax)}), ${hundred.turns} of ${hundred.expectedTurns} turns answered, ${met(hundred.overheadP99 < 100 && hundred.lateFrames === 0 && hundred.turns === hundred.expectedTurns)}`,
+    twoHundred === undefined
+      ? "- 200 calls: not run (BENCH_VOICE_CALLS)"
+      : `- 200 calls, every turn answered, p99 < 300 ms: ${twoHundred.turns} of ${twoHundred.expectedTurns} answered, p99 ${ms(twoHundred.overheadP99)}, ${met(twoHundred.turns === twoHundred.expectedTurns && twoHundred.overheadP99 < 300)}`,
+    `- the knee (the most calls run with every turn answered and p99 < 100 ms, among ${capacity.map((r) => r.calls).join(", ")}): ${knee === 0 ? "none" : `${knee} calls`}`,
+    `- CPU and RSS per call: at ${capacity.at(-1)?.calls ?? 0} calls ${capacity.at(-1)?.cpuPerCall.toFixed(2) ?? "?"} % of a core and ${capacity.at(-1)?.rssPerCallMb.toFixed(2) ?? "?"} MB (the table has every run)`,
+    `- voice to voice within 50 ms of the vendors' sum (${budget} ms), p99: ${ms(voiceToVoice.overheadP99)} (p50 ${ms(voiceToVoice.overheadP50)}), ${met(voiceToVoice.overheadP99 <= budget + 50)}`,
+    ""
+  ]
+  NodeFs.writeFileSync(new URL(process.env.BENCH_VOICE_OUT ?? "./voice-results.md", import.meta.url), lines.join("\n"))
+  console.log(lines.join("\n"))
+}
 
 Effect.runPromise(main).then(() => process.exit(0), (e) => {
   console.error(e)

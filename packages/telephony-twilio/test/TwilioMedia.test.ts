@@ -1,5 +1,5 @@
 import { expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, FastCheck, Schema } from "effect"
 import { Twilio } from "../src/index.js"
 
 const text = (message: unknown) => ({ _tag: "Text" as const, text: JSON.stringify(message) })
@@ -67,3 +67,35 @@ it.effect("refuses audio in another format, binary frames, malformed messages an
     // The outbound track (our own audio) never comes back as the caller's.
     expect(yield* session.decode(text({ event: "media", media: { track: "outbound", payload: "AA==" } }))).toEqual([])
   }))
+
+it.effect.prop(
+  "caller audio decodes as the schema reads it, whatever the media message holds (the fast path agrees with the schema)",
+  [FastCheck.record({
+    event: FastCheck.constantFrom("media", "mark", "dtmf"),
+    streamSid: FastCheck.constant("MZ1"),
+    media: FastCheck.oneof(
+      FastCheck.record({
+        track: FastCheck.option(FastCheck.oneof(FastCheck.constantFrom("inbound", "outbound"), FastCheck.integer()), { nil: undefined }),
+        payload: FastCheck.oneof(FastCheck.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b).toString("base64")), FastCheck.integer()),
+        chunk: FastCheck.string()
+      }, { requiredKeys: ["payload"] }),
+      FastCheck.constant(null)
+    )
+  }, { requiredKeys: ["event", "streamSid"] })],
+  ([message]) =>
+    Effect.gen(function*() {
+      const session = Twilio.Media.session()
+      const json = JSON.stringify(message)
+      const decoded = yield* Effect.either(session.decode({ _tag: "Text", text: json }))
+      const bySchema = Schema.decodeUnknownEither(Schema.parseJson(Twilio.Media.TwilioMessage))(json)
+      expect(decoded._tag).toBe(bySchema._tag)
+      if (bySchema._tag === "Right" && decoded._tag === "Right" && bySchema.right.event === "media") {
+        const m = bySchema.right.media
+        expect(decoded.right).toEqual(
+          m.track !== undefined && m.track !== "inbound"
+            ? []
+            : [{ _tag: "Audio", audio: { format: Twilio.Media.FORMAT, data: new Uint8Array(Buffer.from(m.payload, "base64")) } }]
+        )
+      }
+    })
+)

