@@ -8,9 +8,9 @@ import { RunsRepo } from "@agentline/core/runs/RunsRepo"
 import { expect, layer } from "@effect/vitest"
 import { Clock, Effect } from "effect"
 import { definition } from "./fixtures.js"
-import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
+import { call, dialects, type Reply, seedOrganization, TestApp } from "./Harness.js"
 
-const ok = (reply: { status: number; body: any }) => {
+const ok = (reply: Reply) => {
   expect(reply.status, JSON.stringify(reply.body)).toBe(200)
   return reply.body
 }
@@ -25,7 +25,7 @@ for (const dialect of dialects) {
         const agent = ok(yield* call("POST", "/api/v1/workflow/create/definition", { apiKey, body: { name: "Daily", workflow_definition: definition() } }))
         const theirs = ok(yield* call("POST", "/api/v1/workflow/create/definition", { apiKey: other.apiKey, body: { name: "T", workflow_definition: definition() } }))
         const repo = yield* RunsRepo
-        const seed = (organization: number, workflow: any, at: string, phone: string, disposition: string, outcome: string, duration: number, cost: number) =>
+        const seed = (organization: number, workflow: { id: number; current_definition_id: number }, at: string, phone: string, disposition: string, outcome: string, duration: number, cost: number) =>
           Effect.gen(function*() {
             const run = yield* repo.insert({
               organization_id: OrganizationId.make(organization),
@@ -79,7 +79,7 @@ for (const dialect of dialects) {
         expect((yield* call("GET", "/api/v1/organizations/reports/daily?date=2026-13-45&timezone=Mars/Olympus", { apiKey })).status).toBe(422)
 
         const runs = ok(yield* call("GET", "/api/v1/organizations/reports/daily/runs?date=2026-11-19&timezone=America/New_York", { apiKey }))
-        expect(runs.map((r: any) => [r.run_id, r.phone_number, r.disposition, r.duration_seconds, r.workflow_name])).toEqual([
+        expect(runs.map((r: Reply["body"]) => [r.run_id, r.phone_number, r.disposition, r.duration_seconds, r.workflow_name])).toEqual([
           [b.id, "+14155550002", "confirmed", 200, "Daily"],
           [a.id, "+14155550001", "confirmed", 45, "Daily"]
         ])
@@ -87,11 +87,11 @@ for (const dialect of dialects) {
 
         const usage = ok(yield* call("GET", "/api/v1/organizations/usage/runs?limit=2&page=1&sort_by=duration", { apiKey }))
         expect(usage).toMatchObject({ total_count: 4, page: 1, limit: 2, total_pages: 2, total_duration_seconds: 245, total_dograh_tokens: 6 })
-        expect(usage.runs.map((r: any) => r.call_duration_seconds)).toEqual([200, 45])
+        expect(usage.runs.map((r: Reply["body"]) => r.call_duration_seconds)).toEqual([200, 45])
         expect(usage.runs[0]).toMatchObject({ id: b.id, called_number: "+14155550002", caller_number: null, charge_usd: 0.05, dograh_token_usage: 5 })
         const filters = encodeURIComponent(JSON.stringify([{ attribute: "dispositionCode", type: "multiSelect", value: { codes: ["busy"] } }]))
         const busy = ok(yield* call("GET", `/api/v1/organizations/usage/runs?filters=${filters}`, { apiKey }))
-        expect(busy.runs.map((r: any) => r.disposition)).toEqual(["busy", "busy"])
+        expect(busy.runs.map((r: Reply["body"]) => r.disposition)).toEqual(["busy", "busy"])
         expect((yield* call("GET", "/api/v1/organizations/usage/runs?filters=not-json", { apiKey })).body).toEqual({ detail: "Invalid filter format" })
 
         const csv = yield* call("GET", `/api/v1/organizations/usage/runs/report?filters=${filters}`, { apiKey })
@@ -106,7 +106,7 @@ for (const dialect of dialects) {
         expect(period).toMatchObject({ used_dograh_tokens: 50, total_duration_seconds: 90, used_amount_usd: 0.5, currency: "USD", price_per_second_usd: null })
         expect(period.period_start).toBe(`${month}-01T00:00:00.000Z`)
         const breakdown = ok(yield* call("GET", "/api/v1/organizations/usage/daily-breakdown?days=3", { apiKey: other.apiKey }))
-        expect(breakdown.breakdown.map((d: any) => d.call_count)).toEqual([0, 0, 1])
+        expect(breakdown.breakdown.map((d: Reply["body"]) => d.call_count)).toEqual([0, 0, 1])
         expect(breakdown.breakdown[2]).toEqual({ date: new Date(now).toISOString().slice(0, 10), call_count: 1, minutes: 1.5, cost_usd: 0.5, dograh_tokens: 50 })
         expect(breakdown).toMatchObject({ total_minutes: 1.5, total_cost_usd: 0.5, total_dograh_tokens: 50, currency: "USD" })
         expect((yield* call("GET", "/api/v1/organizations/usage/daily-breakdown?days=31", { apiKey })).status).toBe(422)

@@ -9,7 +9,7 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Chunk, Effect, Stream } from "effect"
 import { definition } from "./fixtures.js"
-import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
+import { call, dialects, type Reply, seedOrganization, TestApp } from "./Harness.js"
 
 const createAgent = (apiKey: string, name: string) =>
   Effect.map(call("POST", "/api/v1/workflow/create/definition", { apiKey, body: { name, workflow_definition: definition() } }), (r) => {
@@ -64,7 +64,7 @@ const seedRun = (org: number, agent: { id: number; current_definition_id: number
     return run
   })
 
-const ids = (body: any): Array<number> => body.runs.map((r: any) => r.id)
+const ids = (body: Reply["body"]): Array<number> => body.runs.map((r: Reply["body"]) => r.id)
 
 for (const dialect of dialects) {
   layer(TestApp(dialect), { timeout: "120 seconds" })(`GET /runs [${dialect}]`, (it) => {
@@ -170,7 +170,7 @@ for (const dialect of dialects) {
             const paged: Array<number> = []
             let cursor: string | null = null
             do {
-              const page: any = yield* get(`?sort_by=${sort}&sort_order=${order}&limit=1${cursor === null ? "" : `&cursor=${cursor}`}`)
+              const page: Reply["body"] = yield* get(`?sort_by=${sort}&sort_order=${order}&limit=1${cursor === null ? "" : `&cursor=${cursor}`}`)
               paged.push(...ids(page))
               cursor = page.next_cursor
             } while (cursor !== null)
@@ -191,7 +191,7 @@ for (const dialect of dialects) {
 
         // The foreign organization sees its own run only.
         const theirs = yield* call("GET", "/api/v1/runs?q=dentist", { apiKey: other.apiKey })
-        expect(theirs.body.runs.map((r: any) => r.workflow_name)).toEqual(["Foreign"])
+        expect(theirs.body.runs.map((r: Reply["body"]) => r.workflow_name)).toEqual(["Foreign"])
 
         const csv = yield* call("GET", "/api/v1/runs/export?disposition=confirmed,transferred", { apiKey: org.apiKey })
         expect(csv.status).toBe(200)
@@ -237,9 +237,9 @@ for (const dialect of dialects) {
         }
         // A word in every run: more matches than SQLite reads first, so it probes runs in order instead.
         const searched = yield* call("GET", "/api/v1/runs?q=bulk&limit=3", { apiKey: org.apiKey })
-        expect(searched.body.runs.map((r: any) => r.name)).toEqual(["WR-9999", "WR-9998", "WR-9997"])
+        expect(searched.body.runs.map((r: Reply["body"]) => r.name)).toEqual(["WR-9999", "WR-9998", "WR-9997"])
         const rare = yield* call("GET", "/api/v1/runs?q=1234&limit=3", { apiKey: org.apiKey })
-        expect(rare.body.runs.map((r: any) => r.name)).toEqual(["WR-1234"])
+        expect(rare.body.runs.map((r: Reply["body"]) => r.name)).toEqual(["WR-1234"])
         const client = yield* HttpClient.HttpClient
         const response = yield* client.execute(
           HttpClientRequest.get("/api/v1/runs/export?sort_order=asc").pipe(HttpClientRequest.setHeader("x-api-key", org.apiKey))

@@ -8,9 +8,9 @@ import { RunsRepo } from "@agentline/core/runs/RunsRepo"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { definition } from "./fixtures.js"
-import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
+import { call, dialects, type Reply, seedOrganization, TestApp } from "./Harness.js"
 
-const ok = (reply: { status: number; body: any }) => {
+const ok = (reply: Reply) => {
   expect(reply.status, JSON.stringify(reply.body)).toBe(200)
   return reply.body
 }
@@ -28,7 +28,7 @@ for (const dialect of dialects) {
         ok(yield* call("PUT", `/api/v1/workflow/${b.id}/status`, { apiKey, body: { status: "archived" } }))
 
         expect(ok(yield* call("GET", "/api/v1/workflow/count", { apiKey }))).toEqual({ total: 2, active: 1, archived: 1 })
-        expect(ok(yield* call("GET", "/api/v1/workflow/summary", { apiKey })).map((w: any) => w.name).sort()).toEqual(["A", "B"])
+        expect(ok(yield* call("GET", "/api/v1/workflow/summary", { apiKey })).map((w: Reply["body"]) => w.name).sort()).toEqual(["A", "B"])
         expect(ok(yield* call("GET", "/api/v1/workflow/summary?status=archived", { apiKey }))).toEqual([{ id: b.id, name: "B" }])
         expect((yield* call("GET", "/api/v1/workflow/summary?status=gone", { apiKey })).status).toBe(422)
 
@@ -37,7 +37,7 @@ for (const dialect of dialects) {
         const copy = ok(yield* call("POST", `/api/v1/workflow/${a.id}/duplicate`, { apiKey }))
         expect(copy).toMatchObject({ name: "A (copy)", version_number: 1, version_status: "published", status: "active" })
         expect(copy.id).not.toBe(a.id)
-        const trigger = (w: any) => w.workflow_definition.nodes.find((n: any) => n.type === "trigger").data.trigger_path
+        const trigger = (w: Reply["body"]) => w.workflow_definition.nodes.find((n: Reply["body"]) => n.type === "trigger").data.trigger_path
         const source = ok(yield* call("GET", `/api/v1/workflow/fetch/${a.id}`, { apiKey }))
         expect(trigger(copy)).toMatch(/^[A-Za-z0-9_-]+$/)
         expect(trigger(copy)).not.toBe(trigger(source))
@@ -54,7 +54,7 @@ for (const dialect of dialects) {
         const org = yield* seedOrganization()
         const apiKey = org.apiKey
         const templates = ok(yield* call("GET", "/api/v1/workflow/templates", { apiKey }))
-        expect(templates.map((t: any) => t.template_name)).toEqual([
+        expect(templates.map((t: Reply["body"]) => t.template_name)).toEqual([
           "Appointment reminder",
           "Lead qualification",
           "Customer survey",
@@ -66,7 +66,7 @@ for (const dialect of dialects) {
             body: { template_id: template.id, workflow_name: `From ${template.template_name}` }
           }))
           expect(agent.name).toBe(`From ${template.template_name}`)
-          expect(agent.workflow_definition.nodes.map((n: any) => n.id)).toEqual(template.template_json.nodes.map((n: any) => n.id))
+          expect(agent.workflow_definition.nodes.map((n: Reply["body"]) => n.id)).toEqual(template.template_json.nodes.map((n: Reply["body"]) => n.id))
           // Passes the publish checks too.
           const validated = yield* call("POST", `/api/v1/workflow/${agent.id}/validate`, { apiKey })
           expect(validated.status, JSON.stringify(validated.body)).toBe(200)
