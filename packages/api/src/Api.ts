@@ -20,10 +20,12 @@ import { TelephonyConfigsApi } from "./telephony/Api.js"
 import { AuthApi } from "./auth/Api.js"
 import { HealthApi } from "./health/Api.js"
 import { OrganizationsApi } from "./organizations/Api.js"
-import { PublicDownloadsApi } from "./runs/Api.js"
+import { ReportsApi } from "./organizations/Reports.js"
+import { PublicDownloadsApi, RunsApi } from "./runs/Api.js"
 import { UploadsApi, UploadTargetApi } from "./uploads/Api.js"
 import { UsersApi } from "./users/Api.js"
 import { NodeTypesApi, WorkflowsApi } from "./workflows/Api.js"
+import { WorkflowOperationsApi } from "./workflows/Operations.js"
 
 /**
  * Each endpoint declares the errors its handler can fail with (the handlers are checked against them),
@@ -37,9 +39,12 @@ export class AgentlineApi extends HttpApi.make("agentline")
   .add(ApiKeysApi)
   .add(ConfigurationsApi)
   .add(OrganizationsApi)
+  .add(ReportsApi)
+  .add(WorkflowOperationsApi)
   .add(WorkflowsApi)
   .add(NodeTypesApi)
   .add(PublicDownloadsApi)
+  .add(RunsApi)
   .add(TelephonyConfigsApi)
   .add(PhoneNumbersApi)
   .add(CampaignsApi)

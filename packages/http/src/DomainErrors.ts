@@ -61,7 +61,7 @@ import type {
   PhoneNumberNotFound,
   PhoneNumberTaken
 } from "@agentline/core/phone-numbers/Errors"
-import type { PublicLinkInvalid, RunArtifactMissing, RunNotFound } from "@agentline/core/runs/Errors"
+import type { InvalidRunFilter, InvalidRunsCursor, PublicLinkInvalid, RunArtifactMissing, RunNotFound } from "@agentline/core/runs/Errors"
 import type {
   EmbedChatRefused,
   TextChatEnded,
@@ -107,6 +107,7 @@ import type {
   DraftReplaced,
   InvalidWorkflowDefinition,
   NoDraftToPublish,
+  TemplateNotFound,
   TriggerPathTaken,
   WorkflowNotFound
 } from "@agentline/core/workflows/Errors"
@@ -161,6 +162,8 @@ export type DomainError =
   | PublicLinkInvalid
   | RunArtifactMissing
   | RunNotFound
+  | InvalidRunsCursor
+  | InvalidRunFilter
   | InvalidTelephonyConfig
   | NoOutboundRoute
   | TelephonyAccountNumberTaken
@@ -190,6 +193,7 @@ export type DomainError =
   | InvalidWorkflowDefinition
   | TriggerPathTaken
   | WorkflowNotFound
+  | TemplateNotFound
   | NoDraftToPublish
   | DefinitionNotPublishable
   | DraftReplaced
@@ -275,6 +279,8 @@ const MAPPING = {
   PublicLinkInvalid: notFound,
   RunArtifactMissing: notFound,
   RunNotFound: notFound,
+  InvalidRunsCursor: badRequest,
+  InvalidRunFilter: badRequest,
   InvalidTelephonyConfig: (e) => new ValidationError({ detail: e.issues }),
   NoOutboundRoute: (e) =>
     new BadRequest({
@@ -327,6 +333,7 @@ const MAPPING = {
   InvalidWorkflowDefinition: (e) => new ValidationError({ detail: e.issues }),
   TriggerPathTaken: conflict,
   WorkflowNotFound: notFound,
+  TemplateNotFound: notFound,
   NoDraftToPublish: (e) =>
     new BadRequest({
       detail: `No draft to publish: the latest version of agent ${e.workflowId} is already the published one; ` +

@@ -7,9 +7,12 @@ import { ApiKeys } from "@agentline/core/api-keys/ApiKeys"
 import { Organizations } from "@agentline/core/organizations/Organizations"
 import { PublicLinks } from "@agentline/core/runs/PublicLinks"
 import { Runs } from "@agentline/core/runs/Runs"
+import { RunSearch } from "@agentline/core/runs/RunSearch"
+import { Reports } from "@agentline/core/runs/Reports"
 import { LoginPolicy, Users } from "@agentline/core/users/Users"
 import * as LoginThrottle from "@agentline/core/users/LoginThrottle"
 import { Workflows } from "@agentline/core/workflows/Workflows"
+import { WorkflowCopies } from "@agentline/core/workflows/WorkflowCopies"
 import { Calls } from "@agentline/core/calls/Calls"
 import { CallAudioHandler } from "@agentline/core/audio/CallAudio"
 import { MediaStreams } from "@agentline/core/media/MediaStreams"
@@ -87,6 +90,9 @@ import { CallsLive, TelephonyCallbacksLive, TestCallsLive } from "./calls/Http.j
 import { CampaignsLive } from "./campaigns/Http.js"
 import { PhoneNumbersLive } from "./phone-numbers/Http.js"
 import { PublicDownloadsLive } from "./runs/Http.js"
+import { RunsLive } from "./runs/RunSearchHttp.js"
+import { ReportsLive } from "./organizations/ReportsHttp.js"
+import { WorkflowOperationsLive } from "./workflows/OperationsHttp.js"
 import { TelephonyConfigsLive } from "./telephony/Http.js"
 import { servedApi } from "./OpenApiSpec.js"
 import * as TelephonyWebhooks from "./telephony-webhooks/Routes.js"
@@ -185,7 +191,8 @@ export const ServicesLive = Layer.mergeAll(
   ProviderConnections.live,
   Recordings.Default,
   Embeds.Default,
-  TextChatServicesLive
+  TextChatServicesLive,
+  WorkflowCopies.Default
 ).pipe(
   Layer.provideMerge(Dispatcher.campaignDialer),
   Layer.provideMerge(Dispatcher.Default),
@@ -197,6 +204,8 @@ export const ServicesLive = Layer.mergeAll(
     Organizations.Default,
     Workflows.Default,
     Runs.Default,
+    RunSearch.Default,
+    Reports.Default,
     TelephonyConfigs.Default,
     Uploads.Default,
     Webhooks.Default,
@@ -252,6 +261,9 @@ export const ApiLive = Layer.unwrapEffect(
     WorkflowsLive,
     NodeTypesLive,
     PublicDownloadsLive,
+    RunsLive,
+    WorkflowOperationsLive,
+    ReportsLive,
     TelephonyConfigsLive,
     PhoneNumbersLive,
     CampaignsLive,

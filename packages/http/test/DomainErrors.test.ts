@@ -50,7 +50,7 @@ import {
   PhoneNumberNotFound,
   PhoneNumberTaken
 } from "@agentline/core/phone-numbers/Errors"
-import { PublicLinkInvalid, RunArtifactMissing, RunNotFound } from "@agentline/core/runs/Errors"
+import { InvalidRunFilter, InvalidRunsCursor, PublicLinkInvalid, RunArtifactMissing, RunNotFound } from "@agentline/core/runs/Errors"
 import {
   InvalidTelephonyConfig,
   NoOutboundRoute,
@@ -88,6 +88,7 @@ import {
   DraftReplaced,
   InvalidWorkflowDefinition,
   NoDraftToPublish,
+  TemplateNotFound,
   TriggerPathTaken,
   WorkflowNotFound
 } from "@agentline/core/workflows/Errors"
@@ -190,6 +191,8 @@ const CASES = {
   PublicLinkInvalid: [new PublicLinkInvalid(), 404, "Invalid or expired link"],
   RunArtifactMissing: [new RunArtifactMissing({ runId: 1, artifact: "user_recording" }), 404, "No user recording available for this run"],
   RunNotFound: [new RunNotFound({ runId: 1 }), 404, "Workflow run not found"],
+  InvalidRunFilter: [new InvalidRunFilter(), 400, "Invalid filter format"],
+  InvalidRunsCursor: [new InvalidRunsCursor({ reason: "it is not a cursor of this list" }), 400, "Invalid cursor: it is not a cursor of this list; start again without one"],
   InvalidTelephonyConfig: [new InvalidTelephonyConfig({ issues: [issue] }), 422, [issue]],
   NoOutboundRoute: [new NoOutboundRoute({ configurationId: null }), 400,
     "telephony_configuration_not_found: the organization has no default outbound telephony configuration; " +
@@ -242,6 +245,7 @@ const CASES = {
   TriggerPathTaken: [new TriggerPathTaken({ triggerPath: "abc" }), 409,
     "trigger_path 'abc' is already used by another agent; trigger paths are unique across all agents"],
   WorkflowNotFound: [new WorkflowNotFound({ workflowId: 8 }), 404, "Workflow with id 8 not found"],
+  TemplateNotFound: [new TemplateNotFound({ templateId: 9 }), 404, "Template with id 9 not found"],
   NoDraftToPublish: [new NoDraftToPublish({ workflowId: 8 }), 400,
     "No draft to publish: the latest version of agent 8 is already the published one; save a change with PUT /api/v1/workflow/8 or POST /api/v1/workflow/8/create-draft first"],
   DefinitionNotPublishable: [

@@ -31,6 +31,8 @@ import m0016 from "./migrations/0016_tools.js"
 import m0021 from "./migrations/0021_webhook_queue_heads.js"
 import m0022 from "./migrations/0022_call_transfers.js"
 import m0023 from "./migrations/0023_text_chat_sessions.js"
+import m0024 from "./migrations/0024_run_columns.js"
+import m0025 from "./migrations/0025_run_search.js"
 
 /** Keys are `<id>_<name>`; ids only ever grow (the migrator never fills gaps). */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -51,7 +53,9 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0016_tools": m0016,
   "0021_webhook_queue_heads": m0021,
   "0022_call_transfers": m0022,
-  "0023_text_chat_sessions": m0023
+  "0023_text_chat_sessions": m0023,
+  "0024_run_columns": m0024,
+  "0025_run_search": m0025
 }
 
 const ADVISORY_LOCK_ID = 0x61676c6e // "agln"

@@ -11,6 +11,7 @@ import * as SqlEmbedRepo from "./embed/SqlEmbedRepo.js"
 import * as SqlMediaTokensRepo from "./media/SqlMediaTokensRepo.js"
 import * as SqlOrganizationsRepo from "./organizations/SqlOrganizationsRepo.js"
 import * as SqlPhoneNumbersRepo from "./phone-numbers/SqlPhoneNumbersRepo.js"
+import * as SqlRunReports from "./runs/SqlRunReports.js"
 import * as SqlRunsRepo from "./runs/SqlRunsRepo.js"
 import * as SqlConnectionLeasesRepo from "./telephony/SqlConnectionLeasesRepo.js"
 import * as SqlTelephonyConfigsRepo from "./telephony/SqlTelephonyConfigsRepo.js"
@@ -31,6 +32,7 @@ export const layer = Layer.mergeAll(
   SqlApiKeysRepo.layer,
   SqlWorkflowsRepo.layer,
   SqlRunsRepo.layer,
+  SqlRunReports.layer,
   SqlDispatchRepo.layer,
   SqlTelephonyConfigsRepo.layer,
   SqlConnectionLeasesRepo.layer,

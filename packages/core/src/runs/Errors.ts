@@ -23,3 +23,17 @@ export class RunArtifactMissing extends Schema.TaggedError<RunArtifactMissing>()
     return `No ${this.artifact.replace("_", " ")} available for this run`
   }
 }
+
+/** A `cursor` that is not one of this list's (another sort or order, or not a cursor at all). */
+export class InvalidRunsCursor extends Schema.TaggedError<InvalidRunsCursor>()("InvalidRunsCursor", { reason: Schema.String }) {
+  override get message() {
+    return `Invalid cursor: ${this.reason}; start again without one`
+  }
+}
+
+/** `filters` that are not the reference's JSON array of `{attribute, type, value}`. */
+export class InvalidRunFilter extends Schema.TaggedError<InvalidRunFilter>()("InvalidRunFilter", {}) {
+  override get message() {
+    return "Invalid filter format"
+  }
+}

@@ -62,3 +62,9 @@ export class DraftReplaced extends Schema.TaggedError<DraftReplaced>()("DraftRep
     return `A newer save replaced the draft of agent ${this.workflowId} while it was being published; nothing was published. Publish again to publish the newest draft`
   }
 }
+
+export class TemplateNotFound extends Schema.TaggedError<TemplateNotFound>()("TemplateNotFound", { templateId: Schema.Number }) {
+  override get message() {
+    return `Template with id ${this.templateId} not found`
+  }
+}
