@@ -42,6 +42,11 @@ export const transferDefinition = (target: string) => ({
   edges: [{ id: "e1", source: "start", target: "sales", data: { label: "to sales", condition: "The caller wants a person" } }]
 })
 
+/** What the runtime sends back for a tool call: its data (text or an order), or a failure. */
+interface ToolResult {
+  readonly data?: string | { readonly id?: string; readonly status?: string }
+}
+
 /**
  * The tool agent's model: asked about an order, it calls the HTTP tool and the MCP tool; asked to book,
  * the failing and the slow tool; given results, it says what they returned, then ends the call.
@@ -57,13 +62,13 @@ const toolAgent = (request: Received, tools: ReadonlyArray<string>) => {
   }
   const lastAssistant = messages.map((m) => m.role).lastIndexOf("assistant")
   // A result is JSON text, sent as a JSON string.
-  const decode = (content: unknown): any => {
+  const decode = (content: unknown): ToolResult => {
     const value = JSON.parse(String(content))
     return typeof value === "string" ? decode(value) : value
   }
   const results = messages.slice(lastAssistant + 1).filter((m) => m.role === "tool").map((m) => decode(m.content))
   const said = results.map((r) =>
-    typeof r.data === "string" ? `${r.data}.` : r.data?.id !== undefined ? `Order ${r.data.id} is ${r.data.status}.` : `That did not work.`
+    typeof r.data === "string" ? `${r.data}.` : r.data?.id !== undefined ? `Order ${r.data.id} is ${r.data.status ?? "unknown"}.` : `That did not work.`
   )
   return String([...messages].reverse().find((m) => m.role === "user")?.content).includes("order")
     ? reply(said.join(" "))
