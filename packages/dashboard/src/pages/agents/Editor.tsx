@@ -14,12 +14,8 @@ import {
   Controls,
   type Edge,
   type EdgeChange,
-  Handle,
   MarkerType,
-  type Node,
   type NodeChange,
-  type NodeProps,
-  Position,
   ReactFlow,
   type ReactFlowInstance
 } from "@xyflow/react"
@@ -27,7 +23,7 @@ import "@xyflow/react/dist/style.css"
 import { WorkflowId } from "@agentline/api/Ids"
 import type { Workflow } from "@agentline/api/workflows/Workflow"
 import { Either } from "effect"
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react"
+import { useCallback, useEffect, useMemo, useRef, useState } from "react"
 import { client } from "../../api/client.js"
 import { useAction } from "../../api/hooks.js"
 import { ApiError } from "../../components/ApiError.js"
@@ -53,42 +49,13 @@ import {
   updateNodeData
 } from "./definitionGraph.js"
 import { allMessages, issueCount, noIssues, type SortedIssues, sortIssues, withoutFixed } from "./definitionIssues.js"
+import { type FlowNode, handles, IssuesContext, nodeTypes } from "./FlowNode.js"
+import { GraphLists, type Selection } from "./GraphLists.js"
 import { EDGE_FIELDS, NODE_FIELDS } from "./nodeFields.js"
 import { DataForm } from "./NodeForm.js"
 import { Field } from "./ui.js"
 
-const IssuesContext = createContext<SortedIssues>(noIssues)
 
-type FlowNode = Node<JsonObject, NodeType>
-
-/** Which handles a type has: none for nodes that take no edges, no way in for start and trigger, no way out of an end. */
-const handles = (type: NodeType): { readonly target: boolean; readonly source: boolean } => ({
-  target: type === "agentNode" || type === "endCall" || type === "transfer",
-  source: type === "startCall" || type === "agentNode" || type === "trigger"
-})
-
-const AgentFlowNode = ({ data, id, selected, type }: NodeProps<FlowNode>) => {
-  const issues = allMessages(useContext(IssuesContext).nodes.get(id))
-  const has = handles(type)
-  const name = typeof data.name === "string" && data.name.trim() !== "" ? data.name : "(unnamed)"
-  return (
-    <div className={`flow-node flow-node-${type}${selected ? " is-selected" : ""}${issues.length > 0 ? " has-issues" : ""}`}>
-      {has.target && <Handle type="target" position={Position.Top} />}
-      <div className="flow-node-type">{NODE_TYPE_LABELS[type]}</div>
-      <div className="flow-node-name">{name}</div>
-      {issues.length > 0 && (
-        <div className="flow-node-issues">
-          {issues.length} problem{issues.length === 1 ? "" : "s"}
-        </div>
-      )}
-      {has.source && <Handle type="source" position={Position.Bottom} />}
-    </div>
-  )
-}
-
-const nodeTypes = Object.fromEntries(NODE_TYPES.map((t) => [t, AgentFlowNode]))
-
-type Selection = { readonly kind: "node" | "edge"; readonly id: string } | null
 interface EditorProps {
   readonly workflow: Workflow
   readonly onSaved: (message: string) => void
@@ -395,48 +362,7 @@ const GraphEditor = ({ initial, onDirtyChange, onSaved, workflow }: EditorProps 
               <button type="button" onClick={() => link(edgeFrom, edgeTo)} disabled={edgeFrom === "" || edgeTo === ""}>Add edge</button>
             </div>
           </section>
-          <section aria-labelledby="nodes-heading">
-            <h2 id="nodes-heading">Nodes</h2>
-            <ul className="item-list">
-              {graph.nodes.map((n) => {
-                const problems = allMessages(issues.nodes.get(n.id)).length
-                return (
-                  <li key={n.id}>
-                    <button
-                      type="button"
-                      aria-pressed={selection?.kind === "node" && selection.id === n.id}
-                      onClick={() => setSelection({ kind: "node", id: n.id })}
-                    >
-                      {NODE_TYPE_LABELS[n.type]}: {nodeName(n)}
-                      {problems > 0 && <span className="badge badge-bad">{problems} problem{problems === 1 ? "" : "s"}</span>}
-                    </button>
-                  </li>
-                )
-              })}
-            </ul>
-          </section>
-          <section aria-labelledby="edges-heading">
-            <h2 id="edges-heading">Edges</h2>
-            {graph.edges.length === 0 && <p className="hint">No edges yet.</p>}
-            <ul className="item-list">
-              {graph.edges.map((e) => {
-                const problems = allMessages(issues.edges.get(e.id)).length
-                return (
-                  <li key={e.id}>
-                    <button
-                      type="button"
-                      aria-pressed={selection?.kind === "edge" && selection.id === e.id}
-                      onClick={() => setSelection({ kind: "edge", id: e.id })}
-                    >
-                      {nodeName(graph.nodes.find((n) => n.id === e.source))} → {nodeName(graph.nodes.find((n) => n.id === e.target))}
-                      {typeof e.data.label === "string" && e.data.label !== "" ? ` (${e.data.label})` : ""}
-                      {problems > 0 && <span className="badge badge-bad">{problems} problem{problems === 1 ? "" : "s"}</span>}
-                    </button>
-                  </li>
-                )
-              })}
-            </ul>
-          </section>
+          <GraphLists graph={graph} issues={issues} selection={selection} select={setSelection} />
         </div>
       </div>
     </IssuesContext.Provider>
