@@ -254,14 +254,16 @@ describe("node forms", () => {
           ? field.options![0]!.value
           : field.kind === "number"
           ? String(field.min ?? 1)
-          : field.kind === "json"
+          : field.kind === "json" || field.kind === "tool-filters"
           ? "{\"a\": [\"b\"]}"
-          : field.kind === "lines"
+          : field.kind === "lines" || field.kind === "tools"
           ? "x\ny"
           : field.name === "trigger_path"
           ? "my-trigger"
           : field.kind === "rows"
           ? ""
+          : field.name === "target"
+          ? field.placeholder ?? "+15551234567" // a transfer target: what its placeholder shows is a valid one
           : "text"
         const result = applyInput(data, field, input)
         if (!("data" in result)) throw new Error(result.error)

@@ -141,9 +141,12 @@ export const displayValue = (data: JsonObject, field: FieldSpec): string | boole
   switch (field.kind) {
     case "checkbox":
       return (value ?? field.defaultValue) === true
+    // Tools and their MCP filters have their own picker (NodeForm's ToolsField); as text they are lines and JSON.
     case "lines":
+    case "tools":
       return Array.isArray(value) ? value.map(String).join("\n") : ""
     case "json":
+    case "tool-filters":
       return value === undefined || value === null ? "" : JSON.stringify(value, null, 2)
     case "number":
       return typeof value === "number" ? String(value) : ""
@@ -172,7 +175,8 @@ export const applyInput = (
   switch (field.kind) {
     case "checkbox":
       return { data: { ...data, [field.name]: input === true } }
-    case "lines": {
+    case "lines":
+    case "tools": {
       const lines = String(input).split("\n").map((l) => l.trim()).filter((l) => l !== "")
       return { data: lines.length === 0 ? without(data, field.name) : { ...data, [field.name]: lines } }
     }
@@ -183,7 +187,8 @@ export const applyInput = (
       if (!Number.isFinite(value)) return { error: `${field.label} must be a number` }
       return { data: { ...data, [field.name]: value } }
     }
-    case "json": {
+    case "json":
+    case "tool-filters": {
       const text = String(input).trim()
       if (text === "") return { data: without(data, field.name) }
       try {
