@@ -45,7 +45,7 @@ for (const dialect of dialects) {
         // What is served is the declarations' catalog, in the reference's shape (every key present).
         expect(list.body).toEqual(JSON.parse(JSON.stringify(nodeTypesResponse)))
         expect(Schema.decodeUnknownSync(NodeTypesResponse, { onExcessProperty: "error" })(list.body).spec_version).toBe("1.0.0")
-        expect(list.body.node_types.map((n: any) => n.name)).toEqual(["startCall", "agentNode", "endCall", "globalNode", "trigger", "webhook", "qa"])
+        expect(list.body.node_types.map((n: any) => n.name)).toEqual(["startCall", "agentNode", "endCall", "transfer", "globalNode", "trigger", "webhook", "qa"])
 
         const login = yield* call("POST", "/api/v1/auth/login", { body: { email: org.admin.email, password: "initial-password" } })
         const one = yield* call("GET", "/api/v1/node-types/agentNode", { token: login.body.token })
@@ -172,7 +172,7 @@ for (const dialect of dialects) {
         expect(yield* promise(() => client.listRecordings())).toEqual({ recordings: [], total: 0 })
         const catalog = yield* promise(() => client.listNodeTypes())
         expect(client.specVersion).toBe("1.0.0")
-        expect(catalog.node_types).toHaveLength(7)
+        expect(catalog.node_types).toHaveLength(8)
         expect(yield* promise(() => client.listTools())).toEqual([])
         const tool = yield* promise(() =>
           client.createTool({
