@@ -53,7 +53,7 @@ for (const dialect of dialects) {
         const unknown = yield* call("GET", "/api/v1/node-types/tuner", { apiKey: org.apiKey })
         expect(unknown.status).toBe(404)
         expect(unknown.body.detail).toBe(
-          "Unknown node type: \"tuner\"; this server has startCall, agentNode, endCall, globalNode, trigger, webhook, qa (GET /api/v1/node-types lists them)"
+          "Unknown node type: \"tuner\"; this server has startCall, agentNode, endCall, transfer, globalNode, trigger, webhook, qa (GET /api/v1/node-types lists them)"
         )
 
         const document = (yield* call("GET", "/api/v1/openapi.json")).body
