@@ -7,7 +7,24 @@
  */
 import type { Page } from "playwright-core"
 import { expect, it } from "vitest"
+import { startFakeOpenAi } from "@agentline/voice-openai/testing/FakeOpenAi"
+import { Effect, Exit, Scope } from "effect"
+import { afterAll, beforeAll } from "vitest"
+import { scriptedReplies } from "../../../http/src/DemoConversations.js"
 import { dashboardSuite, LAPTOP, PHONE } from "./Harness.js"
+
+// The agent talks with the FAKE OpenAI-compatible model: without a language model a call that the
+// callee answers ends `failed` (the agent cannot talk), and the campaign would reach nobody.
+let fakeUrl: string | undefined
+const scope = Effect.runSync(Scope.make())
+beforeAll(async () => {
+  fakeUrl = (await Effect.runPromise(Scope.extend(startFakeOpenAi([], scriptedReplies), scope))).url
+})
+afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
+const modelEnv = () => {
+  if (fakeUrl === undefined) throw new Error("the fake language model has not started")
+  return { AGENTLINE_LLM: "openai:gpt-4.1-mini", OPENAI_BASE_URL: fakeUrl, OPENAI_API_KEY: "sk-fake" }
+}
 
 /** Drops `text` as a file named `name` on the page's drop zone, as a person dragging it from their desktop would. */
 const dropCsv = async (page: Page, name: string, text: string) => {
@@ -187,4 +204,4 @@ dashboardSuite("Campaigns and runs", (dashboard) => {
     const log = await page.getByRole("heading", { name: "Log" }).locator("xpath=..").textContent()
     for (const event of ["campaign_started", "campaign_paused", "campaign_resumed", "campaign_canceled"]) expect(log).toContain(event)
   }, 120_000)
-})
+}, { serverEnv: modelEnv })
