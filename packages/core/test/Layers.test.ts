@@ -33,6 +33,7 @@ const LAYERS: Readonly<Record<string, number>> = {
   "telephony": 2,
   "voice": 2,
   "workflows": 2,
+  "text-chat": 2,
   "users": 3,
   "recordings": 3,
   "phone-numbers": 3,
@@ -42,6 +43,7 @@ const LAYERS: Readonly<Record<string, number>> = {
   "tools": 4,
   "campaigns": 5,
   "embed": 5,
+  "transfers": 5,
   "do-not-call": 6,
   // processes
   "dispatcher": 7,

@@ -27,11 +27,8 @@ export class UnknownCall extends Schema.TaggedError<UnknownCall>()("UnknownCall"
   }
 }
 
-export class InvalidCallbackSignature extends Schema.TaggedError<InvalidCallbackSignature>()("InvalidCallbackSignature", {}) {
-  override get message() {
-    return "Invalid callback signature"
-  }
-}
+// Declared with the telephony configurations (a layer below): transfer results are checked the same way.
+export { InvalidCallbackSignature } from "../telephony/Errors.js"
 
 /** The provider's callback body could not be read as call events. */
 export class InvalidCallback extends Schema.TaggedError<InvalidCallback>()("InvalidCallback", { reason: Schema.String }) {

@@ -79,3 +79,10 @@ export class NoOutboundRoute extends Schema.TaggedError<NoOutboundRoute>()("NoOu
       : "telephony_configuration_not_found"
   }
 }
+
+/** A provider's callback whose signature does not verify (calls' callbacks and transfer results). */
+export class InvalidCallbackSignature extends Schema.TaggedError<InvalidCallbackSignature>()("InvalidCallbackSignature", {}) {
+  override get message() {
+    return "Invalid callback signature"
+  }
+}

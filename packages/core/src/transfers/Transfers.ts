@@ -12,7 +12,7 @@ import type { WebhookRequest, WebhookResponse } from "@agentline/telephony-kit/T
 import type { TransferMode, TransferResult } from "@agentline/telephony-kit/Transfer"
 import { Clock, Effect, Option, Schema } from "effect"
 import * as Crypto from "node:crypto"
-import { InvalidCallbackSignature } from "../calls/Errors.js"
+import { InvalidCallbackSignature } from "../telephony/Errors.js"
 import { PublicUrls } from "../PublicUrls.js"
 import { RunsRepo } from "../runs/RunsRepo.js"
 import type { OutboundRoute } from "../telephony/OutboundRouting.js"
