@@ -32,7 +32,10 @@ export const configurationTests = (it: ContractIt) => {
       expect(adapter.displayName.length).toBeGreaterThan(0)
       const keys = schemaKeys(adapter)
       expect(adapter.fields.map((f) => ({ name: f.name, required: f.required }))).toEqual(keys)
-      for (const field of adapter.fields) if (field.sensitive) expect(["password", "textarea"]).toContain(field.type)
+      // A sensitive field is masked in its input (password, textarea), except an account identifier that is
+      // kept encrypted but shown as text (`identifierField`: Twilio's Account SID, Plivo's auth id).
+      for (const field of adapter.fields) if (field.sensitive) expect(["password", "textarea", "text"]).toContain(field.type)
+      expect(adapter.fields.filter((f) => f.sensitive && f.type === "text" && !/(sid|id)$/i.test(f.name)).map((f) => f.name)).toEqual([])
       const missing = Schema.decodeUnknownEither(adapter.configSchema)({})
       const required = keys.filter((k) => k.required).map((k) => k.name)
       expect(missing._tag).toBe(required.length > 0 ? "Left" : "Right")
