@@ -6,7 +6,7 @@
  * - request decoding failures and malformed JSON → 422 listing every invalid field (see Validation);
  * - unknown routes → 404 JSON; a known path with another method → 405 with `Allow` (`ApiRoutes.ts`);
  * - a multipart body that cannot be read → 400 (413 past a part's limit);
- * - a read (GET, HEAD) that failed on storage is tried once more, 100 ms later, before anything is
+ * - a read (GET, HEAD) that failed on storage is tried again (up to three times, 100/200/400 ms later) before anything is
  *   answered: a dropped connection fails the statements on it, and the pool has (or opens) others;
  * - anything else (defects, unexpected failures) → 500 `{"detail": "internal_error"}`, logged with its
  *   cause; nothing internal reaches the client.
@@ -37,16 +37,26 @@ const requestParts = (request: HttpServerRequest.HttpServerRequest) =>
  * with the one that failed are noticed by the pool (their termination arrives as an event) and are not
  * handed out for the second try.
  */
-const poolNotices = Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 100)))
+const poolNotices = (millis: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, millis)))
 
-/** `app` run once more when it was a read (nothing written, so safe to repeat) that failed on storage. */
-const readOnceMore = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-  Effect.catchAllCause(app, (cause) =>
-    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-      (request.method === "GET" || request.method === "HEAD") && Option.isSome(storageErrorIn(cause))
-        ? Effect.logWarning("A read failed on storage; trying it once more", cause).pipe(Effect.zipRight(poolNotices), Effect.zipRight(app))
-        : Effect.failCause(cause)
-    ))
+/**
+ * `app` run again when it was a read (nothing written, so safe to repeat) that failed on storage: up to
+ * three more times, waiting 100, 200 and 400 ms (a loaded pool may take more than one wait to notice
+ * that all its connections were dropped, and the first new connections may be dropped too).
+ */
+const readOnceMore = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) => {
+  const attempt = (left: number, waitMillis: number): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
+    Effect.catchAllCause(app, (cause) =>
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+        left > 0 && (request.method === "GET" || request.method === "HEAD") && Option.isSome(storageErrorIn(cause))
+          ? Effect.logWarning("A read failed on storage; trying it once more", cause).pipe(
+            Effect.zipRight(poolNotices(waitMillis)),
+            Effect.zipRight(attempt(left - 1, waitMillis * 2))
+          )
+          : Effect.failCause(cause)
+      ))
+  return attempt(3, 100)
+}
 
 /** A field of a failure of any shape (failures and defects reach the handling untyped). */
 const hasField = (value: unknown, key: string): value is object => typeof value === "object" && value !== null && key in value
