@@ -127,6 +127,11 @@ export interface CarrierUnderTest {
    */
   readonly transientFailures?: boolean
   /**
+   * Whether the adapter transfers calls to a person (default false). The transfer cases of the contract
+   * run only then; the adapter must declare transfers exactly when this is set.
+   */
+  readonly transfers?: boolean
+  /**
    * Whether the provider's API can end a call that is still ringing (default true). One that cannot
    * says so (`hangUp` fails, not retryable) and the call rings on until answered or given up on.
    */

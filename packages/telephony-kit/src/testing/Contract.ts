@@ -35,6 +35,6 @@ export const runContract = (carrier: CarrierUnderTest, options: { readonly timeo
       callTests(it)
       mediaTests(it)
       inboundTests(it)
-      transferTests(it)
+      transferTests(it, carrier.transfers === true)
     }
   )

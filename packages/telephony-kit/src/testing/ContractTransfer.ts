@@ -1,5 +1,5 @@
 /**
- * The contract's transfers (run when the adapter declares `transfers`): an answered call handed to a
+ * The contract's transfers (run when the carrier says the adapter transfers, `CarrierUnderTest.transfers`): an answered call handed to a
  * target that answers, is busy, does not answer or fails — the carrier dials the target it was given
  * and reports the result once, through the transfer's result URL (verified) or in-process; a transfer
  * nobody takes still ends the call as reached; a call that is over cannot be transferred.
@@ -40,19 +40,21 @@ const transferTo = (scenario: Scenario, timeoutSeconds = 3) =>
     return { call, target, transfer, result }
   })
 
-export const transferTests = (it: ContractIt) => {
-  it.effect("transfers are declared exactly when the adapter does them", () =>
+export const transferTests = (it: ContractIt, transfers: boolean) => {
+  it.effect(`transfers are ${transfers ? "declared and done" : "neither declared nor done"}, as the carrier says`, () =>
     Effect.gen(function*() {
       const { adapter } = yield* Contract
-      expect(adapter.transfers !== undefined).toBe(adapter.calls?.transfer !== undefined)
+      expect(adapter.transfers !== undefined).toBe(transfers)
+      expect(adapter.calls?.transfer !== undefined).toBe(transfers)
       if (adapter.transfers !== undefined) expect(adapter.transfers.cold).toBe(true)
     }))
+  // The cases below need an adapter that transfers; the carrier says which (`CarrierUnderTest.transfers`).
+  if (!transfers) return
 
   for (const [scenario, outcome] of cases) {
     it.effect(`a transfer to a target that is ${scenario === "completed" ? "answered" : scenario}: the carrier dials it and reports ${outcome} once`, () =>
       Effect.gen(function*() {
-        const { adapter, fake } = yield* Contract
-        if (adapter.calls?.transfer === undefined) return
+        const { fake } = yield* Contract
         const { call, result, target, transfer } = yield* transferTo(scenario)
         expect(result.outcome).toBe(outcome)
         expect(result.at).toBeGreaterThan(0)
@@ -71,7 +73,6 @@ export const transferTests = (it: ContractIt) => {
   it.effect("a call that is over cannot be transferred: the request fails, not retryable", () =>
     Effect.gen(function*() {
       const { adapter, callerId, host } = yield* Contract
-      if (adapter.calls?.transfer === undefined) return
       const { call } = yield* callAndWait("completed")
       const error: TelephonyError = yield* Effect.flip(
         host.transfer({ config: call.config, providerCallId: call.providerCallId!, target: freshNumber("+1415666"), from: callerId })

@@ -101,6 +101,7 @@ interface Seen {
 
 export const carrier: CarrierUnderTest = {
   provider: "simulator",
+  transfers: true,
   machineDetection: false,
   refusesNumbers: false,
   transientFailures: false,

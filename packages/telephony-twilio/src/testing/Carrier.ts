@@ -51,6 +51,7 @@ export const mediaLeg = (leg: FakeTwilio.MediaLeg): FakeMediaLeg => ({
 
 export const carrier: CarrierUnderTest = {
   provider: "twilio",
+  transfers: true,
   start: async () => {
     const fake = await FakeTwilio.start({ accounts: [account], secondMillis: 20 })
     const found = (sid: string) => {
