@@ -12,11 +12,11 @@ import type { ConversationGraph } from "../graph/ConversationGraph.js"
 import type { FeedbackEvent } from "../graph/FeedbackEvents.js"
 import type { Utterance } from "../graph/Prompt.js"
 import { offeredToolkit } from "../pipeline/ModelReply.js"
+// Tool-call rounds one turn may take: the same bound as on a call.
+import { MAX_HOPS } from "../pipeline/Responder.js"
 import { graphTools } from "../session/LanguageModelTools.js"
 import { promptMessage } from "./ChatTurns.js"
 
-/** Tool-call rounds one turn may take (a model that keeps transitioning is stopped here), as on a call. */
-export const MAX_HOPS = 4
 
 export interface AgentTurn {
   readonly state: ConversationState
@@ -81,7 +81,8 @@ export const agentTurn = (
         if (nonEmpty(speech)) said.push(speech)
       }
     }
-    if (state.ending !== undefined) yield* ask(false)
+    // After the end-call tool, a goodbye; a transfer node's message was the last word (as on a call).
+    if (state.ending !== undefined && state.transfer === undefined) yield* ask(false)
     return { state, said, messages, usage, events } satisfies AgentTurn
   })
 
