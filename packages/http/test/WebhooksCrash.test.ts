@@ -17,7 +17,8 @@ describe("event webhooks across a crash", () => {
         const db = dialect === "pg" ? (yield* Testing.freshPgDatabase).url : undefined
         const dataDir = tempDir()
         const key = yield* Effect.promise(() => bootstrap(db, dataDir, "hooks"))
-        const env = { AGENTLINE_WEBHOOK_ALLOW_PRIVATE: "true" }
+        // A short lease: the restarted process takes over the killed one's campaign after 2 s, not 15.
+        const env = { AGENTLINE_WEBHOOK_ALLOW_PRIVATE: "true", AGENTLINE_DISPATCHER_LEASE_SECONDS: "2" }
         const first = yield* Effect.promise(() => startServer(db, dataDir, env))
         // The receiver is down while the first process runs: every attempt of it fails.
         const port = yield* Effect.promise(() => freePort())
