@@ -84,7 +84,7 @@ export const RunSearch = () => {
       <ApiError error={next.error} />
       {first.data === undefined ? (first.error === undefined && <Loading what="runs" />) : (
         <>
-          <p className="hint" role="status">{first.loading ? "Searching…" : runs.length === 0 ? "No run matches." : `${runs.length}${hasMore ? "+" : ""} runs`}</p>
+          <p className="hint" role="status">{first.loading ? "Searching…" : runs.length === 0 ? "No run matches." : `${runs.length}${hasMore ? "+" : ""} ${runs.length === 1 && !hasMore ? "run" : "runs"}`}</p>
           {runs.length > 0 && (
             <div className="table-wrap">
               <table className="stack" data-testid="all-runs">
