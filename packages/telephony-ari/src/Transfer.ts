@@ -35,13 +35,15 @@ export const transferChannelId = (callChannelId: string) => `${callChannelId}-tr
 /**
  * The result of a target that never answered, from its channel's Q.850 cause: 17 user busy is busy;
  * 18 no user response, 19 no answer, 20 subscriber absent and 21 call rejected (the person declined)
- * are no_answer, as is any end once the ring time is over (the originate `timeout`); anything else (1
- * unallocated, 3 no route, 27 out of order, 28 invalid format, 34 congestion, 38 network out of order,
- * 41 temporary failure, 127 interworking ...) could not be connected: failed.
+ * are no_answer; so is an end without a telling cause (none, 0, 16 normal clearing) once the ring time
+ * is over (the originate `timeout` ran out); anything else (1 unallocated, 3 no route, 27 out of order,
+ * 28 invalid format, 34 congestion, 38 network out of order, 41 temporary failure, 127 interworking,
+ * 16 before the ring time is over ...) could not be connected: failed.
  */
 export const transferOutcome = (cause: number | undefined, ringTimeOver: boolean): TransferOutcome => {
   if (cause === 17) return "busy"
-  if (cause === 18 || cause === 19 || cause === 20 || cause === 21 || ringTimeOver) return "no_answer"
+  if (cause === 18 || cause === 19 || cause === 20 || cause === 21) return "no_answer"
+  if (ringTimeOver && (cause === undefined || cause === 0 || cause === 16)) return "no_answer"
   return "failed"
 }
 
@@ -131,6 +133,33 @@ const report = (transfer: Transfer, result: TransferResult) =>
 const hangUp = (send: AriRest.Rest["send"], config: AriConfig, channelId: string, what: string) =>
   send({ config, method: "DELETE", path: `/channels/${encodeURIComponent(channelId)}`, query: { reason: "normal" }, what }).pipe(Effect.ignore)
 
+/**
+ * The person answered: the caller joins them in the call's bridge. The person may have hung up already
+ * (the bridge then fails, the result is still `answered`); a bridge that fails otherwise is `failed`,
+ * and both are hung up.
+ */
+const connect = (deps: Pick<TransferDeps, "send" | "channels">, transfer: Transfer, now: number) =>
+  Effect.gen(function*() {
+    const { channels, send } = deps
+    const { call } = transfer
+    const config = call.config
+    if (call.ended !== undefined) {
+      // The caller hung up while the person's phone rang: nobody to talk to.
+      yield* report(transfer, { outcome: "failed", at: now, cause: "the caller hung up before the target answered" })
+      return yield* hangUp(send, config, transfer.channelId, "hang up the transfer")
+    }
+    const bridged = yield* channels.bridgeTransfer(transfer)
+    if (bridged) {
+      yield* send({ config, method: "DELETE", path: `/channels/${encodeURIComponent(call.channelId)}/ring`, what: "stop ringing" }).pipe(Effect.ignore)
+      return yield* report(transfer, { outcome: "answered", at: now, cause: "StasisStart (channel Up)" })
+    }
+    if (transfer.ended) return yield* report(transfer, { outcome: "answered", at: now, cause: "StasisStart (channel Up); the target hung up before it was bridged" })
+    if (call.ended !== undefined) return yield* report(transfer, { outcome: "failed", at: now, cause: "the caller hung up before the target was bridged" })
+    yield* report(transfer, { outcome: "failed", at: now, cause: "the target answered but could not be bridged with the caller" })
+    yield* hangUp(send, config, transfer.channelId, "hang up the transfer")
+    yield* hangUp(send, config, call.channelId, "hang up the call")
+  })
+
 /** An event of a transfer's channel (`Application.handle` routes them here). */
 export const onTransferEvent = (deps: Pick<TransferDeps, "send" | "channels">, transfer: Transfer, event: Record<string, unknown>, now: number) =>
   Effect.gen(function*() {
@@ -141,19 +170,8 @@ export const onTransferEvent = (deps: Pick<TransferDeps, "send" | "channels">, t
       case "StasisStart": {
         if (transfer.answered || transfer.ended) return
         transfer.answered = true
-        if (call.ended !== undefined) {
-          // The caller hung up while the person's phone rang: nobody to talk to.
-          yield* report(transfer, { outcome: "failed", at: now, cause: "the caller hung up before the target answered" })
-          return yield* hangUp(send, config, transfer.channelId, "hang up the transfer")
-        }
-        const bridged = yield* channels.bridgeTransfer(transfer)
-        if (!bridged) {
-          yield* report(transfer, { outcome: "failed", at: now, cause: "the target answered but could not be bridged with the caller" })
-          yield* hangUp(send, config, transfer.channelId, "hang up the transfer")
-          return yield* hangUp(send, config, call.channelId, "hang up the call")
-        }
-        yield* send({ config, method: "DELETE", path: `/channels/${encodeURIComponent(call.channelId)}/ring`, what: "stop ringing" }).pipe(Effect.ignore)
-        return yield* report(transfer, { outcome: "answered", at: now, cause: "StasisStart (channel Up)" })
+        // Bridged aside: the application's other events go on meanwhile (this one's end included).
+        return yield* Effect.forkDaemon(connect(deps, transfer, now))
       }
       case "ChannelDestroyed": {
         if (transfer.ended) return
