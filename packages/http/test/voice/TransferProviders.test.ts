@@ -79,9 +79,10 @@ const transferredCall = Effect.gen(function*() {
   return { run, target, providerCallId }
 })
 
-const transferring: ReadonlyArray<readonly [CarrierUnderTest, string]> = [
-  [ari, "StasisStart (channel Up)"],
-  [cloudonix, "CallStatus=completed"]
+/** The providers that transfer, and the cause their result gives (ARI's target may hang up before the bridge is made). */
+const transferring: ReadonlyArray<readonly [CarrierUnderTest, RegExp]> = [
+  [ari, /^StasisStart \(channel Up\)/],
+  [cloudonix, /^CallStatus=completed$/]
 ]
 
 for (const dialect of dialects) {
@@ -94,7 +95,7 @@ for (const dialect of dialects) {
             const { carrier: fake } = yield* Fakes
             const { providerCallId, run, target } = yield* transferredCall
             expect(fake.fake.transferredTo?.(providerCallId)).toBe(target)
-            expect(run.logs.transfer).toMatchObject({ provider: carrier.provider, target, requested_mode: "warm", mode: "cold", status: "answered", cause })
+            expect(run.logs.transfer).toMatchObject({ provider: carrier.provider, target, requested_mode: "warm", mode: "cold", status: "answered", cause: expect.stringMatching(cause) })
             expect(run.gathered_context).toMatchObject({ end_reason: "transfer_call", call_disposition: "transferred", transfer_status: "dialing", transfer_target: target, outcome: "completed" })
             expect(run.logs.realtime_feedback_events.find((e) => e.type === "rtf-transfer")?.payload).toMatchObject({ target, mode: "cold", status: "dialing" })
           }), 120_000)
