@@ -10,7 +10,7 @@
  * /ari/channels/{id}`, `POST` / `DELETE /ari/channels/{id}/ring` (ringing indicated to a Stasis channel),
  * `POST /ari/channels/externalMedia` (`transport=websocket`, `encapsulation=none`, `external_host=<a
  * websocket client>`, `format`, `transport_data=v(...)`), `POST /ari/bridges`, `POST
- * /ari/bridges/{id}/addChannel` (422 for a channel not in Stasis), `DELETE /ari/bridges/{id}`, `GET
+ * /ari/bridges/{id}/addChannel` (422 for a channel not in Stasis), `GET` / `DELETE /ari/bridges/{id}`, `GET
  * /ari/applications/{app}`. Errors are `{"message": ...}` with ARI's statuses; a channel that cannot be
  * made (the `invalid` behaviour, an unknown technology) is 500 `{"error": "Allocation failed"}`, as
  * Asterisk answers when `ast_dial_prerun` fails.
