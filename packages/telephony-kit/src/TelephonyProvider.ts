@@ -273,6 +273,11 @@ export interface TelephonyProvider<Config = any> {
   /** Which transfers `calls.transfer` does; absent: none (the application then refuses them). */
   readonly transfers?: TransferCapabilities
   /**
+   * For an adapter without `transfers`: why, in words for the run's log (the carrier's API cannot
+   * redirect a live call, say). The application records a refused transfer with it as the cause.
+   */
+  readonly noTransfers?: string
+  /**
    * What one configuration keeps open while calls use it (ARI: one events WebSocket per
    * configuration), for as long as `Scope` is open. Events of calls placed meanwhile go to their
    * `onEvent`. The application opens it before the configuration's first call and keeps it open

@@ -18,7 +18,7 @@ import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvid
 import { FetchHttpClient } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { Chunk, Context, Effect, Layer, Option, Redacted, Stream } from "effect"
-import { pcmLeg, type PcmLeg, type Started } from "../contract/Carrier.js"
+import { type CarrierUnderTest, pcmLeg, type PcmLeg, type Started } from "../contract/Carrier.js"
 import { eventually } from "../contract/ContractMedia.js"
 import { attemptOf, freshNumber } from "../contract/Contract.js"
 import { call } from "../Harness.js"
@@ -27,24 +27,28 @@ import { freePort, liveApp } from "../contract/LiveServer.js"
 import { respond } from "./ConversationScript.js"
 
 export class Fakes extends Context.Tag("voice-test/Fakes")<Fakes, {
-  readonly carrier: Omit<Started, "adapter"> & { readonly adapter: TelephonyProvider }
+  readonly carrier: Omit<Started, "adapter"> & { readonly adapter: TelephonyProvider; readonly provider: string }
   readonly llmRequests: Array<Received>
 }>() {}
 
-/** The server with the fakes; `callerLines` is read at each call (the scripted recognizer's lines). */
+/**
+ * The server with the fakes; `callerLines` is read at each call (the scripted recognizer's lines).
+ * `carrier`: the fake carrier calls go through (Twilio's unless said).
+ */
 export const voiceLayer = (
   dialect: "sqlite" | "pg",
   callerLines: () => ReadonlyArray<string>,
   prices: PriceTable["Type"],
-  settings: Parameters<typeof liveApp>[5] = {}
+  settings: Parameters<typeof liveApp>[5] = {},
+  carrierUnderTest: CarrierUnderTest = twilio
 ) =>
   Layer.unwrapScoped(Effect.gen(function*() {
     const port = yield* freePort
     const started = yield* Effect.acquireRelease(
-      Effect.promise(() => twilio.start({ publicUrl: `http://127.0.0.1:${port}` })),
+      Effect.promise(() => carrierUnderTest.start({ publicUrl: `http://127.0.0.1:${port}` })),
       (s) => Effect.promise(() => s.fake.close())
     )
-    const carrier = { ...started, adapter: yield* started.adapter.pipe(Effect.provide(FetchHttpClient.layer)) }
+    const carrier = { ...started, provider: carrierUnderTest.provider, adapter: yield* started.adapter.pipe(Effect.provide(FetchHttpClient.layer)) }
     const llm = yield* startFakeOpenAi([], respond)
     const languageModel = Layer.effect(
       AgentLanguageModel,
