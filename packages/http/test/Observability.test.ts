@@ -20,50 +20,8 @@ import { Effect } from "effect"
 import * as NodeCrypto from "node:crypto"
 import * as NodeHttp from "node:http"
 import { api, bootstrap, freePort, prepareCampaign, startServer, tempDir, waitFor } from "./Processes.js"
+import { attribute, type OtlpSpan, startOtlpReceiver, traceOfAttempt } from "./OtlpReceiver.js"
 import { type Family, parse, total } from "./PrometheusText.js"
-
-// --------------------------------------------------------------------------- an OTLP/HTTP receiver
-
-interface OtlpSpan {
-  readonly traceId: string
-  readonly spanId: string
-  readonly parentSpanId?: string
-  readonly name: string
-  readonly attributes?: ReadonlyArray<{ readonly key: string; readonly value: Record<string, unknown> }>
-  readonly links?: ReadonlyArray<{ readonly traceId: string; readonly spanId: string }>
-}
-
-/** Collects the spans posted to `/v1/traces` (OTLP/HTTP JSON, as the server's exporter sends them). */
-const otlpReceiver = async () => {
-  const spans: Array<OtlpSpan> = []
-  const server = NodeHttp.createServer((req, res) => {
-    const chunks: Array<Buffer> = []
-    req.on("data", (c) => chunks.push(c))
-    req.on("end", () => {
-      if (req.url === "/v1/traces") {
-        const body = JSON.parse(Buffer.concat(chunks).toString("utf8"))
-        for (const resource of body.resourceSpans ?? []) {
-          for (const scope of resource.scopeSpans ?? []) spans.push(...(scope.spans ?? []))
-        }
-      }
-      res.writeHead(200, { "content-type": "application/json" }).end("{}")
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const port = (server.address() as { port: number }).port
-  return { url: `http://127.0.0.1:${port}`, spans, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
-}
-
-const attribute = (span: OtlpSpan, key: string): unknown => {
-  const value = span.attributes?.find((a) => a.key === key)?.value
-  return value === undefined ? undefined : Object.values(value)[0]
-}
-
-/** Every span of a call's trace (the root is its `agentline.call`). */
-const traceOfAttempt = (spans: ReadonlyArray<OtlpSpan>, attemptId: number) => {
-  const root = spans.find((s) => s.name === "agentline.call" && Number(attribute(s, "agentline.attempt_id")) === attemptId)
-  return root === undefined ? undefined : { root, spans: spans.filter((s) => s.traceId === root.traceId) }
-}
 
 // ----------------------------------------------------------------------------- webhook receivers
 
@@ -102,7 +60,7 @@ describe("observability of a running server (issue 25)", () => {
     Effect.gen(function*() {
       const db = dialect === "pg" ? (yield* Testing.freshPgDatabase).url : undefined
       const dataDir = tempDir()
-      const otlp = yield* Effect.acquireRelease(Effect.promise(otlpReceiver), (r) => Effect.promise(r.close))
+      const otlp = yield* Effect.acquireRelease(Effect.promise(startOtlpReceiver), (r) => Effect.promise(r.close))
       const good = yield* Effect.acquireRelease(Effect.promise(() => receiver(200)), (r) => Effect.promise(r.close))
       const bad = yield* Effect.acquireRelease(Effect.promise(() => receiver(500)), (r) => Effect.promise(r.close))
       const metricsPort = yield* Effect.promise(freePort)
