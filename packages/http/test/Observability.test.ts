@@ -8,11 +8,14 @@
  *   provider's events (the HTTP callback's linked to its request span), the run's save and the run's
  *   webhook deliveries as its children; every parent of the trace is in it;
  * - `/metrics`, read with a strict parser of the exposition format (`PrometheusText.ts`), shows every metric named in docs/production.md
- *   moving (the voice runtime's turn metrics aside: see `@agentline/voice/TurnTelemetry`);
+ *   moving (the voice runtime's turn latencies and frames: `voice/SimulatorConversation.test.ts`, whose
+ *   simulated callees talk, and `@agentline/voice`'s Speaker test for late frames; the turn and tool call
+ *   spans: `voice/ToolConversation.test.ts`);
  * - the logs are JSON lines, a call's lines carry its ids (and trace ids), and no line of the whole run
  *   contains a secret it was given;
  * - SIGTERM with a call in progress: readiness answers 503 at once while liveness, the API and the
- *   carrier's callbacks are still answered; the call ends, then the process exits 0.
+ *   carrier's callbacks are still answered; the call ends, the drain ends, then the listener closes and
+ *   the process exits 0.
  */
 import { Testing } from "@agentline/sql"
 import { describe, expect, it } from "@effect/vitest"
@@ -224,7 +227,22 @@ describe("observability of a running server (issue 25)", () => {
       expect(yield* Effect.promise(() => stopped)).toBe(0)
       const output = server.output()
       expect(output).toContain("handed over")
-      expect(output.indexOf("readiness answers 503")).toBeLessThan(output.indexOf("Dispatcher stopping"))
+      // In order: readiness 503, the drain, the carrier's callback answered during it, the drain's end,
+      // and only then the listener closes (the callback's own request may finish after that line: closing
+      // waits for requests in flight).
+      const logLines = output.split("\n")
+      const lineOf = (what: string, test: (line: string) => boolean) => {
+        const index = logLines.findIndex(test)
+        expect(index, what).toBeGreaterThanOrEqual(0)
+        return index
+      }
+      const at = (text: string) => lineOf(text, (l) => l.includes(text))
+      const callbackAnswered = lineOf("the callback's response", (l) => l.includes("Sent HTTP response") && l.includes(`/api/v1/telephony/callbacks/simulator/${attemptId}`))
+      expect(at("readiness answers 503")).toBeLessThan(at("Dispatcher stopping"))
+      // The call ended here, by the callback, rather than being handed over at the drain's deadline.
+      expect(at("Dispatcher stopping")).toBeLessThan(at("Dispatcher stopped: 1 calls ended here, 0 handed over"))
+      expect(callbackAnswered).toBeGreaterThan(at("Dispatcher stopping"))
+      expect(at("Dispatcher stopped")).toBeLessThan(at("Drained: closing the listener"))
 
       // ------------------------------------------------------------------------ traces
       const trace = traceOfAttempt(otlp.spans, attemptId)

@@ -18,6 +18,7 @@ import { call, dialects, seedOrganization } from "../Harness.js"
 import { agentFinishedSpeaking, Fakes, placeTalkingCall, say, voiceLayer } from "./PhoneCallHarness.js"
 import { attribute, type OtlpSpan } from "../OtlpReceiver.js"
 import { startReceiver } from "../WebhookReceiver.js"
+import { logLines } from "../contract/LiveServer.js"
 
 let callerLines: ReadonlyArray<string> = []
 
@@ -66,6 +67,7 @@ for (const dialect of dialects) {
             definition: { type: "http_api", config: { method: "GET", url: `${api.url}/slow`, timeout_ms: 3000, customMessage: "Please hold on while I check." } }
           })
 
+          const carrierToken = String(carrier.config({ machineDetection: false }).auth_token)
           const callerId = freshNumber("+1415777")
           carrier.fake.own(callerId)
           const config = yield* call("POST", "/api/v1/organizations/telephony-configs", {
@@ -103,10 +105,11 @@ for (const dialect of dialects) {
           })
           expect(agent.status).toBe(200)
 
-          expect((yield* call("POST", "/api/v1/organizations/webhooks", {
+          const webhook = yield* call("POST", "/api/v1/organizations/webhooks", {
             apiKey: org.apiKey,
             body: { url: `${hooks.url}/hooks`, event_types: ["run.started", "run.ended"] }
-          })).status).toBe(200)
+          })
+          expect(webhook.status).toBe(200)
 
           callerLines = ["Where is my order?", "Book it please."]
           const { leg, runId } = yield* placeTalkingCall(org.apiKey, agent.body.workflow_uuid)
@@ -182,6 +185,13 @@ for (const dialect of dialects) {
             expect(String(attribute(request!, "http.route"))).toMatch(/^\/api\/v1\/telephony\//)
           }
           // Both webhooks (run.started, run.ended) delivered in the call's trace.
+          // No credential of the call (the carrier's token, the API key, the webhook's signing secret) in
+          // what was exported or logged.
+          for (const secret of [carrierToken, org.apiKey, webhook.body.secret as string]) {
+            expect(secret.length).toBeGreaterThan(8)
+            expect(JSON.stringify(exported).includes(secret), `a secret in the traces: ${secret.slice(0, 4)}...`).toBe(false)
+            expect(logLines.some((l) => l.includes(secret)), `a secret in the logs: ${secret.slice(0, 4)}...`).toBe(false)
+          }
           expect(childrenOf(root!, "agentline.webhook.deliver").map((s) => attribute(s, "agentline.event_type")).sort()).toEqual(["run.ended", "run.started"])
           // The media session (the conversation, `VoiceAgent.converse`) holds a span per caller turn, with
           // the node and each stage's latency.
