@@ -287,6 +287,18 @@ describe("observability of a running server (issue 25)", () => {
       expect(callEnd!.trace_id).toMatch(/^[0-9a-f]{32}$/)
       const callbackLine = parsed.find((l) => l.message === "Sent HTTP response" && String(l["http.url"]).includes("/telephony/callbacks/"))
       expect(callbackLine?.trace_id).toBe(request!.traceId)
+      // One span per API request: each request's log line names its own `http.server` span, and every
+      // such span has its line. The requests kept out of the traces (a credential in their URL) have no
+      // trace ids in the logs either.
+      const requestLines = parsed.filter((l) => l.message === "Sent HTTP response")
+      const traced = requestLines.filter((l) => l.span_id !== undefined)
+      const serverSpans = otlp.spans.filter((s) => s.name.startsWith("http.server "))
+      expect(traced.length).toBeGreaterThan(20)
+      expect(traced.map((l) => l.span_id).sort()).toEqual(serverSpans.map((s) => s.spanId).sort())
+      expect(requestLines.filter((l) => l.span_id === undefined).map((l) => String(l["http.url"])).filter((url) => !url.includes("REDACTED")))
+        .toEqual([])
+      expect(requestLines.every((l) => l.trace_id === undefined || /^(?!0+$)[0-9a-f]{32}$/.test(String(l.trace_id)))).toBe(true)
+      expect(new Set(serverSpans.map((s) => s.spanId)).size).toBe(serverSpans.length)
       // No secret of this run is in its logs or its traces.
       const given = [
         secrets.metricsToken,
