@@ -25,25 +25,43 @@ import { call } from "../Harness.js"
 import { expect } from "@effect/vitest"
 import { freePort, liveApp } from "../contract/LiveServer.js"
 import { respond } from "./ConversationScript.js"
+import * as Tracing from "../../src/observability/Tracing.js"
+import { type OtlpSpan, startOtlpReceiver } from "../OtlpReceiver.js"
 
 export class Fakes extends Context.Tag("voice-test/Fakes")<Fakes, {
   readonly carrier: Omit<Started, "adapter"> & { readonly adapter: TelephonyProvider; readonly provider: string }
   readonly llmRequests: Array<Received>
+  /** The spans the server exported (with `traces`; else none). */
+  readonly spans: ReadonlyArray<OtlpSpan>
 }>() {}
 
 /**
  * The server with the fakes; `callerLines` is read at each call (the scripted recognizer's lines).
- * `carrier`: the fake carrier calls go through (Twilio's unless said).
+ * `carrier`: the fake carrier calls go through (Twilio's unless said). With `traces`, the server
+ * exports its spans over OTLP/HTTP (`observability/Tracing.ts`, as `agentline serve` does with
+ * `OTEL_EXPORTER_OTLP_ENDPOINT`) to an in-process receiver, in batches every 200 ms.
  */
 export const voiceLayer = (
   dialect: "sqlite" | "pg",
   callerLines: () => ReadonlyArray<string>,
   prices: PriceTable["Type"],
   settings: Parameters<typeof liveApp>[5] = {},
-  carrierUnderTest: CarrierUnderTest = twilio
+  carrierUnderTest: CarrierUnderTest = twilio,
+  options: { readonly traces?: boolean } = {}
 ) =>
   Layer.unwrapScoped(Effect.gen(function*() {
     const port = yield* freePort
+    const otlp = options.traces === true
+      ? yield* Effect.acquireRelease(Effect.promise(startOtlpReceiver), (r) => Effect.promise(r.close))
+      : undefined
+    if (otlp !== undefined) {
+      // Read by the span processor when the tracing layer is built, below.
+      const saved = process.env.OTEL_BSP_SCHEDULE_DELAY
+      yield* Effect.acquireRelease(
+        Effect.sync(() => (process.env.OTEL_BSP_SCHEDULE_DELAY = "200")),
+        () => Effect.sync(() => (saved === undefined ? delete process.env.OTEL_BSP_SCHEDULE_DELAY : (process.env.OTEL_BSP_SCHEDULE_DELAY = saved)))
+      )
+    }
     const started = yield* Effect.acquireRelease(
       Effect.promise(() => carrierUnderTest.start({ publicUrl: `http://127.0.0.1:${port}` })),
       (s) => Effect.promise(() => s.fake.close())
@@ -62,7 +80,8 @@ export const voiceLayer = (
       Layer.succeed(Prices, prices)
     )
     return liveApp(dialect, port, [carrier.adapter], undefined, voiceServices, settings).pipe(
-      Layer.provideMerge(Layer.succeed(Fakes, { carrier, llmRequests: llm.received }))
+      Layer.provide(otlp === undefined ? Layer.empty : Tracing.layer({ endpoint: Option.some(`${otlp.url}/v1/traces`), serviceName: "agentline" }, "test")),
+      Layer.provideMerge(Layer.succeed(Fakes, { carrier, llmRequests: llm.received, spans: otlp?.spans ?? [] }))
     )
   }))
 
