@@ -1,5 +1,5 @@
 /**
- * What the voice end-to-end tests share: the whole server on a database with the fake Twilio carrier,
+ * What the voice end-to-end tests share: the whole server on a database with a fake carrier (Twilio's unless told),
  * the fake OpenAI-compatible LLM (playing `ConversationScript.respond`), the scripted recognizer and
  * espeak-ng for the agent; and the person on the phone, whose speech is synthesized at the line's rate.
  */
@@ -15,6 +15,7 @@ import * as Pcm from "@agentline/core/audio/Pcm"
 import { OpenAiClient } from "@effect/ai-openai"
 import { carrier as twilio } from "@agentline/telephony-twilio/testing/Carrier"
 import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
+import type { CarrierUnderTest } from "@agentline/telephony-kit/testing/Carrier"
 import { FetchHttpClient } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { Chunk, Context, Effect, Layer, Option, Redacted, Stream } from "effect"
@@ -36,12 +37,14 @@ export const voiceLayer = (
   dialect: "sqlite" | "pg",
   callerLines: () => ReadonlyArray<string>,
   prices: PriceTable["Type"],
-  settings: Parameters<typeof liveApp>[5] = {}
+  settings: Parameters<typeof liveApp>[5] = {},
+  /** The carrier the calls go through (default the fake Twilio). */
+  carrierUnderTest: CarrierUnderTest = twilio
 ) =>
   Layer.unwrapScoped(Effect.gen(function*() {
     const port = yield* freePort
     const started = yield* Effect.acquireRelease(
-      Effect.promise(() => twilio.start({ publicUrl: `http://127.0.0.1:${port}` })),
+      Effect.promise(() => carrierUnderTest.start({ publicUrl: `http://127.0.0.1:${port}` })),
       (s) => Effect.promise(() => s.fake.close())
     )
     const carrier = { ...started, adapter: yield* started.adapter.pipe(Effect.provide(FetchHttpClient.layer)) }
