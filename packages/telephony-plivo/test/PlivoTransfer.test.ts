@@ -13,7 +13,7 @@ import { parseDial } from "../src/testing/FakeDial.js"
 
 const RESULT = "https://calls.example.com/api/v1/telephony/transfer-result/8a0c"
 const TOKEN = "auth-token"
-const config = { auth_id: "MA1", auth_token: TOKEN, application_id: undefined, amd_enabled: false }
+const config = { auth_id: "MA1", auth_token: TOKEN, amd_enabled: false }
 const webhooks = PlivoCompatible.webhooks(dialect)
 
 const request = (url: string, params: Record<string, string> = {}): WebhookRequest => ({
