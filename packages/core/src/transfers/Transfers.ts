@@ -147,7 +147,7 @@ export class Transfers extends Effect.Service<Transfers>()("@agentline/core/Tran
         } satisfies WebhookResponse
       }
       if (parsed.right !== undefined) yield* record(transferUuid, parsed.right)
-      return webhooks.transferAnswer?.({ result: parsed.right }) ?? OK
+      return webhooks.transferAnswer?.({ result: parsed.right, request, config: route.config }) ?? OK
     })
 
     const forRun = (runId: number) => Effect.map(repo.forRun(runId), (all) => all.map(logEntry))

@@ -1,5 +1,5 @@
 /**
- * What the voice end-to-end tests share: the whole server on a database with the fake Twilio carrier,
+ * What the voice end-to-end tests share: the whole server on a database with a fake carrier (Twilio's unless told),
  * the fake OpenAI-compatible LLM (playing `ConversationScript.respond`), the scripted recognizer and
  * espeak-ng for the agent; and the person on the phone, whose speech is synthesized at the line's rate.
  */
