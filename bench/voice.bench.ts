@@ -103,8 +103,7 @@ const recognizer = Layer.succeed(SpeechToText, {
 /** The LLM's first token after `latency.llmFirstTokenMs`. */
 const slowed = (model: LanguageModel.Service): LanguageModel.Service => ({
   ...model,
-  streamText: ((options: any) =>
-    Stream.unwrap(Effect.as(Effect.sleep(latency.llmFirstTokenMs), model.streamText(options)))) as LanguageModel.Service["streamText"]
+  streamText: (options) => Stream.unwrap(Effect.as(Effect.sleep(latency.llmFirstTokenMs), model.streamText(options)))
 })
 
 /**

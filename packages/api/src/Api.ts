@@ -7,7 +7,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { ApiKeysApi } from "./api-keys/Api.js"
 import { CallsApi, TelephonyCallbacksApi, TestCallsApi } from "./calls/Api.js"
 import { ConfigurationsApi } from "./configurations/Api.js"
-import { CampaignsApi } from "./campaigns/Api.js"
+import { CampaignsApi, PublicCampaignSourceApi } from "./campaigns/Api.js"
 import { WebhooksApi } from "./webhooks/Api.js"
 import { CredentialsApi } from "./credentials/Api.js"
 import { ToolsApi } from "./tools/Api.js"
@@ -48,6 +48,7 @@ export class AgentlineApi extends HttpApi.make("agentline")
   .add(TelephonyConfigsApi)
   .add(PhoneNumbersApi)
   .add(CampaignsApi)
+  .add(PublicCampaignSourceApi)
   .add(CallsApi)
   .add(TestCallsApi)
   .add(DoNotCallApi)

@@ -20,6 +20,8 @@ export interface PublicUrlsShape {
   readonly run: (input: { readonly workflowId: number; readonly runId: number }) => string
   /** A shareable download of a run's artifact; `token` is the signed link token. */
   readonly runArtifact: (input: { readonly token: string; readonly artifact: Artifact }) => string
+  /** A shareable download of a campaign's contacts file; `token` is the signed link token (`campaigns/SourceLinks.ts`). */
+  readonly campaignSource: (input: { readonly token: string }) => string
   /**
    * Where a provider sends the inbound calls of a number, when this server answers inbound calls.
    * Absent until it does: numbers bound to an agent are then saved without pointing the provider at

@@ -68,7 +68,8 @@ export const publicUrls = PublicUrls.layer({
   contactsUpload: ({ key, query }) => `${PUBLIC_URL}/upload/${key}?${query}`,
   recordingUpload: ({ key, query }) => `${PUBLIC_URL}/upload/${key}?${query}`,
   run: ({ runId, workflowId }) => `${PUBLIC_URL}/workflow/${workflowId}/runs/${runId}`,
-  runArtifact: ({ artifact, token }) => `${PUBLIC_URL}/download/${token}/${artifact}`
+  runArtifact: ({ artifact, token }) => `${PUBLIC_URL}/download/${token}/${artifact}`,
+  campaignSource: ({ token }) => `${PUBLIC_URL}/download/campaign-source/${token}`
 })
 
 /** A receiver that answers every webhook 200 at once. */

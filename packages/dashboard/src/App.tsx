@@ -7,6 +7,7 @@ import { ChangePasswordPage } from "./pages/auth/ChangePassword.js"
 import { LoginPage } from "./pages/auth/Login.js"
 import { LogoutButton } from "./pages/auth/Logout.js"
 import AgentsRoutes from "./pages/agents/index.js"
+import HomePage from "./pages/home/index.js"
 import CampaignsRoutes from "./pages/campaigns/index.js"
 import RunsRoutes from "./pages/runs/index.js"
 import SettingsRoutes from "./pages/settings/index.js"
@@ -17,6 +18,7 @@ import { safeNext } from "./paths.js"
 import { SessionProvider, useSession, useUser } from "./session.js"
 
 const SECTIONS = [
+  { path: "/", label: "Overview" },
   { path: "/agents", label: "Agents" },
   { path: "/tools", label: "Tools" },
   { path: "/telephony", label: "Telephony" },
@@ -36,7 +38,7 @@ const Layout = () => {
           <ul>
             {SECTIONS.map((section) => (
               <li key={section.path}>
-                <NavLink to={section.path}>{section.label}</NavLink>
+                <NavLink to={section.path} end={section.path === "/"}>{section.label}</NavLink>
               </li>
             ))}
           </ul>
@@ -49,7 +51,7 @@ const Layout = () => {
       <main id="main" tabIndex={-1}>
         <ServerWarnings />
         <Routes>
-          <Route index element={<Navigate to="/agents" replace />} />
+          <Route index element={<HomePage />} />
           <Route path="agents/*" element={<AgentsRoutes />} />
           <Route path="tools/*" element={<ToolsRoutes />} />
           <Route path="telephony/*" element={<TelephonyRoutes />} />

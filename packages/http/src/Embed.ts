@@ -89,7 +89,7 @@ export const makeHandlers = async (options: EmbedOptions = {}): Promise<Handlers
   const app = await runtime.runPromise(HttpApiBuilder.httpApp)
   const node = await runtime.runPromise(NodeHttpServer.makeHandler(app))
   const rt = await runtime.runtime()
-  const fetch = HttpApp.toWebHandlerRuntime(rt)(app as any)
+  const fetch = HttpApp.toWebHandlerRuntime(rt)(app)
   return {
     node,
     fetch: (request) => fetch(request),

@@ -1,7 +1,7 @@
 /**
  * The `PublicUrls` port over this server's routes: every URL the domain hands out, built from
  * `AGENTLINE_PUBLIC_URL` and the paths of the endpoints that answer them (`calls/Api.ts`, `telephony-webhooks/Routes.ts`,
- * `uploads/Api.ts`, `runs/Api.ts`, `embed/WidgetScript.ts`). The API is served under `/api/v1`.
+ * `uploads/Api.ts`, `runs/Api.ts`, `campaigns/Api.ts`, `embed/WidgetScript.ts`). The API is served under `/api/v1`.
  */
 import { PublicUrls } from "@agentline/core/PublicUrls"
 import type { Layer } from "effect"
@@ -25,6 +25,7 @@ export const layer = (publicUrl: string): Layer.Layer<PublicUrls> => {
     recordingUpload: ({ key, query }) => `${api}/storage/upload/${key}?${query}`,
     run: ({ runId, workflowId }) => `${api}/workflow/${workflowId}/runs/${runId}`,
     embedWidgetScript: () => `${base}${WIDGET_PATH}`,
-    runArtifact: ({ artifact, token }) => `${api}/public/download/workflow/${segment(token)}/${artifact}`
+    runArtifact: ({ artifact, token }) => `${api}/public/download/workflow/${segment(token)}/${artifact}`,
+    campaignSource: ({ token }) => `${api}/public/download/campaign-source/${segment(token)}`
   })
 }

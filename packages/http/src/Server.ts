@@ -19,6 +19,7 @@ import { MediaStreams } from "@agentline/core/media/MediaStreams"
 import { Transfers } from "@agentline/core/transfers/Transfers"
 import { MediaTokens } from "@agentline/core/media/MediaTokens"
 import { Campaigns } from "@agentline/core/campaigns/Campaigns"
+import { CampaignReports } from "@agentline/core/campaigns/CampaignReports"
 import { CallTraces } from "@agentline/core/CallTraces"
 import { Dispatcher, DispatcherSettings } from "@agentline/core/dispatcher/Dispatcher"
 import { PhoneNumbers } from "@agentline/core/phone-numbers/PhoneNumbers"
@@ -87,7 +88,7 @@ import * as PublicUrlsLive from "./PublicUrlsLive.js"
 import * as Dashboard from "./Dashboard.js"
 import { ServerConfig } from "./ServerConfig.js"
 import { CallsLive, TelephonyCallbacksLive, TestCallsLive } from "./calls/Http.js"
-import { CampaignsLive } from "./campaigns/Http.js"
+import { CampaignsLive, PublicCampaignSourceLive } from "./campaigns/Http.js"
 import { PhoneNumbersLive } from "./phone-numbers/Http.js"
 import { PublicDownloadsLive } from "./runs/Http.js"
 import { RunsLive } from "./runs/RunSearchHttp.js"
@@ -185,6 +186,7 @@ export const TextChatServicesLive = Layer.unwrapEffect(Effect.map(ServerConfig, 
  */
 export const ServicesLive = Layer.mergeAll(
   Campaigns.Default,
+  CampaignReports.Default,
   Calls.Default,
   MediaStreams.Default,
   WebhookDelivery.Default,
@@ -267,6 +269,7 @@ export const ApiLive = Layer.unwrapEffect(
     TelephonyConfigsLive,
     PhoneNumbersLive,
     CampaignsLive,
+    PublicCampaignSourceLive,
     CallsLive,
     TestCallsLive,
     TelephonyCallbacksLive,

@@ -12,6 +12,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Fiber, Option } from "effect"
 import { Campaigns, setupDialing, uploadCsv } from "./DispatchHarness.js"
 import { call, TestApp } from "./Harness.js"
+import { campaignRequest } from "./Wire.js"
 
 /** A macrotask turn, so the server's sockets are served between the polling queries (SQLite answers synchronously). */
 const turn = Effect.async<void>((resume) => {
@@ -127,12 +128,12 @@ layer(TestApp("sqlite"), { timeout: "180 seconds" })("Contacts import under load
       expect(refused._tag).toBe("CampaignImportUnfinished")
       expect(refused.message).toContain("import did not finish")
 
-      const done = yield* campaigns.create(setup.principal, {
+      const done = yield* campaigns.create(setup.principal, campaignRequest({
         name: "Done",
         workflow_id: setup.agent.id,
         source_type: "csv",
         source_id: yield* uploadCsv(setup.principal, csvOfSize(3))
-      } as any).pipe(Effect.orDie)
+      })).pipe(Effect.orDie)
       yield* repo.discard({ organizationId, campaignId: CampaignId.make(done.id) })
       yield* repo.discard({ organizationId, campaignId: unfinished.id })
       expect(Option.isSome(yield* repo.find({ organizationId, campaignId: CampaignId.make(done.id) }))).toBe(true)

@@ -6,10 +6,20 @@
  */
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Credential } from "@agentline/api/credentials/Credentials"
+import { Effect, Schema, TestClock } from "effect"
 import { plainDefinition, settle } from "./DispatchHarness.js"
 import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
 import { startReceiver } from "./WebhookReceiver.js"
+import { decode, listOf, locsOf } from "./Wire.js"
+
+/** A webhook node's entry in its run's logs (nulls are left out of it). */
+const WebhookNodeLog = Schema.Struct({
+  status: Schema.String,
+  attempt_count: Schema.Number,
+  last_attempt: Schema.Struct({ status_code: Schema.optional(Schema.Number), error: Schema.optional(Schema.String) })
+})
+const RunLogs = Schema.Struct({ logs: Schema.NullOr(Schema.Struct({ "webhook_node:crm": Schema.optional(WebhookNodeLog) })) })
 
 const receiver = Effect.acquireRelease(Effect.promise(() => startReceiver()), (r) => Effect.promise(() => r.close()))
 
@@ -28,7 +38,7 @@ for (const dialect of dialects) {
           expect(created.body).toMatchObject({ name: "CRM", description: null, credential_type: "bearer_token" })
           expect(created.body.uuid).toMatch(/^[0-9a-f-]{36}$/)
           const listed = yield* call("GET", "/api/v1/credentials", { apiKey: org.apiKey })
-          expect(listed.body.map((c: any) => c.uuid)).toEqual([created.body.uuid])
+          expect(listOf(Credential, listed.body).map((c) => c.uuid)).toEqual([created.body.uuid])
           expect(JSON.stringify(listed.body)).not.toContain("crm-secret-token")
           expect(JSON.stringify((yield* call("GET", `/api/v1/credentials/${created.body.uuid}`, { apiKey: org.apiKey })).body))
             .not.toContain("crm-secret-token")
@@ -42,7 +52,7 @@ for (const dialect of dialects) {
             body: { name: "x", credential_type: "custom_header", credential_data: { header_name: "no spaces", header_value: "a\r\nb" } }
           })
           expect(bad.status).toBe(422)
-          expect(bad.body.detail.map((d: any) => d.loc.join("."))).toEqual(["body.credential_data.header_name", "body.credential_data.header_value"])
+          expect(locsOf(bad.body)).toEqual(["body.credential_data.header_name", "body.credential_data.header_value"])
           expect((yield* call("POST", "/api/v1/credentials", { apiKey: org.apiKey, body: { name: "", credential_type: "magic" } })).status)
             .toBe(422)
 
@@ -107,16 +117,16 @@ for (const dialect of dialects) {
 
           yield* call("DELETE", `/api/v1/credentials/${credential.uuid}`, { apiKey: org.apiKey })
           const second = (yield* dial("+14155550141")).body.workflow_run_id
-          let log: any
+          let log: typeof WebhookNodeLog.Type | undefined
           for (let i = 0; i < 30; i++) {
             yield* TestClock.adjust(1000)
             yield* settle(20)
-            log = (yield* call("GET", `/api/v1/workflow/${agent.id}/runs/${second}`, { apiKey: org.apiKey })).body.logs?.["webhook_node:crm"]
+            log = decode(RunLogs, (yield* call("GET", `/api/v1/workflow/${agent.id}/runs/${second}`, { apiKey: org.apiKey })).body).logs?.["webhook_node:crm"]
             if (log !== undefined) break
           }
           expect(log).toMatchObject({ status: "failed", attempt_count: 1 })
-          expect(log.last_attempt.status_code).toBeUndefined()
-          expect(log.last_attempt.error).toContain("no longer exists")
+          expect(log?.last_attempt.status_code).toBeUndefined()
+          expect(log?.last_attempt.error).toContain("no longer exists")
           expect(r.received().length).toBe(1)
         })))
     }

@@ -3,10 +3,12 @@
  * statuses. The dispatcher's rules (limits, retries, breaker, windows) are tested in core
  * (`core/test/dispatcher/Dispatcher.test.ts`).
  */
+import { triggerPaths, WorkflowDefinition } from "@agentline/core/workflows/WorkflowDefinition"
 import { expect, layer } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
 import { settle, setupDialing } from "./DispatchHarness.js"
+import { decode, issuesOf } from "./Wire.js"
 
 for (const dialect of dialects) {
   layer(TestApp(dialect), { timeout: "120 seconds" })(`Dispatcher [${dialect}]`, (it) => {
@@ -14,7 +16,7 @@ for (const dialect of dialects) {
       Effect.gen(function*() {
         const setup = yield* setupDialing({ limit: 1, simulator: { talk_seconds: 30 } })
         const uuid = setup.agent.workflow_uuid!
-        const trigger = (setup.agent.workflow_definition as any).nodes.find((n: any) => n.type === "trigger")
+        const trigger = decode(WorkflowDefinition, setup.agent.workflow_definition).nodes.find((n) => n.type === "trigger")
         const body = { phone_number: "+1 (415) 555-0100", initial_context: { first_name: "Ada", provider: "spoofed" } }
 
         expect((yield* call("POST", `/api/v1/public/agent/workflow/${uuid}`, { body })).status).toBe(401)
@@ -94,7 +96,7 @@ for (const dialect of dialects) {
           body: { ...body, workflow_run_id: 7, from_phone_number_id: 3 }
         })
         expect(refused.status).toBe(422)
-        expect(refused.body.detail.map((d: any) => [d.loc.at(-1), d.msg])).toEqual([
+        expect(issuesOf(refused.body).map((d) => [d.loc.at(-1), d.msg])).toEqual([
           ["workflow_run_id", "workflow_run_id is not supported: a test call always starts a new run"],
           ["from_phone_number_id", "from_phone_number_id is not supported: the configuration's caller IDs are used in turn"]
         ])
@@ -114,7 +116,7 @@ for (const dialect of dialects) {
           }
         })
         expect(created.status).toBe(200)
-        const path = created.body.workflow_definition.nodes.find((n: any) => n.type === "trigger").data.trigger_path
+        const [path] = triggerPaths(decode(WorkflowDefinition, created.body.workflow_definition))
         const byTrigger = yield* call("POST", `/api/v1/public/agent/${path}`, { apiKey: setup.apiKey, body: { phone_number: "+14155550101" } })
         expect(byTrigger.status).toBe(200)
         const wrongRoute = yield* call("POST", `/api/v1/public/agent/workflow/${path}`, { apiKey: setup.apiKey, body: { phone_number: "+14155550101" } })

@@ -7,6 +7,7 @@
  */
 import { nodeTypesResponse } from "@agentline/api/workflows/NodeTypes"
 import { TestCallResponse } from "@agentline/api/calls/Call"
+import { Run } from "@agentline/api/runs/Run"
 import { NodeTypesResponse } from "@agentline/api/workflows/NodeSpec"
 import { ApiError, DograhClient, SpecMismatchError, ValidationError, Workflow } from "@dograh/sdk"
 import { HttpServer } from "@effect/platform"
@@ -14,6 +15,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Schema, TestClock } from "effect"
 import { settle, setupDialing } from "./DispatchHarness.js"
 import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
+import { decode } from "./Wire.js"
 
 /** The test server's base URL, for a client outside Effect (the SDK uses the global `fetch`). */
 const baseUrl = Effect.map(HttpServer.HttpServer, (server) => {
@@ -45,7 +47,7 @@ for (const dialect of dialects) {
         // What is served is the declarations' catalog, in the reference's shape (every key present).
         expect(list.body).toEqual(JSON.parse(JSON.stringify(nodeTypesResponse)))
         expect(Schema.decodeUnknownSync(NodeTypesResponse, { onExcessProperty: "error" })(list.body).spec_version).toBe("1.0.0")
-        expect(list.body.node_types.map((n: any) => n.name)).toEqual(["startCall", "agentNode", "endCall", "transfer", "globalNode", "trigger", "webhook", "qa"])
+        expect(decode(NodeTypesResponse, list.body).node_types.map((n) => n.name)).toEqual(["startCall", "agentNode", "endCall", "transfer", "globalNode", "trigger", "webhook", "qa"])
 
         const login = yield* call("POST", "/api/v1/auth/login", { body: { email: org.admin.email, password: "initial-password" } })
         const one = yield* call("GET", "/api/v1/node-types/agentNode", { token: login.body.token })
@@ -141,10 +143,10 @@ for (const dialect of dialects) {
           yield* promise(() => client.testPhoneCall({ body: { workflow_id: created.id, phone_number: "+14155550142" } }))
         )
         expect(started.message).toBe(`Call initiated successfully with run name ${started.workflow_run_name}`)
-        let run: any
+        let run: Run | undefined
         for (let step = 0; step < 60; step++) {
-          run = (yield* call("GET", `/api/v1/workflow/${created.id}/runs/${started.workflow_run_id}`, { apiKey: setup.apiKey })).body
-          if (run.is_completed === true) break
+          run = decode(Run, (yield* call("GET", `/api/v1/workflow/${created.id}/runs/${started.workflow_run_id}`, { apiKey: setup.apiKey })).body)
+          if (run.is_completed) break
           yield* TestClock.adjust(1000)
           yield* settle(10)
         }
@@ -153,7 +155,7 @@ for (const dialect of dialects) {
         expect(latest).toMatchObject({ version_number: 3, status: "draft" })
         expect(third.current_definition_id).toBe(created.current_definition_id)
         expect(run).toMatchObject({ is_completed: true, mode: "simulator", definition_id: latest.id })
-        expect(run.gathered_context.outcome).toBe("completed")
+        expect(run?.gathered_context?.outcome).toBe("completed")
       }))
 
     it.effect("the SDK's other methods: the workflow list and lookups, tools, credentials and recordings work; documents answer 404", () =>

@@ -4,11 +4,14 @@
  * of call runs (campaigns, API triggers and the uuid route the published one; test calls and the
  * `/public/agent/test/...` routes the latest draft); trigger paths follow both versions.
  */
+import { RunsPage } from "@agentline/api/runs/Run"
+import { WorkflowVersion } from "@agentline/api/workflows/Workflow"
 import { expect, layer } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { advanceUntil, Campaigns, csvOf, plainDefinition, settle, setupDialing, uploadCsv } from "./DispatchHarness.js"
 import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
 import { createRecording, toneWav } from "./RecordingFixtures.js"
+import { campaignRequest, decode, listOf } from "./Wire.js"
 
 /** The plain two-node agent with `greeting` on its start node, plus an API trigger when `trigger` is given. */
 const agentDefinition = (greeting: string, trigger?: string) => {
@@ -50,7 +53,7 @@ for (const dialect of dialects) {
         // A second save replaces the draft: the first draft is archived, never published.
         const second = yield* put({ workflow_definition: agentDefinition("Hello three"), template_context_variables: { who: "there" } })
         expect(second.body).toMatchObject({ version_number: 3, version_status: "draft", current_definition_id: v1 })
-        const versions = () => Effect.map(call("GET", `/api/v1/workflow/${id}/versions`, { apiKey: org.apiKey }), (r) => r.body as Array<any>)
+        const versions = () => Effect.map(call("GET", `/api/v1/workflow/${id}/versions`, { apiKey: org.apiKey }), (r) => listOf(WorkflowVersion, r.body))
         expect((yield* versions()).map((v) => [v.version_number, v.status, v.published_at === null])).toEqual([
           [3, "draft", true],
           [2, "archived", true],
@@ -130,7 +133,7 @@ for (const dialect of dialects) {
         expect(refused.body).toEqual(invalid.body)
         // Nothing was published.
         const versions = yield* call("GET", `/api/v1/workflow/${id}/versions`, { apiKey: org.apiKey })
-        expect(versions.body.map((v: any) => [v.version_number, v.status])).toEqual([[3, "draft"], [2, "archived"], [1, "published"]])
+        expect(listOf(WorkflowVersion, versions.body).map((v) => [v.version_number, v.status])).toEqual([[3, "draft"], [2, "archived"], [1, "published"]])
       }))
 
     it.effect("production routes run the published version, test routes and test calls the draft; trigger paths follow both versions", () =>
@@ -213,13 +216,13 @@ for (const dialect of dialects) {
         const id = setup.agent.id
         const publishedId = setup.agent.current_definition_id
         const sourceId = yield* uploadCsv(setup.principal, csvOf(["+14155550201", "+14155550202", "+14155550203"]))
-        const campaign = yield* campaigns.create(setup.principal, {
+        const campaign = yield* campaigns.create(setup.principal, campaignRequest({
           name: "Drafts meanwhile",
           workflow_id: id,
           source_type: "csv",
           source_id: sourceId,
           max_concurrency: 1
-        } as any).pipe(Effect.orDie)
+        })).pipe(Effect.orDie)
         yield* campaigns.start(setup.principal, campaign.id).pipe(Effect.orDie)
         // Edited while the campaign runs: a draft, which the campaign does not call.
         const draft = yield* call("PUT", `/api/v1/workflow/${id}`, {
@@ -230,17 +233,17 @@ for (const dialect of dialects) {
         const done = yield* advanceUntil(setup.principal, campaign.id, ["completed"])
         expect(done.processed_rows).toBe(3)
         const runs = yield* call("GET", `/api/v1/campaign/${campaign.id}/runs?limit=100`, { apiKey: setup.apiKey })
-        expect(runs.body.runs.map((r: any) => r.definition_id)).toEqual([publishedId, publishedId, publishedId])
+        expect(decode(RunsPage, runs.body).runs.map((r) => r.definition_id)).toEqual([publishedId, publishedId, publishedId])
 
         // Published: a new campaign's calls run it.
         const published = yield* call("POST", `/api/v1/workflow/${id}/publish`, { apiKey: setup.apiKey })
         const nextSource = yield* uploadCsv(setup.principal, csvOf(["+14155550204"]))
-        const next = yield* campaigns.create(setup.principal, { name: "After publish", workflow_id: id, source_type: "csv", source_id: nextSource } as any)
+        const next = yield* campaigns.create(setup.principal, campaignRequest({ name: "After publish", workflow_id: id, source_type: "csv", source_id: nextSource }))
           .pipe(Effect.orDie)
         yield* campaigns.start(setup.principal, next.id).pipe(Effect.orDie)
         yield* advanceUntil(setup.principal, next.id, ["completed"])
         const nextRuns = yield* call("GET", `/api/v1/campaign/${next.id}/runs?limit=100`, { apiKey: setup.apiKey })
-        expect(nextRuns.body.runs.map((r: any) => r.definition_id)).toEqual([published.body.id])
+        expect(decode(RunsPage, nextRuns.body).runs.map((r) => r.definition_id)).toEqual([published.body.id])
       }))
   })
 }

@@ -1,6 +1,7 @@
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
+import { idsOf, issuesOf, listOf, locsOf } from "./Wire.js"
 
 for (const dialect of dialects) {
   layer(TestApp(dialect), { timeout: "60 seconds" })(`Foundation HTTP [${dialect}]`, (it) => {
@@ -50,9 +51,10 @@ for (const dialect of dialects) {
         expect((yield* call("GET", "/api/v1/auth/me", { apiKey: second })).status).toBe(401)
 
         const listed = yield* call("GET", "/api/v1/user/api-keys", { apiKey: org.apiKey })
-        expect(listed.body.map((k: any) => k.id)).not.toContain(created.body.id)
+        expect(idsOf(listed.body)).not.toContain(created.body.id)
         const all = yield* call("GET", "/api/v1/user/api-keys?include_archived=true", { apiKey: org.apiKey })
-        const item = all.body.find((k: any) => k.id === created.body.id)
+        // Read as it is on the wire, every key of it.
+        const item = listOf(Schema.Record({ key: Schema.String, value: Schema.Unknown }), all.body).find((k) => k.id === created.body.id) ?? {}
         expect(Object.keys(item).sort()).toEqual(
           ["archived_at", "created_at", "id", "is_active", "key_prefix", "last_used_at", "name"]
         )
@@ -142,9 +144,9 @@ for (const dialect of dialects) {
 
         const several = yield* call("POST", "/api/v1/users", { apiKey: org.apiKey, body: { email: "not-an-email", role: "boss" } })
         expect(several.status).toBe(422)
-        const locs = several.body.detail.map((d: any) => d.loc.join("."))
+        const locs = [...locsOf(several.body)]
         expect(locs.sort()).toEqual(["body.email", "body.password", "body.role"])
-        const missing = several.body.detail.find((d: any) => d.loc[1] === "password")
+        const missing = issuesOf(several.body).find((d) => d.loc[1] === "password")
         expect(missing).toMatchObject({ type: "missing", msg: "Field required" })
         for (const item of several.body.detail) expect(Object.keys(item).sort()).toEqual(["ctx", "input", "loc", "msg", "type"])
 

@@ -8,11 +8,14 @@
  *   provider's events (the HTTP callback's linked to its request span), the run's save and the run's
  *   webhook deliveries as its children; every parent of the trace is in it;
  * - `/metrics`, read with a strict parser of the exposition format (`PrometheusText.ts`), shows every metric named in docs/production.md
- *   moving (the voice runtime's turn metrics aside: see `@agentline/voice/TurnTelemetry`);
+ *   moving (the voice runtime's turn latencies and frames: `voice/SimulatorConversation.test.ts`, whose
+ *   simulated callees talk, and `@agentline/voice`'s Speaker test for late frames; the turn and tool call
+ *   spans: `voice/ToolConversation.test.ts`);
  * - the logs are JSON lines, a call's lines carry its ids (and trace ids), and no line of the whole run
  *   contains a secret it was given;
  * - SIGTERM with a call in progress: readiness answers 503 at once while liveness, the API and the
- *   carrier's callbacks are still answered; the call ends, then the process exits 0.
+ *   carrier's callbacks are still answered; the call ends, the drain ends, then the listener closes and
+ *   the process exits 0.
  */
 import { Testing } from "@agentline/sql"
 import { describe, expect, it } from "@effect/vitest"
@@ -20,50 +23,8 @@ import { Effect } from "effect"
 import * as NodeCrypto from "node:crypto"
 import * as NodeHttp from "node:http"
 import { api, bootstrap, freePort, prepareCampaign, startServer, tempDir, waitFor } from "./Processes.js"
+import { attribute, type OtlpSpan, startOtlpReceiver, traceOfAttempt } from "./OtlpReceiver.js"
 import { type Family, parse, total } from "./PrometheusText.js"
-
-// --------------------------------------------------------------------------- an OTLP/HTTP receiver
-
-interface OtlpSpan {
-  readonly traceId: string
-  readonly spanId: string
-  readonly parentSpanId?: string
-  readonly name: string
-  readonly attributes?: ReadonlyArray<{ readonly key: string; readonly value: Record<string, unknown> }>
-  readonly links?: ReadonlyArray<{ readonly traceId: string; readonly spanId: string }>
-}
-
-/** Collects the spans posted to `/v1/traces` (OTLP/HTTP JSON, as the server's exporter sends them). */
-const otlpReceiver = async () => {
-  const spans: Array<OtlpSpan> = []
-  const server = NodeHttp.createServer((req, res) => {
-    const chunks: Array<Buffer> = []
-    req.on("data", (c) => chunks.push(c))
-    req.on("end", () => {
-      if (req.url === "/v1/traces") {
-        const body = JSON.parse(Buffer.concat(chunks).toString("utf8"))
-        for (const resource of body.resourceSpans ?? []) {
-          for (const scope of resource.scopeSpans ?? []) spans.push(...(scope.spans ?? []))
-        }
-      }
-      res.writeHead(200, { "content-type": "application/json" }).end("{}")
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const port = (server.address() as { port: number }).port
-  return { url: `http://127.0.0.1:${port}`, spans, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
-}
-
-const attribute = (span: OtlpSpan, key: string): unknown => {
-  const value = span.attributes?.find((a) => a.key === key)?.value
-  return value === undefined ? undefined : Object.values(value)[0]
-}
-
-/** Every span of a call's trace (the root is its `agentline.call`). */
-const traceOfAttempt = (spans: ReadonlyArray<OtlpSpan>, attemptId: number) => {
-  const root = spans.find((s) => s.name === "agentline.call" && Number(attribute(s, "agentline.attempt_id")) === attemptId)
-  return root === undefined ? undefined : { root, spans: spans.filter((s) => s.traceId === root.traceId) }
-}
 
 // ----------------------------------------------------------------------------- webhook receivers
 
@@ -102,7 +63,7 @@ describe("observability of a running server (issue 25)", () => {
     Effect.gen(function*() {
       const db = dialect === "pg" ? (yield* Testing.freshPgDatabase).url : undefined
       const dataDir = tempDir()
-      const otlp = yield* Effect.acquireRelease(Effect.promise(otlpReceiver), (r) => Effect.promise(r.close))
+      const otlp = yield* Effect.acquireRelease(Effect.promise(startOtlpReceiver), (r) => Effect.promise(r.close))
       const good = yield* Effect.acquireRelease(Effect.promise(() => receiver(200)), (r) => Effect.promise(r.close))
       const bad = yield* Effect.acquireRelease(Effect.promise(() => receiver(500)), (r) => Effect.promise(r.close))
       const metricsPort = yield* Effect.promise(freePort)
@@ -266,7 +227,22 @@ describe("observability of a running server (issue 25)", () => {
       expect(yield* Effect.promise(() => stopped)).toBe(0)
       const output = server.output()
       expect(output).toContain("handed over")
-      expect(output.indexOf("readiness answers 503")).toBeLessThan(output.indexOf("Dispatcher stopping"))
+      // In order: readiness 503, the drain, the carrier's callback answered during it, the drain's end,
+      // and only then the listener closes (the callback's own request may finish after that line: closing
+      // waits for requests in flight).
+      const logLines = output.split("\n")
+      const lineOf = (what: string, test: (line: string) => boolean) => {
+        const index = logLines.findIndex(test)
+        expect(index, what).toBeGreaterThanOrEqual(0)
+        return index
+      }
+      const at = (text: string) => lineOf(text, (l) => l.includes(text))
+      const callbackAnswered = lineOf("the callback's response", (l) => l.includes("Sent HTTP response") && l.includes(`/api/v1/telephony/callbacks/simulator/${attemptId}`))
+      expect(at("readiness answers 503")).toBeLessThan(at("Dispatcher stopping"))
+      // The call ended here, by the callback, rather than being handed over at the drain's deadline.
+      expect(at("Dispatcher stopping")).toBeLessThan(at("Dispatcher stopped: 1 calls ended here, 0 handed over"))
+      expect(callbackAnswered).toBeGreaterThan(at("Dispatcher stopping"))
+      expect(at("Dispatcher stopped")).toBeLessThan(at("Drained: closing the listener"))
 
       // ------------------------------------------------------------------------ traces
       const trace = traceOfAttempt(otlp.spans, attemptId)
@@ -311,6 +287,18 @@ describe("observability of a running server (issue 25)", () => {
       expect(callEnd!.trace_id).toMatch(/^[0-9a-f]{32}$/)
       const callbackLine = parsed.find((l) => l.message === "Sent HTTP response" && String(l["http.url"]).includes("/telephony/callbacks/"))
       expect(callbackLine?.trace_id).toBe(request!.traceId)
+      // One span per API request: each request's log line names its own `http.server` span, and every
+      // such span has its line. The requests kept out of the traces (a credential in their URL) have no
+      // trace ids in the logs either.
+      const requestLines = parsed.filter((l) => l.message === "Sent HTTP response")
+      const traced = requestLines.filter((l) => l.span_id !== undefined)
+      const serverSpans = otlp.spans.filter((s) => s.name.startsWith("http.server "))
+      expect(traced.length).toBeGreaterThan(20)
+      expect(traced.map((l) => l.span_id).sort()).toEqual(serverSpans.map((s) => s.spanId).sort())
+      expect(requestLines.filter((l) => l.span_id === undefined).map((l) => String(l["http.url"])).filter((url) => !url.includes("REDACTED")))
+        .toEqual([])
+      expect(requestLines.every((l) => l.trace_id === undefined || /^(?!0+$)[0-9a-f]{32}$/.test(String(l.trace_id)))).toBe(true)
+      expect(new Set(serverSpans.map((s) => s.spanId)).size).toBe(serverSpans.length)
       // No secret of this run is in its logs or its traces.
       const given = [
         secrets.metricsToken,

@@ -4,6 +4,7 @@
  * filters, rename, soft delete, transcription by the server's recognizer, one organization never
  * seeing another's; and agents that play a recording must name one that exists. On SQLite and PostgreSQL.
  */
+import { BatchRecordingCreateResponse, BatchRecordingUploadResponse, RecordingList } from "@agentline/api/recordings/Recordings"
 import { CallAudioHandler } from "@agentline/core/audio/CallAudio"
 import * as LocalTextToSpeech from "@agentline/voice-local/LocalTextToSpeech"
 import { defaultPrices, Prices } from "@agentline/voice/session/Costs"
@@ -16,6 +17,7 @@ import { Effect, Layer, Option } from "effect"
 import wavefile from "wavefile"
 import { call, dialects, type Reply, seedOrganization, TestApp } from "./Harness.js"
 import { createRecording, putBytes, toneWav, upload } from "./RecordingFixtures.js"
+import { decode, issuesOf, locsOf } from "./Wire.js"
 
 const transcriptLines = ["Welcome to Acme, how can I help?"]
 
@@ -43,13 +45,13 @@ const transcribe = (apiKey: string, bytes: Uint8Array, fileName = "clip.wav") =>
     return { status: response.status, body: text === "" ? undefined : JSON.parse(text) } as Reply
   }).pipe(Effect.scoped, Effect.orDie)
 
-const agentPlaying = (greetingRecording: string, transitionRecording?: string) => ({
+const agentPlaying = (greetingRecording: string, transitionRecording?: string, greetingType = "audio") => ({
   nodes: [
     {
       id: "start",
       type: "startCall",
       position: { x: 0, y: 0 },
-      data: { name: "Start", prompt: "Greet", greeting: "Hello!", greeting_type: "audio", greeting_recording_id: greetingRecording }
+      data: { name: "Start", prompt: "Greet", greeting: "Hello!", greeting_type: greetingType, greeting_recording_id: greetingRecording }
     },
     { id: "end", type: "endCall", position: { x: 0, y: 100 }, data: { name: "End", prompt: "Say goodbye" } }
   ],
@@ -117,9 +119,9 @@ for (const dialect of dialects) {
         })
         expect(again.status).toBe(422)
 
-        const list = (query = "") => Effect.map(call("GET", `/api/v1/workflow-recordings/${query}`, { apiKey: org.apiKey }), (r) => r.body)
+        const list = (query = "") => Effect.map(call("GET", `/api/v1/workflow-recordings/${query}`, { apiKey: org.apiKey }), (r) => decode(RecordingList, r.body))
         expect((yield* list()).total).toBe(2)
-        expect((yield* list("?tts_provider=elevenlabs")).recordings.map((r: any) => r.id)).toEqual([hello.id])
+        expect((yield* list("?tts_provider=elevenlabs")).recordings.map((r) => r.id)).toEqual([hello.id])
         expect((yield* list("?tts_voice_id=v1&tts_provider=cartesia")).total).toBe(0)
         expect((yield* list("?tts_model=nope")).total).toBe(0)
 
@@ -137,7 +139,7 @@ for (const dialect of dialects) {
         const deleted = yield* call("DELETE", "/api/v1/workflow-recordings/greeting-main", { apiKey: org.apiKey })
         expect(deleted.status).toBe(200)
         expect(deleted.body.success).toBe(true)
-        expect((yield* list()).recordings.map((r: any) => r.id)).toEqual([bye.id])
+        expect((yield* list()).recordings.map((r) => r.id)).toEqual([bye.id])
         expect((yield* call("DELETE", "/api/v1/workflow-recordings/greeting-main", { apiKey: org.apiKey })).status).toBe(404)
         expect((yield* call("PATCH", `/api/v1/workflow-recordings/${hello.id}`, { apiKey: org.apiKey, body: { transcript: "x" } })).status).toBe(404)
         // Its name is free again.
@@ -161,7 +163,7 @@ for (const dialect of dialects) {
           body: { recordings: goodItems.map((item) => ({ recording_id: item.recording_id, storage_key: item.storage_key, transcript: "t" })) }
         })
         expect(ok.status, JSON.stringify(ok.body)).toBe(200)
-        expect(ok.body.recordings.map((r: any) => [r.metadata.encoding, r.metadata.bits_per_sample])).toEqual([["pcm", 8], ["pcm", 24], ["float", 32], ["mulaw", 8]])
+        expect(decode(BatchRecordingCreateResponse, ok.body).recordings.map((r) => [r.metadata.encoding, r.metadata.bits_per_sample])).toEqual([["pcm", 8], ["pcm", 24], ["float", 32], ["mulaw", 8]])
 
         const mp3 = new Uint8Array([0x49, 0x44, 0x33, 3, 0, 0, 0, 0, 0, 10, ...new Array(200).fill(0x55)])
         const truncated = toneWav({ sampleRate: 8000, channels: 1, seconds: 0.2 }).slice(0, 30)
@@ -171,7 +173,7 @@ for (const dialect of dialects) {
             body: { files: [{ filename: "a.mp3", mime_type: "audio/mpeg", file_size: mp3.length }, { filename: "b.wav", file_size: truncated.length }, { filename: "c.wav", file_size: 100 }] }
           })
           expect(urls.status).toBe(200)
-          return urls.body.items as ReadonlyArray<any>
+          return decode(BatchRecordingUploadResponse, urls.body).items
         })
         expect((yield* putBytes(mp3Item.upload_url, mp3, "audio/mpeg")).status).toBe(200)
         // A WAV upload must say it is audio.
@@ -193,7 +195,7 @@ for (const dialect of dialects) {
           }
         })
         expect(refused.status).toBe(422)
-        expect(refused.body.detail.map((i: any) => i.loc.join("."))).toEqual([
+        expect(locsOf(refused.body)).toEqual([
           "body.recordings.0.storage_key",
           "body.recordings.1.storage_key",
           "body.recordings.2.storage_key",
@@ -258,7 +260,7 @@ for (const dialect of dialects) {
           body: { name: "Unknown", workflow_definition: agentPlaying("nope-1", "nope-2") }
         })
         expect(unknown.status).toBe(422)
-        expect(unknown.body.detail.map((i: any) => [i.kind, i.id, i.field])).toEqual([
+        expect(issuesOf(unknown.body).map((i) => [i.kind, i.id, i.field])).toEqual([
           ["node", "start", "greeting_recording_id"],
           ["edge", "e1", "transition_speech_recording_id"]
         ])
@@ -269,8 +271,7 @@ for (const dialect of dialects) {
         })
         expect(ok.status, JSON.stringify(ok.body)).toBe(200)
         // A stale id with type text plays nothing and is accepted.
-        const stale = agentPlaying("gone")
-        ;(stale.nodes[0]!.data as any).greeting_type = "text"
+        const stale = agentPlaying("gone", undefined, "text")
         expect((yield* call("POST", "/api/v1/workflow/create/definition", { apiKey: org.apiKey, body: { name: "Text", workflow_definition: stale } })).status).toBe(200)
         // After the recording is deleted, saving the agent again names it.
         expect((yield* call("DELETE", `/api/v1/workflow-recordings/${greeting.recording_id}`, { apiKey: org.apiKey })).status).toBe(200)
@@ -300,7 +301,7 @@ for (const dialect of dialects) {
         expect(made.workflow_id).toBe(mine.body.id)
         yield* createRecording(org.apiKey, bytes, "For none")
         const listed = yield* call("GET", `/api/v1/workflow-recordings/?workflow_id=${mine.body.id}`, { apiKey: org.apiKey })
-        expect(listed.body.recordings.map((r: any) => r.transcript)).toEqual(["For mine"])
+        expect(decode(RecordingList, listed.body).recordings.map((r) => r.transcript)).toEqual(["For mine"])
         expect((yield* call("GET", "/api/v1/workflow-recordings/?workflow_id=99999999999", { apiKey: org.apiKey })).status).toBe(422)
         const [item] = yield* upload(org.apiKey, [{ name: "x.wav", bytes }])
         const refused = yield* call("POST", "/api/v1/workflow-recordings/", {

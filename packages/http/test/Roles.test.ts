@@ -7,9 +7,10 @@ import { ApiKeys } from "@agentline/core/api-keys/ApiKeys"
 import { acting } from "@agentline/core/organizations/Principal"
 import { Users } from "@agentline/core/users/Users"
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { definition } from "./fixtures.js"
 import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
+import { decode, idsOf } from "./Wire.js"
 
 /** An organization with its admin's key, a simulator configuration (its own account: numbers are unique per provider account across organizations) with one number, and a member with a key. */
 const seed = Effect.gen(function*() {
@@ -35,9 +36,9 @@ const seed = Effect.gen(function*() {
   return { org, member, memberKey, configId: config.body.id as number, numberId: number.body.id as number }
 }).pipe(Effect.orDie)
 
-const expectAdminNeeded = (reply: { readonly status: number; readonly body: any }) => {
+const expectAdminNeeded = (reply: { readonly status: number; readonly body: unknown }) => {
   expect(reply.status, JSON.stringify(reply.body)).toBe(403)
-  expect(reply.body.detail).toMatch(/needs the admin role \(your role is member\)/)
+  expect(decode(Schema.Struct({ detail: Schema.String }), reply.body).detail).toMatch(/needs the admin role \(your role is member\)/)
 }
 
 for (const dialect of dialects) {
@@ -66,9 +67,9 @@ for (const dialect of dialects) {
       Effect.gen(function*() {
         const { memberKey, org } = yield* seed
         const mine = yield* call("GET", "/api/v1/user/api-keys?include_archived=true", { apiKey: memberKey.api_key })
-        expect(mine.body.map((k: any) => k.id)).toEqual([memberKey.id])
+        expect(idsOf(mine.body)).toEqual([memberKey.id])
         const all = yield* call("GET", "/api/v1/user/api-keys", { apiKey: org.apiKey })
-        expect(all.body.map((k: any) => k.id).sort()).toEqual([org.apiKeyId, memberKey.id].sort())
+        expect([...idsOf(all.body)].sort()).toEqual([org.apiKeyId, memberKey.id].sort())
       }))
 
     it.effect("a member cannot change telephony configurations or phone numbers, but reads them", () =>

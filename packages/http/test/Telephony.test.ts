@@ -1,8 +1,12 @@
+import { ProviderMetadata, TelephonyConfigurationListItem } from "@agentline/api/telephony/TelephonyConfig"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { plainDefinition } from "./DispatchHarness.js"
 import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
+import { decode, issuesOf, locsOf } from "./Wire.js"
+
+const ConfigurationList = Schema.Struct({ configurations: Schema.Array(TelephonyConfigurationListItem) })
 
 const twilio = (sid = "AC0123456789abcdef0123456789abcdef", token = "super-secret-auth-token-1234") => ({
   provider: "twilio",
@@ -18,13 +22,14 @@ for (const dialect of dialects) {
     it.effect("metadata lists the eight providers and the simulator with their fields", () =>
       Effect.gen(function*() {
         const org = yield* seedOrganization()
-        const { body, status } = yield* call("GET", "/api/v1/organizations/telephony-providers/metadata", { apiKey: org.apiKey })
-        expect(status).toBe(200)
-        expect(body.providers.map((p: any) => p.provider)).toEqual(
+        const reply = yield* call("GET", "/api/v1/organizations/telephony-providers/metadata", { apiKey: org.apiKey })
+        expect(reply.status).toBe(200)
+        const { providers } = decode(ProviderMetadata, reply.body)
+        expect(providers.map((p) => p.provider)).toEqual(
           ["ari", "cloudonix", "exotel", "plivo", "simulator", "telnyx", "twilio", "vobiz", "vonage"]
         )
-        const ari = body.providers.find((p: any) => p.provider === "ari")
-        expect(ari.fields.map((f: any) => [f.name, f.required, f.sensitive])).toEqual([
+        const ari = providers.find((p) => p.provider === "ari")
+        expect(ari?.fields.map((f) => [f.name, f.required, f.sensitive])).toEqual([
           ["ari_endpoint", true, false],
           ["app_name", true, false],
           ["app_password", true, true],
@@ -57,7 +62,7 @@ for (const dialect of dialects) {
         const org = yield* seedOrganization()
         const missing = yield* createConfig(org.apiKey, { name: "Vonage", config: { provider: "vonage", application_id: "app" } })
         expect(missing.status).toBe(422)
-        expect(missing.body.detail.map((d: any) => d.loc.join(".")).sort()).toEqual(
+        expect([...locsOf(missing.body)].sort()).toEqual(
           ["body.config.api_key", "body.config.api_secret", "body.config.private_key"]
         )
         const unknown = yield* createConfig(org.apiKey, { name: "X", config: { provider: "carrier-pigeon" } })
@@ -81,7 +86,7 @@ for (const dialect of dialects) {
         expect(set.status).toBe(200)
         expect(set.body).toMatchObject({ id: second.body.id, is_default_outbound: true })
         const list = yield* call("GET", "/api/v1/organizations/telephony-configs", { apiKey: org.apiKey })
-        expect(list.body.configurations.map((c: any) => [c.id, c.is_default_outbound])).toEqual([[first.body.id, false], [second.body.id, true]])
+        expect(decode(ConfigurationList, list.body).configurations.map((c) => [c.id, c.is_default_outbound])).toEqual([[first.body.id, false], [second.body.id, true]])
         expect(Object.keys(list.body.configurations[0]).sort()).toEqual(
           ["created_at", "id", "is_default_outbound", "name", "phone_number_count", "provider", "updated_at"]
         )
@@ -111,7 +116,7 @@ for (const dialect of dialects) {
           body: { address: "x".repeat(256), country_code: "GBR", label: "y".repeat(65) }
         })
         expect(invalid.status).toBe(422)
-        expect(invalid.body.detail.map((d: any) => d.loc.at(-1)).sort()).toEqual(["address", "country_code", "label"])
+        expect(issuesOf(invalid.body).map((d) => d.loc.at(-1)).sort()).toEqual(["address", "country_code", "label"])
         const noCountry = yield* call("POST", base(configA), { apiKey: a.apiKey, body: { address: "4155550100" } })
         expect(noCountry.status).toBe(422)
         expect(noCountry.body.detail[0].msg).toContain("country_code")
@@ -145,7 +150,7 @@ for (const dialect of dialects) {
         const deleted = yield* call("DELETE", `${base(configA)}/${ext.body.id}`, { apiKey: a.apiKey })
         expect(deleted).toEqual({ status: 200, body: { message: "Phone number deleted", provider_sync: null } })
         const list = yield* call("GET", "/api/v1/organizations/telephony-configs", { apiKey: a.apiKey })
-        expect(list.body.configurations.find((c: any) => c.id === configA).phone_number_count).toBe(2)
+        expect(decode(ConfigurationList, list.body).configurations.find((c) => c.id === configA)?.phone_number_count).toBe(2)
       }))
 
     it.effect("a number bound to an agent points the provider at the inbound route (provider_sync); deleting a referenced configuration is 409", () =>

@@ -5,7 +5,7 @@
 import { Uploads } from "@agentline/core/uploads/Uploads"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Chunk, Effect, HashMap, Layer, List, Logger, Stream } from "effect"
+import { Chunk, Effect, HashMap, Layer, Logger, Stream } from "effect"
 import { redactUrl } from "../src/RequestLog.js"
 import { call, dialects, type Reply, seedOrganization, TestApp } from "./Harness.js"
 
@@ -52,10 +52,12 @@ describe("redactUrl", () => {
 
 for (const dialect of dialects) {
   const logged: Array<{ readonly message: string; readonly url: unknown }> = []
+  // A logger gets the messages of one log call as an array.
+  const messageText = (message: unknown): string => (Array.isArray(message) ? message.map(String).join(",") : String(message))
   const capture = Logger.replace(
     Logger.defaultLogger,
     Logger.make(({ annotations, message }) => {
-      logged.push({ message: String(List.toArray(message as any)), url: HashMap.get(annotations, "http.url").pipe((o) => o._tag === "Some" ? o.value : undefined) })
+      logged.push({ message: messageText(message), url: HashMap.get(annotations, "http.url").pipe((o) => o._tag === "Some" ? o.value : undefined) })
     })
   )
 

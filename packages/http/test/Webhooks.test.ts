@@ -6,6 +6,7 @@
  * targets refused. On SQLite and PostgreSQL. The crash case (kill -9) is in `WebhooksCrash.test.ts`.
  */
 import { OrganizationId } from "@agentline/api/Ids"
+import { WebhookDeliveriesPage } from "@agentline/api/webhooks/Webhooks"
 import { Campaigns } from "@agentline/core/campaigns/Campaigns"
 import { WebhookOutbox } from "@agentline/core/webhooks/WebhookOutbox"
 import { expect, layer } from "@effect/vitest"
@@ -14,7 +15,8 @@ import { Webhook } from "standardwebhooks"
 import { csvOf, numbers, settle, setupDialing, uploadCsv } from "./DispatchHarness.js"
 import { definition } from "./fixtures.js"
 import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
-import { type Receiver, startReceiver } from "./WebhookReceiver.js"
+import { type Received, type Receiver, startReceiver } from "./WebhookReceiver.js"
+import { campaignRequest, decode, locsOf, WebhookEvent } from "./Wire.js"
 import * as NodeWebhookTransport from "../src/webhooks/NodeWebhookTransport.js"
 
 const HOOKS = "/api/v1/organizations/webhooks"
@@ -46,15 +48,18 @@ const deliverUntil = (done: () => boolean, stepMillis = 1000, maxSteps = 400) =>
  * throws on a bad signature. The verifier also refuses timestamps five minutes from its clock, and the
  * server's clock here is the TestClock (which starts in 1970): the verifier is run at the request's time.
  */
-const verify = (secret: string, request: { readonly body: string; readonly headers: Record<string, string> }) => {
+const verify = (secret: string, request: { readonly body: string; readonly headers: Record<string, string> }): WebhookEvent => {
   const now = Date.now
   Date.now = () => Number(request.headers["webhook-timestamp"]) * 1000
   try {
-    return new Webhook(secret).verify(request.body, request.headers) as any
+    return decode(WebhookEvent, new Webhook(secret).verify(request.body, request.headers))
   } finally {
     Date.now = now
   }
 }
+
+/** The event a request carries (not verified: for waiting on deliveries). */
+const eventOf = (request: Received): WebhookEvent => decode(WebhookEvent, request.json)
 
 const verifyAll = (secret: string, r: Receiver) => r.received().map((request) => verify(secret, request))
 
@@ -88,7 +93,7 @@ for (const dialect of dialects) {
 
         const bad = yield* call("POST", HOOKS, { apiKey: org.apiKey, body: { url: "ftp://example.com/x", event_types: ["run.exploded"] } })
         expect(bad.status).toBe(422)
-        expect(bad.body.detail.map((d: any) => d.loc.join("."))).toEqual(expect.arrayContaining(["body.url", "body.event_types.0"]))
+        expect(locsOf(bad.body)).toEqual(expect.arrayContaining(["body.url", "body.event_types.0"]))
         expect((yield* call("POST", HOOKS, { apiKey: org.apiKey, body: { url: "https://a.example", event_types: [] } })).status).toBe(422)
 
         // Another organization sees none of it.
@@ -107,16 +112,16 @@ for (const dialect of dialects) {
         const endpoint = yield* createEndpoint(setup.apiKey, r.url)
         const campaigns = yield* Campaigns
         const phones = numbers(6, "+1415333")
-        const created = yield* campaigns.create(setup.principal, {
+        const created = yield* campaigns.create(setup.principal, campaignRequest({
           name: "Hooks",
           workflow_id: setup.agent.id,
           source_type: "csv",
           source_id: yield* uploadCsv(setup.principal, csvOf(phones)),
           max_concurrency: 3
-        } as any).pipe(Effect.orDie)
+        })).pipe(Effect.orDie)
         yield* campaigns.start(setup.principal, created.id).pipe(Effect.orDie)
-        yield* deliverUntil(() => r.received().some((q) => q.json.type === "campaign.completed"))
-        yield* deliverUntil(() => r.received().filter((q) => q.json.type === "run.ended").length === 6)
+        yield* deliverUntil(() => r.received().some((q) => eventOf(q).type === "campaign.completed"))
+        yield* deliverUntil(() => r.received().filter((q) => eventOf(q).type === "run.ended").length === 6)
 
         const events = verifyAll(endpoint.secret, r)
         const types = events.map((e) => e.type)
@@ -136,7 +141,7 @@ for (const dialect of dialects) {
           disposition: "completed",
           duration_seconds: 3
         })
-        expect(ended.data.links.run).toMatch(new RegExp(`/api/v1/workflow/${setup.agent.id}/runs/${ended.data.run_id}$`))
+        expect(ended.data.links?.run).toMatch(new RegExp(`/api/v1/workflow/${setup.agent.id}/runs/${ended.data.run_id}$`))
         // The campaign's own events, in order: started, then completed (state change and summary).
         const campaignEvents = events.filter((e) => e.type.startsWith("campaign."))
         expect(campaignEvents.map((e) => [e.type, e.data.state])).toEqual([
@@ -156,7 +161,7 @@ for (const dialect of dialects) {
 
         const log = yield* call("GET", `${HOOKS}/${endpoint.id}/deliveries?limit=100`, { apiKey: setup.apiKey })
         expect(log.body.total_count).toBe(r.received().length)
-        expect(log.body.deliveries.every((d: any) => d.status === "delivered" && d.attempts.length === 1 && d.attempts[0].status_code === 200))
+        expect(decode(WebhookDeliveriesPage, log.body).deliveries.every((d) => d.status === "delivered" && d.attempts.length === 1 && d.attempts[0].status_code === 200))
           .toBe(true)
       })))
 
@@ -177,20 +182,21 @@ for (const dialect of dialects) {
         yield* deliverUntil(() => r.received().length >= 2)
         const received = r.received()
         // (run.ended may follow at once: a delivered event wakes the worker for the next in line.)
-        expect(received.slice(0, 2).map((q) => [q.json.type, q.status])).toEqual([["run.started", 500], ["run.started", 200]])
+        expect(received.slice(0, 2).map((q) => [eventOf(q).type, q.status])).toEqual([["run.started", 500], ["run.started", 200]])
         yield* deliverUntil(() => r.received().length >= 3)
-        expect(r.received()[2]!.json.type).toBe("run.ended")
+        expect(eventOf(r.received()[2]!).type).toBe("run.ended")
         // The same message each time: one webhook-id for run.started across its attempts.
         expect(received[0]!.headers["webhook-id"]).toBe(received[1]!.headers["webhook-id"])
 
         const log = yield* call("GET", `${HOOKS}/${endpoint.id}/deliveries`, { apiKey: setup.apiKey })
-        const started = log.body.deliveries.find((d: any) => d.event_type === "run.started")
+        const started = decode(WebhookDeliveriesPage, log.body).deliveries.find((d) => d.event_type === "run.started")
+        if (started === undefined) throw new Error("the log has no run.started delivery")
         expect(started.status).toBe("delivered")
-        expect(started.attempts.map((a: any) => a.status_code)).toEqual([500, null, 200])
+        expect(started.attempts.map((a) => a.status_code)).toEqual([500, null, 200])
         expect(started.attempts[1].error).toContain("no answer within 300 ms")
-        expect(started.attempts.every((a: any) => Number.isInteger(a.latency_ms) && a.latency_ms >= 0)).toBe(true)
+        expect(started.attempts.every((a) => Number.isInteger(a.latency_ms) && a.latency_ms >= 0)).toBe(true)
         // Retries on the schedule: 5 s after the first attempt, then 60 s after the second.
-        const at = started.attempts.map((a: any) => Date.parse(a.at))
+        const at = started.attempts.map((a) => Date.parse(a.at))
         expect(at[1] - at[0]).toBeGreaterThanOrEqual(5_000)
         expect(at[2] - at[1]).toBeGreaterThanOrEqual(60_000)
 
@@ -276,7 +282,8 @@ for (const dialect of dialects) {
           for (const request of r.received()) {
             if (messages.has(request.headers["webhook-id"]!)) continue
             messages.add(request.headers["webhook-id"]!)
-            const { run_id, seq } = request.json.data as { run_id: number; seq: number }
+            const { run_id, seq } = eventOf(request).data
+            if (run_id === undefined || seq === undefined) throw new Error(`an event without run_id and seq: ${request.body}`)
             expect([run_id, seq]).toEqual([run_id, (seen.get(run_id) ?? -1) + 1])
             seen.set(run_id, seq)
           }

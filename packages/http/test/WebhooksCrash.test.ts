@@ -9,6 +9,7 @@ import { Effect } from "effect"
 import { Webhook } from "standardwebhooks"
 import { api, bootstrap, freePort, prepareCampaign, startServer, tempDir, waitFor } from "./Processes.js"
 import { startReceiver } from "./WebhookReceiver.js"
+import { decode, WebhookEvent } from "./Wire.js"
 
 describe("event webhooks across a crash", () => {
   for (const dialect of Testing.dialects) {
@@ -52,7 +53,7 @@ describe("event webhooks across a crash", () => {
         >
         expect(runs.length).toBe(8)
         // Every run's start and end, and the campaign's completion, arrive — the killed process's included.
-        const got = () => receiver.received().map((r) => new Webhook(endpoint.secret).verify(r.body, r.headers) as any)
+        const got = () => receiver.received().map((r) => decode(WebhookEvent, new Webhook(endpoint.secret).verify(r.body, r.headers)))
         yield* Effect.promise(() =>
           waitFor("every event", () => {
             const events = got()

@@ -2,10 +2,12 @@
  * `PUT /workflow/{id}` (defect 9.4): `null` means "not sent" (the reference's reading), and an update
  * that changes nothing saves no version (no draft), however the stored JSON orders its keys.
  */
+import { WorkflowVersion } from "@agentline/api/workflows/Workflow"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { definition } from "./fixtures.js"
 import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
+import { listOf } from "./Wire.js"
 
 const variables = { first_name: "there", topic: "solar panels" }
 const configurations = { max_call_duration: 600, voice: { name: "alloy", speed: 1 } }
@@ -33,7 +35,7 @@ for (const dialect of dialects) {
       expect(created.status).toBe(200)
       const put = (body: unknown) => call("PUT", `/api/v1/workflow/${created.body.id}`, { apiKey: org.apiKey, body })
       const versions = () =>
-        Effect.map(call("GET", `/api/v1/workflow/${created.body.id}/versions`, { apiKey: org.apiKey }), (r) => r.body as Array<any>)
+        Effect.map(call("GET", `/api/v1/workflow/${created.body.id}/versions`, { apiKey: org.apiKey }), (r) => listOf(WorkflowVersion, r.body))
       return { org, agent: created.body, put, versions }
     })
 

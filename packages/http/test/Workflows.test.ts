@@ -1,10 +1,14 @@
 import { DefinitionId, OrganizationId, WorkflowId } from "@agentline/api/Ids"
 import { BlobStore } from "@agentline/core/blobs/BlobStore"
 import { Runs } from "@agentline/core/runs/Runs"
+import { triggerPaths, WorkflowDefinition } from "@agentline/core/workflows/WorkflowDefinition"
+import { RunsPage } from "@agentline/api/runs/Run"
+import { WorkflowVersion } from "@agentline/api/workflows/Workflow"
 import { expect, layer } from "@effect/vitest"
 import { Clock, Effect, Stream } from "effect"
 import { definition } from "./fixtures.js"
 import { call, dialects, seedOrganization, TestApp } from "./Harness.js"
+import { decode, idsOf, issuesOf, listOf } from "./Wire.js"
 
 const createAgent = (apiKey: string, name = "Agent", def: unknown = definition()) =>
   Effect.map(call("POST", "/api/v1/workflow/create/definition", { apiKey, body: { name, workflow_definition: def } }), (r) => {
@@ -39,9 +43,9 @@ for (const dialect of dialects) {
         expect(agent).toMatchObject({ name: "Agent", status: "active", version_number: 1, version_status: "published", total_runs: 0 })
         expect(agent.workflow_uuid).toMatch(/^[0-9a-f-]{36}$/)
         expect(typeof agent.current_definition_id).toBe("number")
-        const trigger = agent.workflow_definition.nodes.find((n: any) => n.type === "trigger")
-        expect(trigger.data.trigger_path).toMatch(/^[A-Za-z0-9_-]{1,36}$/)
-        expect(trigger.data.trigger_path).not.toBe(agent.workflow_uuid)
+        const [triggerPath] = triggerPaths(decode(WorkflowDefinition, agent.workflow_definition))
+        expect(triggerPath).toMatch(/^[A-Za-z0-9_-]{1,36}$/)
+        expect(triggerPath).not.toBe(agent.workflow_uuid)
         expect(agent.workflow_definition.viewport).toEqual({ x: 0, y: 0, zoom: 1 })
       }))
 
@@ -72,10 +76,10 @@ for (const dialect of dialects) {
         expect(published.body).toMatchObject({ version_number: 3, status: "published" })
 
         const versions = yield* call("GET", `/api/v1/workflow/${agent.id}/versions`, { apiKey: org.apiKey })
-        expect(versions.body.map((v: any) => [v.version_number, v.status])).toEqual([[3, "published"], [2, "archived"], [1, "archived"]])
+        expect(listOf(WorkflowVersion, versions.body).map((v) => [v.version_number, v.status])).toEqual([[3, "published"], [2, "archived"], [1, "archived"]])
         expect(versions.body[2].workflow_definition.nodes[0].data.greeting).toBe("Hello {{first_name}}")
         expect(versions.body[2].id).toBe(agent.current_definition_id)
-        expect(new Set(versions.body.map((v: any) => v.id)).size).toBe(3)
+        expect(new Set(idsOf(versions.body)).size).toBe(3)
 
         const fetched = yield* call("GET", `/api/v1/workflow/${agent.id}/runs/${run.id}`, { apiKey: org.apiKey })
         expect(fetched.status).toBe(200)
@@ -92,7 +96,7 @@ for (const dialect of dialects) {
         expect(archived.body.status).toBe("archived")
         expect(archived.body.workflow_definition.nodes.length).toBe(4)
         const onlyActive = yield* call("GET", "/api/v1/workflow/fetch?status=active", { apiKey: org.apiKey })
-        expect(onlyActive.body.map((w: any) => w.id)).not.toContain(agent.id)
+        expect(idsOf(onlyActive.body)).not.toContain(agent.id)
         const onlyArchived = yield* call("GET", "/api/v1/workflow/fetch?status=archived", { apiKey: org.apiKey })
         expect(onlyArchived.body).toEqual([expect.objectContaining({ id: agent.id, status: "archived", total_runs: 0, workflow_uuid: agent.workflow_uuid })])
         const bad = yield* call("PUT", `/api/v1/workflow/${agent.id}/status`, { apiKey: org.apiKey, body: { status: "deleted" } })
@@ -131,7 +135,7 @@ for (const dialect of dialects) {
         const org = yield* seedOrganization()
         const broken = definition()
         broken.edges.push({ id: "e3", source: "agent", target: "nowhere", data: { label: "x", condition: "y" } })
-        ;(broken.nodes[1]!.data as any).name = ""
+        broken.nodes[1]!.data.name = ""
         const reply = yield* call("POST", "/api/v1/workflow/create/definition", {
           apiKey: org.apiKey,
           body: { name: "Broken", workflow_definition: broken }
@@ -143,8 +147,8 @@ for (const dialect of dialects) {
           expect(item).toHaveProperty("msg")
           expect(["node", "edge", "workflow"]).toContain(item.kind)
         }
-        expect(reply.body.detail.some((d: any) => d.kind === "edge" && d.id === "e3")).toBe(true)
-        expect(reply.body.detail.some((d: any) => d.kind === "node" && d.id === "agent" && d.field === "name")).toBe(true)
+        expect(issuesOf(reply.body).some((d) => d.kind === "edge" && d.id === "e3")).toBe(true)
+        expect(issuesOf(reply.body).some((d) => d.kind === "node" && d.id === "agent" && d.field === "name")).toBe(true)
         const missing = yield* call("POST", "/api/v1/workflow/create/definition", { apiKey: org.apiKey, body: { workflow_definition: {} } })
         expect(missing.status).toBe(422)
         expect(missing.body.detail[0].loc).toEqual(["body", "name"])
@@ -170,7 +174,7 @@ for (const dialect of dialects) {
           expect(reply.status, `${method} ${path}`).toBe(404)
         }
         const listB = yield* call("GET", "/api/v1/workflow/fetch", { apiKey: b.apiKey })
-        expect(listB.body.map((w: any) => w.id)).not.toContain(agent.id)
+        expect(idsOf(listB.body)).not.toContain(agent.id)
       }))
 
     it.effect("runs are paginated per agent and a run must belong to the agent in the path", () =>
@@ -182,9 +186,9 @@ for (const dialect of dialects) {
         for (let i = 0; i < 3; i++) ids.push((yield* insertRun(org.admin.organization_id, agent.id, agent.current_definition_id, `WR-${i}`)).id)
         const page1 = yield* call("GET", `/api/v1/workflow/${agent.id}/runs?page=1&limit=2`, { apiKey: org.apiKey })
         expect(page1.body).toMatchObject({ total_count: 3, page: 1, limit: 2, total_pages: 2 })
-        expect(page1.body.runs.map((r: any) => r.id)).toEqual([ids[2], ids[1]])
+        expect(decode(RunsPage, page1.body).runs.map((r) => r.id)).toEqual([ids[2], ids[1]])
         const page2 = yield* call("GET", `/api/v1/workflow/${agent.id}/runs?page=2&limit=2`, { apiKey: org.apiKey })
-        expect(page2.body.runs.map((r: any) => r.id)).toEqual([ids[0]])
+        expect(decode(RunsPage, page2.body).runs.map((r) => r.id)).toEqual([ids[0]])
         const tooMany = yield* call("GET", `/api/v1/workflow/${agent.id}/runs?limit=101`, { apiKey: org.apiKey })
         expect(tooMany.status).toBe(422)
         const wrongAgent = yield* call("GET", `/api/v1/workflow/${other.id}/runs/${ids[0]}`, { apiKey: org.apiKey })

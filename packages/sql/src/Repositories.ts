@@ -4,6 +4,7 @@
  */
 import { Layer } from "effect"
 import * as SqlApiKeysRepo from "./api-keys/SqlApiKeysRepo.js"
+import * as SqlCampaignReports from "./campaigns/SqlCampaignReports.js"
 import * as SqlCampaignsRepo from "./campaigns/SqlCampaignsRepo.js"
 import * as SqlDispatchRepo from "./dispatcher/SqlDispatchRepo.js"
 import * as SqlDoNotCallRepo from "./do-not-call/SqlDoNotCallRepo.js"
@@ -38,6 +39,7 @@ export const layer = Layer.mergeAll(
   SqlConnectionLeasesRepo.layer,
   SqlPhoneNumbersRepo.layer,
   SqlCampaignsRepo.layer,
+  SqlCampaignReports.layer,
   SqlUploadsRepo.layer,
   SqlMediaTokensRepo.layer,
   SqlDoNotCallRepo.layer,

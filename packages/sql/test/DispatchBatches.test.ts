@@ -3,7 +3,7 @@
  * row gets its own values, with their types (PostgreSQL types a `CASE` from its branches, not from
  * the column), and the guards on state hold per row.
  */
-import { AttemptId, CampaignId, ContactId, OrganizationId, RunId, TelephonyConfigurationId } from "@agentline/api/Ids"
+import { AttemptId, CampaignId, ContactId, OrganizationId, RunId, TelephonyConfigurationId, WorkflowId } from "@agentline/api/Ids"
 import { DispatchRepo } from "@agentline/core/dispatcher/DispatchRepo"
 import { OrganizationsRepo } from "@agentline/core/organizations/OrganizationsRepo"
 import { RunsRepo } from "@agentline/core/runs/RunsRepo"
@@ -52,7 +52,7 @@ for (const dialect of Testing.dialects) {
           expect(claimed.length).toBe(4)
 
           const runs = yield* (yield* RunsRepo).insertAll(claimed.map((c, i) => ({
-            organization_id: organizationId, workflow_id: workflowId as any, campaign_id: campaignId, definition_id: null,
+            organization_id: organizationId, workflow_id: WorkflowId.make(workflowId), campaign_id: campaignId, definition_id: null,
             name: `run-${i}`, mode: "simulator", call_type: "outbound" as const, initial_context: { i }, gathered_context: null, logs: null, now: t0
           })))
           // In order, and numbered in order.

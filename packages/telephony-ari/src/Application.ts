@@ -14,6 +14,7 @@ import { type AriConfig, normalizeEndpoint } from "./Config.js"
 import * as AriEvents from "./Events.js"
 import * as AriInbound from "./Inbound.js"
 import * as AriRest from "./Rest.js"
+import * as AriTransfer from "./Transfer.js"
 
 type Webhooks = NonNullable<TelephonyProvider<AriConfig>["webhooks"]>
 
@@ -45,6 +46,8 @@ export const make = (input: { readonly channels: Channels; readonly rest: AriRes
       if (channelId === undefined) return
       const now = yield* Clock.currentTimeMillis
       const stamp = timestampMillis(event.timestamp, now)
+      const transfer = channels.transferOf(channelId)
+      if (transfer !== undefined) return yield* AriTransfer.onTransferEvent({ send, channels }, transfer, event, now)
       const media = channels.callOfMedia(channelId)
       if (media !== undefined) {
         const call = media.call
@@ -94,6 +97,7 @@ export const make = (input: { readonly channels: Channels; readonly rest: AriRes
             call.ended = { outcome: ended }
             channels.forget(channelId)
             if (call.mediaStarted || call.answeredAt !== undefined) yield* Effect.forkDaemon(channels.tearDown(call))
+            yield* AriTransfer.onCallEnded({ send }, call, now)
           }
           yield* call.onEvent({ ...ended, at: now }, durable)
           return
@@ -218,5 +222,15 @@ export const make = (input: { readonly channels: Channels; readonly rest: AriRes
       yield* Deferred.await(entry.opened)
     })
 
-  return { connect, instructCall } as const
+  /** Whether this process holds the events WebSocket `config`'s calls report over (open now). */
+  const hears = (config: AriConfig) =>
+    Effect.gen(function*() {
+      const base = yield* AriRest.baseFor(config, input.apiUrl)
+      const entry = held.get(`${base}#${config.app_name}`)
+      if (entry === undefined) return false
+      const opened = yield* Deferred.poll(entry.opened)
+      return opened._tag === "Some" && Exit.isSuccess(yield* Effect.exit(opened.value))
+    })
+
+  return { connect, instructCall, hears } as const
 }

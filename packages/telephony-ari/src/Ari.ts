@@ -16,6 +16,10 @@
  *   channel (alive: in progress) and otherwise answers from what this process saw end; ARI keeps no
  *   record of ended calls, so after a restart an unknown channel is `Unknown`, never a guess.
  *
+ * - `calls.transfer` (cold): the target dialed into the application, the agent's media leg hung up,
+ *   the target bridged with the caller once it answers; the result from its channel's events,
+ *   in-process (`Transfer.ts`).
+ *
  * ARI has no HTTP callbacks: `webhooks.verify` refuses every HTTP request that claims to be one.
  *
  * Several processes of one deployment: one holds the application's events WebSocket (the application
@@ -34,12 +38,14 @@ import * as AriInbound from "./Inbound.js"
 import { media } from "./Media.js"
 import * as Numbers from "./Numbers.js"
 import * as AriRest from "./Rest.js"
+import * as AriTransfer from "./Transfer.js"
 
 export * from "./Config.js"
 export * as Calls from "./Calls.js"
 export * as Media from "./Media.js"
 export * as Events from "./Events.js"
 export * as Inbound from "./Inbound.js"
+export * as Transfer from "./Transfer.js"
 
 export type AriProvider = TelephonyProvider<AriConfig>
 
@@ -54,7 +60,8 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ef
     const noCallbacks = new TelephonyError({ provider: "ari", message: "Asterisk ARI sends no HTTP callbacks: its events come over the events WebSocket", retryable: false })
     return {
       ...configuration,
-      calls: Calls.make(rest.send, channels),
+      calls: { ...Calls.make(rest.send, channels), transfer: AriTransfer.transfer({ send: rest.send, channels, hears: application.hears }) },
+      transfers: { cold: true, warm: false },
       connectionKey: accountId,
       webhooks: {
         // Only the adapter's own in-process requests carry the MAC; ARI never posts callbacks.

@@ -5,6 +5,7 @@
  * a mixing bridge once it is in Stasis, and both removed once the call is gone.
  */
 import type { CallEvent, CallInstruction } from "@agentline/telephony-kit/TelephonyProvider"
+import type { TransferResult } from "@agentline/telephony-kit/Transfer"
 import { Effect, Either } from "effect"
 import * as Crypto from "node:crypto"
 import type { AriConfig } from "./Config.js"
@@ -26,6 +27,22 @@ export interface Call {
   canceledByUs: boolean
   mediaStarted: boolean
   ended: { readonly outcome: CallEvent & { type: "ended" } } | undefined
+  /** The call's transfer to a person, once asked (`Transfer.ts`). */
+  transfer?: Transfer | undefined
+}
+
+/** A transfer's channel: the target dialed into the application for `call`'s caller (`Transfer.ts`). */
+export interface Transfer {
+  readonly channelId: string
+  readonly call: Call
+  readonly target: string
+  readonly onResult: (result: TransferResult) => Effect.Effect<void>
+  readonly timeoutSeconds: number
+  /** Asterisk's time the channel was made (its `creationtime`), for the ring time. */
+  createdAt: number | undefined
+  answered: boolean
+  reported: boolean
+  ended: boolean
 }
 
 /** A call not yet answered, canceled or started: what `place` and an adopted channel begin with. */
@@ -58,6 +75,8 @@ export const make = (send: AriRest.Rest["send"]) => {
   /** externalMedia channel id → the call's channel id. */
   const mediaChannels = new Map<string, string>()
   const endedOrder: Array<string> = []
+  /** Transfer channel id → the transfer, while its channel lives. */
+  const transfers = new Map<string, Transfer>()
 
   /** A call to hear events of; the oldest are dropped past `TRACKED`. */
   const track = (call: Call) => {
@@ -123,6 +142,8 @@ export const make = (send: AriRest.Rest["send"]) => {
   /** Both channels in one mixing bridge, once the media channel is in Stasis too. */
   const bridge = (call: Call) =>
     Effect.gen(function*() {
+      // Being transferred: its audio is over, the transfer bridges the caller.
+      if (call.transfer !== undefined) return
       const id = bridgeId(call.channelId)
       const made = yield* send({ config: call.config, method: "POST", path: "/bridges", query: { type: "mixing", bridgeId: id, name: id }, what: "create the bridge" })
       if (Either.isLeft(made)) return yield* Effect.logWarning(`ARI call ${call.channelId}: ${AriRest.failure(made.left, "create the bridge").message}`)
@@ -136,8 +157,59 @@ export const make = (send: AriRest.Rest["send"]) => {
       if (Either.isLeft(added)) yield* Effect.logWarning(`ARI call ${call.channelId}: ${AriRest.failure(added.left, "bridge the call with its audio").message}`)
     }).pipe(Effect.catchAll((e) => Effect.logWarning(`ARI call ${call.channelId}: ${e.message}`)))
 
+  /** The agent's media leg hung up (a transfer: the agent's part is over); 404 is fine. */
+  const dropMedia = (call: Call) =>
+    send({ config: call.config, method: "DELETE", path: `/channels/${encodeURIComponent(mediaChannelId(call.channelId))}`, what: "hang up the media channel" })
+
+  /**
+   * A transfer's answered channel into the call's mixing bridge, with the caller if it is not in it (a
+   * call without audio has no bridge yet; one transferred before its audio was bridged is not in it).
+   * Whether it worked.
+   */
+  const bridgeTransfer = (transfer: Transfer) =>
+    Effect.gen(function*() {
+      const { call } = transfer
+      const { config } = call
+      const id = bridgeId(call.channelId)
+      const found = yield* send({ config, method: "GET", path: `/bridges/${encodeURIComponent(id)}`, what: "look the bridge up" })
+      let members: ReadonlyArray<unknown> = []
+      if (Either.isRight(found)) {
+        const bridge = typeof found.right === "object" && found.right !== null ? found.right as Record<string, unknown> : {}
+        members = Array.isArray(bridge.channels) ? bridge.channels : []
+      } else {
+        // 409: made meanwhile (the call's own audio bridge), without the caller yet.
+        const made = yield* send({ config, method: "POST", path: "/bridges", query: { type: "mixing", bridgeId: id, name: id }, what: "create the bridge" })
+        if (Either.isLeft(made) && made.left.status !== 409) {
+          return yield* Effect.as(Effect.logWarning(`ARI call ${call.channelId}: ${AriRest.failure(made.left, "create the bridge").message}`), false)
+        }
+      }
+      const joining = members.includes(call.channelId) ? [transfer.channelId] : [call.channelId, transfer.channelId]
+      const added = yield* send({
+        config,
+        method: "POST",
+        path: `/bridges/${encodeURIComponent(id)}/addChannel`,
+        query: { channel: joining.join(",") },
+        what: "bridge the caller with the transfer"
+      })
+      if (Either.isRight(added)) return true
+      return yield* Effect.as(Effect.logWarning(`ARI call ${call.channelId}: ${AriRest.failure(added.left, "bridge the caller with the transfer").message}`), false)
+    }).pipe(Effect.catchAll((e) => Effect.as(Effect.logWarning(`ARI transfer ${transfer.channelId}: ${e.message}`), false)))
+
   return {
     instance,
+    /** The transfer whose channel this is, if any. */
+    transferOf: (channelId: string) => transfers.get(channelId),
+    trackTransfer: (transfer: Transfer) => {
+      transfer.call.transfer = transfer
+      transfers.set(transfer.channelId, transfer)
+    },
+    /** Stops following a transfer's channel; `made: false`, it never was (the call may be transferred again). */
+    dropTransfer: (transfer: Transfer, made: boolean) => {
+      transfers.delete(transfer.channelId)
+      if (!made && transfer.call.transfer === transfer) transfer.call.transfer = undefined
+    },
+    dropMedia,
+    bridgeTransfer,
     /** The call of a channel id, if followed. */
     call: (channelId: string) => calls.get(channelId),
     /** The call whose media channel this is, if any. */

@@ -15,6 +15,11 @@
  *   Exotel then goes on to the flow's next applet (there is no busy signal to give).
  * - media: the Voicebot protocol (`VoicebotStream.ts`): JSON frames, base64 16-bit PCM at 8 kHz.
  *
+ * - transfers: none. Exotel's public API has no request that redirects a call in progress (Voice API
+ *   v1 cannot even end one; a Voicebot call goes on to its flow's next applet only when the stream
+ *   closes, and that applet is fixed when the flow is built by hand). The adapter declares no
+ *   `transfers`: a transfer node on an Exotel call is recorded `failed` with `NO_TRANSFERS` as its cause.
+ *
  * The inbound routing key's account id is the account SID. Exotel documents no answering machine
  * detection for these calls: there is none here.
  */
@@ -114,6 +119,10 @@ export type ExotelProvider = TelephonyProvider<ExotelConfig> & {
 }
 
 /** The adapter over the context's `HttpClient`; `apiUrl` overrides `AGENTLINE_EXOTEL_API_URL` and the configured region (tests). */
+/** Why an Exotel call cannot be transferred, as the run's log gives it. */
+export const NO_TRANSFERS =
+  "Exotel cannot transfer a call in progress: its API has no request that redirects a live call to another number or SIP URI"
+
 export const make = (options: { readonly apiUrl?: string | undefined } = {}): Effect.Effect<ExotelProvider, never, HttpClient.HttpClient> =>
   Effect.map(Rest.make(options), (rest): ExotelProvider => {
 
@@ -200,6 +209,8 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ef
     fields,
     accountId,
     calls: { place, hangUp, get },
+    // No `transfers`: see `NO_TRANSFERS`.
+    noTransfers: NO_TRANSFERS,
     webhooks: {
       verify: ({ config, request }) => Effect.sync(() => WebhookAuth.isAuthentic(config, request)),
       parseStatus,

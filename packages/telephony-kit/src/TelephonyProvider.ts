@@ -198,8 +198,14 @@ export interface ProviderWebhooks<Config> {
   /**
    * The document answering a transfer's result callback, for markup providers whose call goes on by
    * it (Twilio's and Plivo's `<Dial action>`): an unanswered transfer ends the call. Default: 200, empty.
+   * `request` and `config` (the request just verified and parsed, and its configuration) serve a
+   * provider that fetches the transfer's own document from the result URL (Plivo's `aleg_url`).
    */
-  readonly transferAnswer?: (input: { readonly result: TransferResult | undefined }) => WebhookResponse
+  readonly transferAnswer?: (input: {
+    readonly result: TransferResult | undefined
+    readonly request?: WebhookRequest | undefined
+    readonly config?: Config | undefined
+  }) => WebhookResponse
   /**
    * Call-control providers (Telnyx) ignore the body of the answer to their inbound webhook: a call is
    * answered (with its media stream), kept open or rejected by a command on the call. Where present,
@@ -272,6 +278,11 @@ export interface TelephonyProvider<Config = any> {
   readonly inbound?: ProviderInbound<Config>
   /** Which transfers `calls.transfer` does; absent: none (the application then refuses them). */
   readonly transfers?: TransferCapabilities
+  /**
+   * For an adapter without `transfers`: why, in words for the run's log (the carrier's API cannot
+   * redirect a live call, say). The application records a refused transfer with it as the cause.
+   */
+  readonly noTransfers?: string
   /**
    * What one configuration keeps open while calls use it (ARI: one events WebSocket per
    * configuration), for as long as `Scope` is open. Events of calls placed meanwhile go to their

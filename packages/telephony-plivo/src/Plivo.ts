@@ -48,6 +48,7 @@ export { accountId } from "./Dialect.js"
 export * as Callbacks from "./Callbacks.js"
 export * as Media from "./Media.js"
 export * as Signature from "./Signature.js"
+export * as Transfer from "./Transfer.js"
 
 /**
  * The adapter over the context's `HttpClient`; its API base URL is `options.apiUrl`, else

@@ -1,7 +1,7 @@
 /**
  * A calling adapter for a Plivo-compatible carrier, from its dialect: calls (`Calls.ts`), webhooks
  * (signatures `Signature.ts`, callbacks `Callbacks.ts`, answer XML `Answer.ts`), the stream codec
- * (`Media.ts`) and number setup (`Numbers.ts`).
+ * (`Media.ts`), number setup (`Numbers.ts`) and cold transfers (`Transfer.ts`).
  *
  * The API base URL comes from the dialect's environment variable (`AGENTLINE_PLIVO_API_URL`, ...),
  * default the public endpoint, or from `options.apiUrl` (tests point it at a fake) — never from an
@@ -26,6 +26,7 @@ import { accountId, PlivoCompatibleConfig, type PlivoDialect } from "./Dialect.j
 import * as Numbers from "./Numbers.js"
 import * as Rest from "./Rest.js"
 import * as Signature from "./Signature.js"
+import * as Transfer from "./Transfer.js"
 import { media } from "./Media.js"
 
 export type PlivoCompatibleProvider = TelephonyProvider<PlivoCompatibleConfig> & {
@@ -63,7 +64,11 @@ export const webhooks = (dialect: PlivoDialect): ProviderWebhooks<PlivoCompatibl
       ? Effect.succeed({ accountId: parsed.accountId, to: parsed.to, from: parsed.from, providerCallId: parsed.providerCallId })
       : Effect.fail(new TelephonyError({ provider: dialect.name, message: `not a ${dialect.displayName} incoming call: ${parsed.reason}`, retryable: false }))
   },
-  answer: ({ instruction }) => answer(instruction)
+  answer: ({ instruction }) => answer(instruction),
+  parseTransferResult: Transfer.parseTransferResult((message) =>
+    new TelephonyError({ provider: dialect.name, message: `not a ${dialect.displayName} transfer result: ${message}`, retryable: false })
+  ),
+  transferAnswer: Transfer.transferAnswer
 })
 
 /** The adapter of `dialect`, over the context's `HttpClient` (taken now: its methods need nothing). */
@@ -74,10 +79,11 @@ export const make = (dialect: PlivoDialect, options: Options = {}): Effect.Effec
     configSchema: PlivoCompatibleConfig,
     fields: dialect.fields,
     accountId,
-    calls: Calls.make(rest),
+    calls: { ...Calls.make(rest), transfer: Transfer.transfer(rest) },
     webhooks: webhooks(dialect),
     media: media(dialect),
     inbound: Numbers.make(rest),
+    transfers: { cold: true, warm: false },
     verifyCredentials: (config) => verifyCredentials(rest, config)
   }))
 

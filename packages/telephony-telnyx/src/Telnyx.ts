@@ -8,6 +8,7 @@
  * | webhooks: Ed25519 signatures, JSON events, inbound calls answered by command (`instructCall`) | `Callbacks.ts`, `Signature.ts`, `ClientState.ts` |
  * | media: Telnyx's media-streaming JSON | `Media.ts` |
  * | inbound: the number's Call Control Application and its webhook | `Numbers.ts` |
+ * | transfers: `actions/transfer`, results from the new leg's webhooks at the result URL | `Transfer.ts` |
  *
  * The inbound routing key's account id is the connection id (Telnyx webhooks name the application).
  */
@@ -21,6 +22,7 @@ import { accountId, fields, TelnyxConfig } from "./Config.js"
 import * as Media from "./Media.js"
 import * as Numbers from "./Numbers.js"
 import * as Rest from "./Rest.js"
+import * as Transfer from "./Transfer.js"
 
 export * from "./Config.js"
 export * as Callbacks from "./Callbacks.js"
@@ -29,6 +31,7 @@ export * as ClientState from "./ClientState.js"
 export * as Media from "./Media.js"
 export * as Rest from "./Rest.js"
 export * as Signature from "./Signature.js"
+export * as Transfer from "./Transfer.js"
 
 export type TelnyxProvider = TelephonyProvider<TelnyxConfig> & {
   readonly calls: NonNullable<TelephonyProvider<TelnyxConfig>["calls"]>
@@ -48,10 +51,11 @@ export const make = (options: { readonly apiUrl?: string | undefined } = {}): Ef
       configSchema: TelnyxConfig,
       fields,
       accountId,
-      calls: { place: calls.place, hangUp: calls.hangUp, get: calls.get },
-      webhooks: Callbacks.makeWebhooks(calls, memory),
+      calls: { place: calls.place, hangUp: calls.hangUp, get: calls.get, transfer: Transfer.transfer(rest) },
+      webhooks: { ...Callbacks.makeWebhooks(calls, memory), parseTransferResult: Transfer.parseTransferResult(calls.hangUp) },
       media: Media.media,
-      inbound: { configure: Numbers.configure(rest) }
+      inbound: { configure: Numbers.configure(rest) },
+      transfers: { cold: true, warm: false }
     }
   })
 

@@ -28,7 +28,7 @@ export const endpointOf = (address: string): Record<string, string> | undefined 
 }
 
 /** The application JWT for one request; a key that is not a PEM private key is a refusal (its text never shown). */
-const applicationToken = (config: VonageConfig) =>
+export const applicationToken = (config: VonageConfig) =>
   Effect.flatMap(Clock.currentTimeMillis, (nowMillis) =>
     Effect.try({
       try: () => Jwt.applicationToken({ applicationId: config.application_id, privateKey: config.private_key, nowMillis }),

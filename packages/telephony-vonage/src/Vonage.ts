@@ -8,6 +8,7 @@
  * | webhooks: signed callbacks (HS256 JWT with `payload_hash`), JSON events, NCCO answers | `Callbacks.ts`, `Jwt.ts`, `Answer.ts` |
  * | media: 16-bit linear PCM at 16 kHz in binary 20 ms frames, JSON control | `Media.ts` |
  * | inbound: the application's answer URL, the number linked to it | `Numbers.ts` |
+ * | transfers: the call moved to an NCCO that connects the target, results from its `eventUrl` | `Transfer.ts` |
  */
 import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import type { HttpClient } from "@effect/platform"
@@ -18,6 +19,7 @@ import { accountId, fields, VonageConfig } from "./Config.js"
 import * as Media from "./Media.js"
 import * as Numbers from "./Numbers.js"
 import * as Rest from "./Rest.js"
+import * as Transfer from "./Transfer.js"
 
 export * from "./Config.js"
 export * as Answer from "./Answer.js"
@@ -26,6 +28,7 @@ export * as Calls from "./Calls.js"
 export * as Jwt from "./Jwt.js"
 export * as Media from "./Media.js"
 export * as Numbers from "./Numbers.js"
+export * as Transfer from "./Transfer.js"
 
 export type VonageProvider = TelephonyProvider<VonageConfig> & {
   readonly calls: NonNullable<TelephonyProvider<VonageConfig>["calls"]>
@@ -45,8 +48,9 @@ export const make = (
     configSchema: VonageConfig,
     fields,
     accountId,
-    calls: Calls.make(rest),
-    webhooks: Callbacks.webhooks,
+    calls: { ...Calls.make(rest), transfer: Transfer.transfer(rest) },
+    webhooks: { ...Callbacks.webhooks, parseTransferResult: Transfer.parseTransferResult },
     media: Media.media,
-    inbound: Numbers.make(rest)
+    inbound: Numbers.make(rest),
+    transfers: { cold: true, warm: false }
   }))

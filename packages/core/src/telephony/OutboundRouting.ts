@@ -57,7 +57,7 @@ export const withRetries = <A>(request: Effect.Effect<A, TelephonyError>): Effec
  * a media route or a provider that cannot stream, stay up, silent.
  */
 export const answerInstruction = (
-  provider: TelephonyProvider<any>,
+  provider: Pick<TelephonyProvider<unknown>, "name" | "media">,
   urls: PublicUrlsShape,
   mediaToken: ((attemptId: number) => Effect.Effect<string>) | undefined
 ) =>

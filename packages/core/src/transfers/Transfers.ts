@@ -104,7 +104,7 @@ export class Transfers extends Effect.Service<Transfers>()("@agentline/core/Tran
       const failed = (cause: string) =>
         Effect.map(record(stored.transfer_uuid, { outcome: "failed", at: 0, cause }), Option.getOrElse(() => stored))
       if (transfer === undefined || provider.transfers === undefined) {
-        return yield* failed(`${provider.displayName} calls cannot be transferred by this adapter`)
+        return yield* failed(provider.noTransfers ?? `${provider.displayName} calls cannot be transferred by this adapter`)
       }
       const resultUrl = urls.telephonyTransferResult?.({ transferId: stored.transfer_uuid })
       if (resultUrl === undefined) return yield* failed("this server has no transfer result route")
@@ -147,7 +147,7 @@ export class Transfers extends Effect.Service<Transfers>()("@agentline/core/Tran
         } satisfies WebhookResponse
       }
       if (parsed.right !== undefined) yield* record(transferUuid, parsed.right)
-      return webhooks.transferAnswer?.({ result: parsed.right }) ?? OK
+      return webhooks.transferAnswer?.({ result: parsed.right, request, config: route.config }) ?? OK
     })
 
     const forRun = (runId: number) => Effect.map(repo.forRun(runId), (all) => all.map(logEntry))

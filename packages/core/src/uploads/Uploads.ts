@@ -170,7 +170,7 @@ export class Uploads extends Effect.Service<Uploads>()("@agentline/core/Uploads"
     })
 
     /** The upload behind a campaign's `source_id`: it must be the caller organization's, and uploaded. */
-    const requireUploaded = Effect.fn("Uploads.requireUploaded")(function*(principal: Principal, fileKey: string) {
+    const requireUploaded = Effect.fn("Uploads.requireUploaded")(function*(principal: Pick<Principal, "organizationId">, fileKey: string) {
       const upload = yield* repo.find(principal.organizationId, fileKey)
       // A recording's upload is not a contacts file.
       if (Option.isNone(upload) || upload.value.uploaded_at === null || kindOfKey(fileKey) !== "contacts") {
@@ -180,12 +180,21 @@ export class Uploads extends Effect.Service<Uploads>()("@agentline/core/Uploads"
     })
 
     /** The uploaded file's bytes, streamed from the BlobStore. */
-    const open = Effect.fn("Uploads.open")(function*(principal: Principal, fileKey: string) {
+    const open = Effect.fn("Uploads.open")(function*(principal: Pick<Principal, "organizationId">, fileKey: string) {
       yield* requireUploaded(principal, fileKey)
       return yield* blobs.stream(fileKey).pipe(
         Effect.catchTag("BlobNotFound", () =>
           Effect.fail(new UploadNoLongerStored({ fileKey })))
       )
+    })
+
+    /** The uploaded contacts file (its record, for the name it was uploaded with) and its bytes, streamed. */
+    const download = Effect.fn("Uploads.download")(function*(organizationId: number, fileKey: string) {
+      const upload = yield* requireUploaded({ organizationId }, fileKey)
+      const content = yield* blobs.stream(fileKey).pipe(
+        Effect.catchTag("BlobNotFound", () => Effect.fail(new UploadNoLongerStored({ fileKey })))
+      )
+      return { upload, content }
     })
 
     /** Both upload steps at once, for a file already in hand (command line, demo, tests): same checks. */
@@ -202,6 +211,6 @@ export class Uploads extends Effect.Service<Uploads>()("@agentline/core/Uploads"
       return presigned.file_key
     })
 
-    return { presign, presignRecording, receive, store, requireUploaded, open, readUploaded } as const
+    return { presign, presignRecording, receive, store, requireUploaded, open, download, readUploaded } as const
   })
 }) {}

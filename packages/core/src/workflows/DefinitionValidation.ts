@@ -6,7 +6,7 @@
  */
 import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
 import { type EdgeRuleBreak, edgeRuleBreaks, NODE_TYPE_DECLARATIONS } from "@agentline/api/workflows/NodeTypes"
-import { NODE_SCHEMAS, NODE_TYPES, type NodeType, transitionToolName, WorkflowDefinition, WorkflowEdge } from "./WorkflowDefinition.js"
+import { NODE_SCHEMAS, NODE_TYPES, type NodeType, transitionToolName, WorkflowDefinition, WorkflowEdge, WorkflowNode } from "./WorkflowDefinition.js"
 
 /** One problem with a definition, in the reference's `{kind, id, field, message}` shape. */
 export interface DefinitionIssue {
@@ -100,8 +100,10 @@ export const MAX_EDGES = 5_000
  * Not checked here because they need other data: trigger paths owned by other agents (the repository
  * reserves them atomically) and references to tools, documents, credentials and recordings.
  *
- * `definition` is the decoded definition when `errors` is empty. Otherwise it is the input with
- * `nodes`/`edges` forced to arrays, for callers that want to show it back; it is not to be trusted.
+ * `definition` is the decoded definition when `errors` is empty. Otherwise it is what of the input
+ * decodes: its other keys, and those of its nodes and edges that are well-formed on their own (none
+ * over a size limit), for callers that want to look at it; the graph rules do not hold, so it is
+ * not one to run.
  */
 export const validateDefinition = (
   input: unknown
@@ -122,7 +124,7 @@ export const validateDefinition = (
   if (nodes.length > MAX_NODES) issue("workflow", null, "nodes", `nodes has ${nodes.length} nodes; at most ${MAX_NODES} are allowed`)
   if (edges.length > MAX_EDGES) issue("workflow", null, "edges", `edges has ${edges.length} edges; at most ${MAX_EDGES} are allowed`)
   if (nodes.length > MAX_NODES || edges.length > MAX_EDGES) {
-    return { definition: { ...input, nodes: [], edges: [] } as unknown as WorkflowDefinition, errors }
+    return { definition: { ...input, nodes: [], edges: [] }, errors }
   }
   return checkDefinition(input, nodes, edges, errors)
 }
@@ -252,16 +254,30 @@ export const checkDefinition = (
   }
 
   if (errors.length > 0) {
-    return { definition: { ...input, nodes, edges } as unknown as WorkflowDefinition, errors }
+    return { definition: wellFormedPart(input, nodes, edges), errors }
   }
   const decoded = Schema.decodeUnknownEither(WorkflowDefinition)(input)
   if (Either.isLeft(decoded)) {
     // The checks above mirror the schema; this only fires if the two ever disagree.
     issue("workflow", null, null, ParseResult.TreeFormatter.formatErrorSync(decoded.left))
-    return { definition: { ...input, nodes, edges } as unknown as WorkflowDefinition, errors }
+    return { definition: wellFormedPart(input, nodes, edges), errors }
   }
   return { definition: decoded.right, errors }
 }
+
+const decodeNode = Schema.decodeUnknownOption(WorkflowNode)
+const decodeEdge = Schema.decodeUnknownOption(WorkflowEdge)
+
+/** The definition without its nodes and edges that do not decode on their own. */
+const wellFormedPart = (
+  input: Record<string, unknown>,
+  nodes: ReadonlyArray<unknown>,
+  edges: ReadonlyArray<unknown>
+): WorkflowDefinition => ({
+  ...input,
+  nodes: nodes.flatMap((node) => Option.toArray(decodeNode(node))),
+  edges: edges.flatMap((edge) => Option.toArray(decodeEdge(edge)))
+})
 
 /** "the startCall node" (one per definition), "an endCall node", "a trigger node". */
 const aNode = (type: NodeType): string => {

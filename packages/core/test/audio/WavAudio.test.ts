@@ -6,7 +6,7 @@ import { decodeWav, toWav } from "../../src/audio/WavAudio.js"
 
 const wav = (channels: number, sampleRate: number, bitDepth: string, samples: ReadonlyArray<number> | ReadonlyArray<ReadonlyArray<number>>) => {
   const file = new wavefile.WaveFile()
-  file.fromScratch(channels, sampleRate, bitDepth, samples as any)
+  file.fromScratch(channels, sampleRate, bitDepth, samples)
   return file
 }
 

@@ -10,7 +10,8 @@ const urls: PublicUrlsShape = {
   contactsUpload: () => "unused",
   recordingUpload: () => "unused",
   run: () => "unused",
-  runArtifact: () => "unused"
+  runArtifact: () => "unused",
+  campaignSource: () => "unused"
 }
 
 /** A provider that records what it was asked to place. */

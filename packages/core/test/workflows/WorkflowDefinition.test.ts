@@ -3,10 +3,20 @@ import { Schema } from "effect"
 import { type DefinitionIssue, MAX_EDGES, MAX_NODES, validateDefinition } from "../../src/workflows/DefinitionValidation.js"
 import { mintTriggerPaths, transitionToolName, triggerPaths, WorkflowDefinition } from "../../src/workflows/WorkflowDefinition.js"
 
-type Json = any
+/** JSON fields as a client sends them, which the tests below break on purpose. */
+type Fields = { [key: string]: unknown }
+/** A node or an edge as a client sends it. */
+interface Item extends Fields {
+  data: Fields
+}
+/** A definition as a client sends it. */
+interface Input extends Fields {
+  nodes: Array<Item>
+  edges: Array<Item>
+}
 
 /** Every node type with most documented fields, and unknown keys at every level. */
-const full = (): Json => ({
+const full = (): Input => ({
   nodes: [
     {
       id: "start",
@@ -90,7 +100,7 @@ const full = (): Json => ({
 })
 
 /** The smallest valid definition the rule tests start from. */
-const minimal = (): Json => ({
+const minimal = (): Input => ({
   nodes: [
     { id: "start", type: "startCall", position: { x: 0, y: 0 }, data: { name: "Start", prompt: "Greet" } },
     { id: "agent", type: "agentNode", position: { x: 0, y: 1 }, data: { name: "Agent", prompt: "Help" } },
@@ -102,8 +112,8 @@ const minimal = (): Json => ({
   ]
 })
 
-const node = (id: string, type: string, data: Json = { name: id, prompt: "p" }) => ({ id, type, position: { x: 0, y: 0 }, data })
-const edge = (id: string, source: string, target: string, label = id, condition = "when") => ({
+const node = (id: string, type: string, data: Fields = { name: id, prompt: "p" }): Item => ({ id, type, position: { x: 0, y: 0 }, data })
+const edge = (id: string, source: string, target: string, label = id, condition = "when"): Item => ({
   id,
   source,
   target,
@@ -177,16 +187,13 @@ describe("validateDefinition: shape", () => {
   })
 
   it("edges that are not an array", () => {
-    const input = minimal()
-    input.edges = "e1"
-    expect(issuesOf(input)).toEqual(one("workflow", null, "edges"))
-    delete input.edges
+    const { edges: _edges, ...input } = minimal()
+    expect(issuesOf({ ...input, edges: "e1" })).toEqual(one("workflow", null, "edges"))
     expect(issuesOf(input)).toEqual(one("workflow", null, "edges"))
   })
 
   it("a node that is not an object", () => {
-    const input = minimal()
-    input.nodes.push("agent2")
+    const input = { ...minimal(), nodes: [...minimal().nodes, "agent2"] }
     expect(issuesOf(input)).toEqual(one("node", null, null))
     expect(validateDefinition(input).errors[0]!.message).toContain("nodes[3]")
   })
@@ -216,8 +223,7 @@ describe("validateDefinition: shape", () => {
   it("a node without data, or with data that is not an object", () => {
     for (const data of [undefined, null, "x", [1]]) {
       const input = minimal()
-      input.nodes[1].data = data
-      expect(issuesOf(input)).toEqual(one("node", "agent", "data"))
+      expect(issuesOf({ ...input, nodes: input.nodes.map((n) => (n.id === "agent" ? { ...n, data } : n)) })).toEqual(one("node", "agent", "data"))
     }
   })
 
@@ -231,14 +237,14 @@ describe("validateDefinition: shape", () => {
   })
 
   it("a missing or empty prompt on every prompted node type", () => {
-    for (const type of ["startCall", "agentNode", "endCall", "globalNode"]) {
+    for (const [type, id] of [["startCall", "start"], ["agentNode", "agent"], ["endCall", "end"], ["globalNode", "g"]] as const) {
       for (const prompt of [undefined, "", " \n "]) {
         const input = minimal()
-        const target = type === "globalNode" ? node("g", "globalNode") : input.nodes.find((n: Json) => n.type === type)
+        const target = input.nodes.find((n) => n.id === id) ?? node(id, type)
         if (type === "globalNode") input.nodes.push(target)
         target.data.prompt = prompt
         if (prompt === undefined) delete target.data.prompt
-        expect(issuesOf(input)).toEqual(one("node", target.id, "prompt"))
+        expect(issuesOf(input)).toEqual(one("node", id, "prompt"))
       }
     }
   })
@@ -314,8 +320,7 @@ describe("validateDefinition: ids and references", () => {
 
   it("an edge that is not an object", () => {
     const input = minimal()
-    input.edges.push(null)
-    expect(issuesOf(input)).toEqual(one("edge", null, null))
+    expect(issuesOf({ ...input, edges: [...input.edges, null] })).toEqual(one("edge", null, null))
   })
 
   it("an edge whose source does not exist", () => {
@@ -332,7 +337,7 @@ describe("validateDefinition: ids and references", () => {
 
   it("an edge without a source or target", () => {
     const input = minimal()
-    const broken: Json = edge("e3", "agent", "end", "other")
+    const broken = edge("e3", "agent", "end", "other")
     delete broken.source
     broken.target = 4
     input.edges.push(broken)
@@ -344,8 +349,8 @@ describe("validateDefinition: ids and references", () => {
 
   it("an edge without data", () => {
     const input = minimal()
-    delete input.edges[1].data
-    expect(issuesOf(input)).toEqual(one("edge", "e2", "data"))
+    const { data: _data, ...withoutData } = input.edges[1]
+    expect(issuesOf({ ...input, edges: [input.edges[0], withoutData] })).toEqual(one("edge", "e2", "data"))
   })
 
   it("an edge without a label, or with an empty one", () => {
@@ -520,7 +525,7 @@ describe("validateDefinition: many problems at once", () => {
 })
 
 describe("trigger paths", () => {
-  const withTriggers = (...paths: ReadonlyArray<unknown>): Json => ({
+  const withTriggers = (...paths: ReadonlyArray<unknown>): Input => ({
     ...minimal(),
     nodes: [
       ...minimal().nodes,
@@ -579,7 +584,7 @@ describe("trigger paths", () => {
 
 describe("validateDefinition: size limits (issue 16, defect 6)", () => {
   /** A start node and a chain of agent nodes, `count` nodes in all, with `edgeCount` edges along and back. */
-  const chain = (count: number, edgeCount = count - 1): Json => {
+  const chain = (count: number, edgeCount = count - 1): Input => {
     const nodes = [node("n0", "startCall"), ...Array.from({ length: count - 1 }, (_, i) => node(`n${i + 1}`, "agentNode"))]
     const edges = Array.from({ length: edgeCount }, (_, i) => {
       const from = i % (count - 1)

@@ -384,4 +384,30 @@ dashboardSuite("Agents and telephony", (dashboard) => {
     await page.getByText("Nothing changed.").waitFor()
     expect((await dashboard.api("GET", `/api/v1/workflow/fetch/${agent.id}`)).version_number).toBe(2)
   }, 60_000)
+
+  it("makes an agent from a built-in template, then duplicates it", async () => {
+    const user = await dashboard.newUser()
+    const page = await dashboard.loggedIn(user)
+    await nav(page, "Agents")
+    await page.getByRole("link", { name: "New agent" }).click()
+    const templates = await dashboard.api("GET", "/api/v1/workflow/templates")
+    const survey = templates.find((t: any) => t.id === 3)
+    await page.getByRole("radio", { name: new RegExp(survey.template_name) }).check()
+    // The template's name is offered; the agent's own name replaces it.
+    expect(await page.getByLabel("Agent name").inputValue()).toBe(survey.template_name)
+    const name = `Survey ${Date.now()}`
+    await page.getByLabel("Agent name").fill(name)
+    await page.getByRole("button", { name: "Create from template" }).click()
+    await page.getByRole("heading", { name, level: 1 }).waitFor()
+    const made = (await dashboard.api("GET", "/api/v1/workflow/fetch?status=active")).find((a: any) => a.name === name)
+    const agent = await dashboard.api("GET", `/api/v1/workflow/fetch/${made.id}`)
+    expect(agent.workflow_definition.nodes.map((n: any) => n.type)).toEqual(survey.template_json.nodes.map((n: any) => n.type))
+    expect(page.url()).toMatch(new RegExp(`/agents/${made.id}$`))
+
+    await page.getByRole("button", { name: "Duplicate" }).click()
+    await page.getByRole("heading", { name: `${name} (copy)`, level: 1 }).waitFor()
+    const copy = (await dashboard.api("GET", "/api/v1/workflow/fetch?status=active")).find((a: any) => a.name === `${name} (copy)`)
+    expect(page.url()).toMatch(new RegExp(`/agents/${copy.id}$`))
+    expect((await dashboard.api("GET", `/api/v1/workflow/fetch/${copy.id}`)).workflow_definition.nodes.length).toBe(agent.workflow_definition.nodes.length)
+  }, 60_000)
 })

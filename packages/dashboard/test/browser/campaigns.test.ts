@@ -11,6 +11,8 @@ import { startFakeOpenAi } from "@agentline/voice-openai/testing/FakeOpenAi"
 import { Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import { scriptedReplies } from "../../../http/src/DemoConversations.js"
+import * as NodeFs from "node:fs"
+import { formatMinutes, formatUsd } from "../../src/pages/home/overview.js"
 import { dashboardSuite, dialects, LAPTOP, PHONE } from "./Harness.js"
 
 // The agent talks with the FAKE OpenAI-compatible model: without a language model a call that the
@@ -24,6 +26,12 @@ afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
 const modelEnv = () => {
   if (fakeUrl === undefined) throw new Error("the fake language model has not started")
   return { AGENTLINE_LLM: "openai:gpt-4.1-mini", OPENAI_BASE_URL: fakeUrl, OPENAI_API_KEY: "sk-fake" }
+}
+
+/** Clicks what starts a download; resolves with the downloaded file's name and text. */
+const downloaded = async (page: Page, click: () => Promise<void>) => {
+  const [download] = await Promise.all([page.waitForEvent("download"), click()])
+  return { name: download.suggestedFilename(), text: NodeFs.readFileSync(await download.path(), "utf8") }
 }
 
 /** Drops `text` as a file named `name` on the page's drop zone, as a person dragging it from their desktop would. */
@@ -108,6 +116,22 @@ dashboardSuite("Campaigns and runs", (dashboard) => {
     // Completed: redial is offered, the other actions are not.
     await page.getByRole("button", { name: "Redial…" }).waitFor()
     expect(await page.getByRole("button", { name: "Pause" }).count()).toBe(0)
+    // The server's progress figures, the report of every contact and the contacts file, downloaded from the page.
+    const campaignId = Number(new URL(page.url()).pathname.split("/").at(-1))
+    const serverProgress = await dashboard.api("GET", `/api/v1/campaign/${campaignId}/progress`)
+    expect(serverProgress).toMatchObject({ progress_percentage: 100, failed_calls: 0, processed_rows: 3 })
+    await counter("percent").filter({ hasText: /^100%$/ }).waitFor()
+    expect(await counter("failed-calls").textContent()).toBe("0")
+    const report = await downloaded(page, () => page.getByRole("link", { name: "Download report (CSV)" }).click())
+    expect(report.name).toBe(`campaign-${campaignId}-report.csv`)
+    expect(report.text.trimEnd().split("\r\n").map((line) => line.split(",").slice(1, 5))).toEqual([
+      ["phone_number", "state", "outcome", "attempts"],
+      ["+14155550201", "done", "completed", "1"],
+      ["+14155550202", "done", "completed", "1"],
+      ["+14155550203", "done", "completed", "1"]
+    ])
+    const source = await downloaded(page, () => page.getByRole("button", { name: "Download contacts file" }).click())
+    expect(source).toEqual({ name: "contacts.csv", text: ["phone_number,first_name,note", ...contacts].join("\n") + "\n" })
     await dashboard.screenshot(page, "campaign-live")
     await page.setViewportSize(PHONE)
     expect(await page.evaluate(() => document.documentElement.scrollWidth), "no sideways scrolling at 375 px").toBeLessThanOrEqual(PHONE.width)
@@ -151,6 +175,42 @@ dashboardSuite("Campaigns and runs", (dashboard) => {
     await page.getByRole("region", { name: "By campaign" }).or(page.locator("section", { has: page.getByRole("heading", { name: "By campaign" }) }))
       .getByRole("link", { name: "Order follow-up" }).click()
     await page.getByText("3 runs on this page").waitFor()
+
+    // All runs, searched on the server by a word of one conversation ("Hello Ada, about your order."), and exported.
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Runs" }).click()
+    const search = page.getByRole("search", { name: "Search runs" })
+    await search.getByLabel("Search", { exact: true }).fill("ada")
+    await search.getByRole("button", { name: "Search", exact: true }).click()
+    await page.getByRole("status").filter({ hasText: /^1 run$/ }).waitFor()
+    const found = page.getByTestId("all-runs").getByRole("row")
+    expect(await found.count()).toBe(2)
+    expect(await found.nth(1).textContent()).toContain("+14155550201")
+    const exported = await downloaded(page, () => search.getByRole("link", { name: "Export CSV" }).click())
+    expect(exported.name).toBe("runs.csv")
+    const exportedLines = exported.text.trimEnd().split("\r\n")
+    expect(exportedLines).toHaveLength(2)
+    expect(exportedLines[1]).toContain("+14155550201")
+
+    // The overview's figures are the API's: per day (UTC) by outcome, minutes and cost over the last 7 days.
+    const usage = await dashboard.api("GET", "/api/v1/organizations/usage/daily-breakdown?days=7")
+    const days: Array<any> = await Promise.all(usage.breakdown.map((d: any) =>
+      dashboard.api("GET", `/api/v1/organizations/reports/daily?date=${d.date}&timezone=UTC`)
+    ))
+    const sum = (key: string) => days.reduce((n, d) => n + d.metrics[key], 0)
+    expect(sum("reached_runs")).toBeGreaterThanOrEqual(3)
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Overview" }).click()
+    const figure = (name: string) => page.getByTestId("overview-totals").locator(`[data-figure="${name}"]`)
+    await figure("calls").filter({ hasText: new RegExp(`^${sum("total_runs")}$`) }).waitFor()
+    const ended = sum("completed_runs")
+    expect(await figure("reach-rate").textContent()).toBe(`${Math.round((sum("reached_runs") / ended) * 1000) / 10}%`)
+    expect(await figure("minutes").textContent()).toBe(formatMinutes(usage.total_minutes))
+    expect(await figure("cost").textContent()).toBe(formatUsd(usage.total_cost_usd))
+    const today = days.at(-1)
+    const row = page.getByTestId("overview-days").locator(`tr[data-day="${today.date}"]`)
+    expect(await row.locator('[data-figure="calls"]').textContent()).toBe(String(today.metrics.total_runs))
+    expect(await row.locator('[data-figure="reached"]').textContent()).toBe(String(today.metrics.reached_runs))
+    expect(await page.getByRole("img", { name: "Calls per day by outcome" }).locator("rect").count()).toBeGreaterThan(0)
+    await dashboard.screenshot(page, "overview")
   }, 180_000)
 
   it("pauses, resumes and cancels a running campaign from its page, and changes its settings while paused", async () => {

@@ -19,10 +19,16 @@ export const formatConfig: Config.Config<LogFormat> = Config.literal("text", "js
   Config.withDefault("text" as const)
 )
 
+/** An all-zero trace id is no trace (W3C): the stand-in span of an untraced request (`Metrics.ts`). */
+const INVALID_TRACE_ID = /^0+$/
+
 /** The trace and span the line was written in, if any. */
 const traceOf = (context: FiberRefs.FiberRefs): Option.Option<{ readonly trace_id: string; readonly span_id: string }> =>
   Option.map(
-    Context.getOption(FiberRefs.getOrDefault(context, FiberRef.currentContext), Tracer.ParentSpan),
+    Option.filter(
+      Context.getOption(FiberRefs.getOrDefault(context, FiberRef.currentContext), Tracer.ParentSpan),
+      (span) => !INVALID_TRACE_ID.test(span.traceId)
+    ),
     (span) => ({ trace_id: span.traceId, span_id: span.spanId })
   )
 

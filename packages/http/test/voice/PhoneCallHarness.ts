@@ -1,5 +1,5 @@
 /**
- * What the voice end-to-end tests share: the whole server on a database with the fake Twilio carrier,
+ * What the voice end-to-end tests share: the whole server on a database with a fake carrier (Twilio's unless told),
  * the fake OpenAI-compatible LLM (playing `ConversationScript.respond`), the scripted recognizer and
  * espeak-ng for the agent; and the person on the phone, whose speech is synthesized at the line's rate.
  */
@@ -18,33 +18,55 @@ import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvid
 import { FetchHttpClient } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { Chunk, Context, Effect, Layer, Option, Redacted, Stream } from "effect"
-import { pcmLeg, type PcmLeg, type Started } from "../contract/Carrier.js"
+import { type CarrierUnderTest, pcmLeg, type PcmLeg, type Started } from "../contract/Carrier.js"
 import { eventually } from "../contract/ContractMedia.js"
 import { attemptOf, freshNumber } from "../contract/Contract.js"
 import { call } from "../Harness.js"
 import { expect } from "@effect/vitest"
 import { freePort, liveApp } from "../contract/LiveServer.js"
 import { respond } from "./ConversationScript.js"
+import * as Tracing from "../../src/observability/Tracing.js"
+import { type OtlpSpan, startOtlpReceiver } from "../OtlpReceiver.js"
 
 export class Fakes extends Context.Tag("voice-test/Fakes")<Fakes, {
-  readonly carrier: Omit<Started, "adapter"> & { readonly adapter: TelephonyProvider }
+  readonly carrier: Omit<Started, "adapter"> & { readonly adapter: TelephonyProvider; readonly provider: string }
   readonly llmRequests: Array<Received>
+  /** The spans the server exported (with `traces`; else none). */
+  readonly spans: ReadonlyArray<OtlpSpan>
 }>() {}
 
-/** The server with the fakes; `callerLines` is read at each call (the scripted recognizer's lines). */
+/**
+ * The server with the fakes; `callerLines` is read at each call (the scripted recognizer's lines).
+ * `carrier`: the fake carrier calls go through (Twilio's unless said). With `traces`, the server
+ * exports its spans over OTLP/HTTP (`observability/Tracing.ts`, as `agentline serve` does with
+ * `OTEL_EXPORTER_OTLP_ENDPOINT`) to an in-process receiver, in batches every 200 ms.
+ */
 export const voiceLayer = (
   dialect: "sqlite" | "pg",
   callerLines: () => ReadonlyArray<string>,
   prices: PriceTable["Type"],
-  settings: Parameters<typeof liveApp>[5] = {}
+  settings: Parameters<typeof liveApp>[5] = {},
+  carrierUnderTest: CarrierUnderTest = twilio,
+  options: { readonly traces?: boolean } = {}
 ) =>
   Layer.unwrapScoped(Effect.gen(function*() {
     const port = yield* freePort
+    const otlp = options.traces === true
+      ? yield* Effect.acquireRelease(Effect.promise(startOtlpReceiver), (r) => Effect.promise(r.close))
+      : undefined
+    if (otlp !== undefined) {
+      // Read by the span processor when the tracing layer is built, below.
+      const saved = process.env.OTEL_BSP_SCHEDULE_DELAY
+      yield* Effect.acquireRelease(
+        Effect.sync(() => (process.env.OTEL_BSP_SCHEDULE_DELAY = "200")),
+        () => Effect.sync(() => (saved === undefined ? delete process.env.OTEL_BSP_SCHEDULE_DELAY : (process.env.OTEL_BSP_SCHEDULE_DELAY = saved)))
+      )
+    }
     const started = yield* Effect.acquireRelease(
-      Effect.promise(() => twilio.start({ publicUrl: `http://127.0.0.1:${port}` })),
+      Effect.promise(() => carrierUnderTest.start({ publicUrl: `http://127.0.0.1:${port}` })),
       (s) => Effect.promise(() => s.fake.close())
     )
-    const carrier = { ...started, adapter: yield* started.adapter.pipe(Effect.provide(FetchHttpClient.layer)) }
+    const carrier = { ...started, provider: carrierUnderTest.provider, adapter: yield* started.adapter.pipe(Effect.provide(FetchHttpClient.layer)) }
     const llm = yield* startFakeOpenAi([], respond)
     const languageModel = Layer.effect(
       AgentLanguageModel,
@@ -58,7 +80,8 @@ export const voiceLayer = (
       Layer.succeed(Prices, prices)
     )
     return liveApp(dialect, port, [carrier.adapter], undefined, voiceServices, settings).pipe(
-      Layer.provideMerge(Layer.succeed(Fakes, { carrier, llmRequests: llm.received }))
+      Layer.provide(otlp === undefined ? Layer.empty : Tracing.layer({ endpoint: Option.some(`${otlp.url}/v1/traces`), serviceName: "agentline" }, "test")),
+      Layer.provideMerge(Layer.succeed(Fakes, { carrier, llmRequests: llm.received, spans: otlp?.spans ?? [] }))
     )
   }))
 

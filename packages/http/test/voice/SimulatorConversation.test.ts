@@ -21,6 +21,15 @@ import { call, dialects, seedOrganization } from "../Harness.js"
 import { freePort, liveApp } from "../contract/LiveServer.js"
 import { bargeInDefinition, definition, respond } from "./ConversationScript.js"
 import { startReceiver } from "../WebhookReceiver.js"
+import { PrometheusMetrics } from "../../src/observability/Metrics.js"
+import { type Family, parse, total } from "../PrometheusText.js"
+
+/** `/metrics` as the server renders it (Effect's registry is the process's: the in-process server's metrics). */
+const scrape: Effect.Effect<Map<string, Family>> = Effect.map(
+  Effect.flatMap(PrometheusMetrics, (m) => m.render).pipe(Effect.provide(PrometheusMetrics.Default)),
+  parse
+)
+const TURN_STAGES = ["end_of_speech", "recognition", "first_token", "first_audio"] as const
 
 const CALLEE_LINES = ["Yes, I am interested.", "I live in Paris."]
 const GREETING = "Hi, you have reached Ada. I cannot take your call right now. Please leave a message after the tone and I will call you back."
@@ -118,6 +127,7 @@ for (const dialect of dialects) {
           }
         })
         expect(created.status, JSON.stringify(created.body)).toBe(200)
+        const before = yield* scrape
         expect((yield* call("POST", `/api/v1/campaign/${created.body.id}/start`, { apiKey: org.apiKey })).status).toBe(200)
 
         let campaign: any
@@ -157,6 +167,19 @@ for (const dialect of dialects) {
           const view = new DataView(callee.body.buffer, callee.body.byteOffset, callee.body.byteLength)
           expect(view.getUint32(40, true) / 2 / view.getUint32(24, true)).toBeGreaterThan(2)
         }
+
+        // The voice runtime's metrics moved (issue 25): every stage of the four caller turns (two per
+        // call) in the turn latency histogram, the frames sent, and the late frames' series is there.
+        const after = yield* scrape
+        expect(after.get("agentline_turn_latency_seconds")?.type).toBe("histogram")
+        for (const stage of TURN_STAGES) {
+          const turns = total(after, "agentline_turn_latency_seconds", (l) => l.stage === stage) -
+            total(before, "agentline_turn_latency_seconds", (l) => l.stage === stage)
+          expect(turns, stage).toBeGreaterThanOrEqual(4)
+        }
+        // Seconds of agent speech, at 50 frames a second: both calls' three replies.
+        expect(total(after, "agentline_frames_sent_total") - total(before, "agentline_frames_sent_total")).toBeGreaterThan(2 * 50)
+        expect(after.get("agentline_frames_late_total")?.type).toBe("counter")
       }), 150_000)
 
     it.effect("after the conversation: run.ended and the agent's webhook node carry what it gathered, with its transcript", () =>

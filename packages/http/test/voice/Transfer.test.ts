@@ -4,7 +4,9 @@
  * agent says the node's message and the live call is updated with a `<Dial>` of the target; the fake
  * dials it (it answers, or does not) and posts the result to `/telephony/transfer-result/{id}`, signed;
  * the run shows the transfer (`logs.transfer`, `rtf-transfer`), the agent's part ends without a hang-up
- * of its own, and the call ends answered (the caller was reached).
+ * of its own, and the call ends answered (the caller was reached). The same, a target that answers and
+ * one that does not, through the fakes of the other providers that transfer (Telnyx, Plivo, Vobiz,
+ * Vonage), each reporting in its own way.
  */
 import { defaultPrices } from "@agentline/voice/session/Costs"
 import { expect, layer } from "@effect/vitest"
@@ -13,6 +15,11 @@ import { transferDefinition } from "./ConversationScript.js"
 import { agentFinishedSpeaking, Fakes, placeTalkingCall, say, voiceLayer } from "./PhoneCallHarness.js"
 import { call, dialects, seedOrganization } from "../Harness.js"
 import { freshNumber } from "../contract/Contract.js"
+import type { CarrierUnderTest } from "@agentline/telephony-kit/testing/Carrier"
+import { carrier as plivo } from "@agentline/telephony-plivo/testing/Carrier"
+import { carrier as telnyx } from "@agentline/telephony-telnyx/testing/Carrier"
+import { carrier as vobiz } from "@agentline/telephony-vobiz/testing/Carrier"
+import { carrier as vonage } from "@agentline/telephony-vonage/testing/Carrier"
 
 let callerLines: ReadonlyArray<string> = []
 
@@ -22,7 +29,7 @@ interface RunReply {
   readonly is_completed: boolean
   readonly gathered_context: Record<string, unknown> | null
   readonly logs: {
-    readonly transfer?: { readonly transfer_id: string; readonly status: string; readonly cause?: string; readonly started_at: string; readonly ended_at: string | null }
+    readonly transfer?: { readonly transfer_id: string; readonly status: string; readonly cause?: string | null; readonly started_at: string; readonly ended_at: string | null }
     readonly realtime_feedback_events: ReadonlyArray<{ readonly type: string; readonly payload: Record<string, unknown> }>
     readonly transcript?: ReadonlyArray<{ readonly role: string; readonly text: string }>
   }
@@ -36,7 +43,7 @@ const setup = (target: string) =>
     carrier.fake.own(callerId)
     const config = yield* call("POST", "/api/v1/organizations/telephony-configs", {
       apiKey: org.apiKey,
-      body: { name: "twilio", config: { provider: "twilio", ...carrier.config({ machineDetection: false }) }, is_default_outbound: true }
+      body: { name: carrier.adapter.name, config: { provider: carrier.adapter.name, ...carrier.config({ machineDetection: false }) }, is_default_outbound: true }
     })
     expect(config.status).toBe(200)
     expect((yield* call("POST", `/api/v1/organizations/telephony-configs/${config.body.id}/phone-numbers`, {
@@ -104,10 +111,9 @@ for (const dialect of dialects) {
     it.effect("a target that does not answer: the run records no_answer; the caller's call ends, reached", () =>
       Effect.gen(function*() {
         const { run, target } = yield* transferred("no_answer")
-        // Twilio reports the outcome twice (the `<Dial action>` and the dialed leg's status callback) and
-        // either may arrive first; the first one decides, and both say no-answer.
+        // Twilio posts the dialed leg's final status callback and the dial's action about at once: either may come first.
         expect(run.logs.transfer).toMatchObject({ target, status: "no_answer" })
-        expect(run.logs.transfer?.cause).toMatch(/^(DialCallStatus=no-answer|CallStatus=no-answer, SIP 487)$/)
+        expect(["CallStatus=no-answer, SIP 487", "DialCallStatus=no-answer"]).toContain(run.logs.transfer?.cause)
         expect(run.gathered_context).toMatchObject({ end_reason: "transfer_call", outcome: "completed" })
       }), 120_000)
 
@@ -125,4 +131,37 @@ for (const dialect of dialects) {
         expect(after.logs.transfer?.status).toBe("answered")
       }), 120_000)
   })
+}
+
+/** The other providers that transfer, each through its fake: the result as each reports it. */
+const others: ReadonlyArray<readonly [CarrierUnderTest, { readonly answered: RegExp; readonly noAnswer: RegExp }]> = [
+  [telnyx, { answered: /^call\.answered$/, noAnswer: /^call\.hangup: timeout/ }],
+  [plivo, { answered: /^DialAction=answer$/, noAnswer: /^DialStatus=no-answer/ }],
+  [vobiz, { answered: /^DialAction=answer$/, noAnswer: /^DialStatus=no-answer/ }],
+  [vonage, { answered: /^status=answered$/, noAnswer: /^status=timeout$/ }]
+]
+
+for (const [carrier, causes] of others) {
+  for (const dialect of dialects) {
+    layer(voiceLayer(dialect, () => callerLines, defaultPrices, {}, carrier), { timeout: "120 seconds", excludeTestServices: true })(
+      `transfer to a person on ${carrier.provider} [${dialect}]`,
+      (it) => {
+        it.effect(`a target that answers: ${carrier.provider} dials it, the run records it answered; the call was reached`, () =>
+          Effect.gen(function*() {
+            const { run, target } = yield* transferred("completed")
+            expect(run.logs.transfer).toMatchObject({ provider: carrier.provider, target, requested_mode: "warm", mode: "cold", status: "answered" })
+            expect(run.logs.transfer?.cause).toMatch(causes.answered)
+            expect(run.gathered_context).toMatchObject({ end_reason: "transfer_call", call_disposition: "transferred", transfer_target: target, outcome: "completed" })
+          }), 120_000)
+
+        it.effect(`a target that does not answer: the run records no_answer; the caller's call ends, reached`, () =>
+          Effect.gen(function*() {
+            const { run, target } = yield* transferred("no_answer")
+            expect(run.logs.transfer).toMatchObject({ provider: carrier.provider, target, status: "no_answer" })
+            expect(run.logs.transfer?.cause).toMatch(causes.noAnswer)
+            expect(run.gathered_context).toMatchObject({ end_reason: "transfer_call", outcome: "completed" })
+          }), 120_000)
+      }
+    )
+  }
 }

@@ -37,6 +37,7 @@ export const carrier: CarrierUnderTest = {
   provider: "ari",
   machineDetection: false,
   numbersRoutedByDialplan: true,
+  transfers: true,
   // chan_websocket dials a URI configured once on the Asterisk box: the application's address is needed up front.
   start: async ({ publicUrl }) => {
     const fake = await FakeAri.start({
@@ -120,6 +121,11 @@ export const carrier: CarrierUnderTest = {
             body: JSON.stringify(event)
           })
           return response.status
+        },
+        // The channel originated for the call (ARI's `originator`): where the transfer dialed.
+        transferredTo: (id) => {
+          const dialed = fake.originatedFor(id).at(-1)
+          return dialed === undefined ? undefined : dialed.number
         },
         close: fake.close
       }

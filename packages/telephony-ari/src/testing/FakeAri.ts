@@ -6,10 +6,11 @@
  * own.
  *
  * REST: `POST /ari/channels` (originate into a Stasis app: `endpoint`, `app`, `appArgs`, `channelId`,
- * `callerId`, `timeout`, as query parameters or a JSON body), `GET` / `DELETE /ari/channels/{id}`,
+ * `callerId`, `timeout`, `originator`, as query parameters or a JSON body), `GET` / `DELETE
+ * /ari/channels/{id}`, `POST` / `DELETE /ari/channels/{id}/ring` (ringing indicated to a Stasis channel),
  * `POST /ari/channels/externalMedia` (`transport=websocket`, `encapsulation=none`, `external_host=<a
  * websocket client>`, `format`, `transport_data=v(...)`), `POST /ari/bridges`, `POST
- * /ari/bridges/{id}/addChannel` (422 for a channel not in Stasis), `DELETE /ari/bridges/{id}`, `GET
+ * /ari/bridges/{id}/addChannel` (422 for a channel not in Stasis), `GET` / `DELETE /ari/bridges/{id}`, `GET
  * /ari/applications/{app}`. Errors are `{"message": ...}` with ARI's statuses; a channel that cannot be
  * made (the `invalid` behaviour, an unknown technology) is 500 `{"error": "Allocation failed"}`, as
  * Asterisk answers when `ast_dial_prerun` fails.
@@ -52,6 +53,10 @@ export interface FakeAri {
   readonly channel: (id: string) => FakeChannel | undefined
   /** The ids of the channels originated to `number`. */
   readonly channelsTo: (number: string) => ReadonlyArray<string>
+  /** The channels originated with `originator` = `id` (a transfer of that call), in order. */
+  readonly originatedFor: (id: string) => ReadonlyArray<FakeChannel>
+  /** The other channels in a bridge with `id` now. */
+  readonly bridgedWith: (id: string) => ReadonlyArray<string>
   /** Events WebSockets currently open, per application. */
   readonly eventSockets: (app: string) => number
   /** A call from `from` to extension `to` enters `Stasis(app)`. */
@@ -113,6 +118,8 @@ export const start = (options: FakeAriOptions): Promise<FakeAri> =>
         websocketClient: (name, uri) => void clients.set(name, uri),
         channel: (id) => channels.get(id),
         channelsTo: (number) => [...channels.values()].filter((c) => c.number === number).map((c) => c.id),
+        originatedFor: (id) => [...channels.values()].filter((c) => c.originator === id),
+        bridgedWith: (id) => [...asterisk.bridges.values()].filter((b) => b.channels.has(id)).flatMap((b) => [...b.channels].filter((c) => c !== id)),
         eventSockets: (app) => (sockets.get(app) ?? []).length,
         placeInbound: ({ app, from, to }): FakeChannel => {
           const channel = makeChannel({

@@ -127,7 +127,8 @@ export const handler = (
         number,
         args: appArgs === undefined || appArgs === "" ? [] : appArgs.split(","),
         direction: "outbound",
-        state: "Down"
+        state: "Down",
+        originator: param("originator")
       })
       const timeout = Number(param("timeout") ?? "30")
       play(channel, behaviour, timeout > 0 ? timeout : 3600)
@@ -160,11 +161,24 @@ export const handler = (
       return reply(response, 204)
     }
 
+    if (segments[0] === "channels" && segments.length === 3 && segments[2] === "ring" && (method === "POST" || method === "DELETE")) {
+      const channel = channels.get(segments[1]!)
+      if (channel === undefined || channel.destroyed) return reply(response, 404, { message: "Channel not found" })
+      if (!channel.inStasis) return reply(response, 409, { message: "Channel not in a Stasis application" })
+      channel.ringing = method === "POST"
+      return reply(response, 204)
+    }
+
     if (segments[0] === "bridges" && segments.length === 1 && method === "POST") {
       const id = param("bridgeId") ?? Crypto.randomUUID()
       if (bridges.has(id)) return reply(response, 409, { message: "Bridge with given unique ID already exists" })
       bridges.set(id, { id, channels: new Set() })
       return reply(response, 200, { id, technology: "simple_bridge", bridge_type: param("type") ?? "mixing", bridge_class: "stasis", channels: [] })
+    }
+    if (segments[0] === "bridges" && segments.length === 2 && method === "GET") {
+      const bridge = bridges.get(segments[1]!)
+      if (bridge === undefined) return reply(response, 404, { message: "Bridge not found" })
+      return reply(response, 200, { id: bridge.id, technology: "simple_bridge", bridge_type: "mixing", bridge_class: "stasis", channels: [...bridge.channels] })
     }
     if (segments[0] === "bridges" && segments.length === 2 && method === "DELETE") {
       if (!bridges.delete(segments[1]!)) return reply(response, 404, { message: "Bridge not found" })

@@ -35,7 +35,11 @@ export interface FakeChannel {
   readonly number: string
   readonly args: ReadonlyArray<string>
   readonly direction: "outbound" | "inbound"
+  /** The channel an originated one was made for (ARI's `originator`): a transfer's caller. */
+  readonly originator?: string | undefined
   state: string
+  /** Whether ringing is indicated to the channel (`POST /ari/channels/{id}/ring`, until `DELETE`). */
+  ringing: boolean
   inStasis: boolean
   destroyed: boolean
   /** The events sent about this channel, in order. */
@@ -124,7 +128,16 @@ export const make = (options: { readonly secondMillis: number; readonly websocke
     channel.finish(status)
   }
 
-  const makeChannel = (input: { id: string; app: string; endpoint: string; number: string; args: ReadonlyArray<string>; direction: "outbound" | "inbound"; state: string }) => {
+  const makeChannel = (input: {
+    id: string
+    app: string
+    endpoint: string
+    number: string
+    args: ReadonlyArray<string>
+    direction: "outbound" | "inbound"
+    state: string
+    originator?: string | undefined
+  }) => {
     let finish!: (status: FinalStatus) => void
     const ended = new Promise<FinalStatus>((resolve) => (finish = resolve))
     let decide!: Channel["decide"]
@@ -133,6 +146,7 @@ export const make = (options: { readonly secondMillis: number; readonly websocke
     const mediaConnected = new Promise<ChanWebsocket.MediaLeg>((resolve) => (connectMedia = resolve))
     const channel: Channel = {
       ...input,
+      ringing: false,
       inStasis: false,
       destroyed: false,
       events: [],

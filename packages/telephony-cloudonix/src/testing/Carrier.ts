@@ -64,6 +64,7 @@ export const startCloudonix = async (): Promise<{ readonly started: Started; rea
       ended: (token) => found(token).ended,
       resendCallbacks: (token, order) => found(token).resend(order),
       forgeCallback: (token, signature) => found(token).forge(signature),
+      transferredTo: (token) => found(token).dialedTo,
       close: fake.close
     }
   }
@@ -73,5 +74,6 @@ export const startCloudonix = async (): Promise<{ readonly started: Started; rea
 export const carrier: CarrierUnderTest = {
   provider: "cloudonix",
   machineDetection: false,
+  transfers: true,
   start: async () => (await startCloudonix()).started
 }

@@ -5,7 +5,10 @@
  *
  * - REST (JSON, `Authorization: Bearer <domain API key>`, 401 otherwise): `POST /calls/{domain}/
  *   application` (refusing a missing `destination` or `caller-id`, a malformed destination, a CXML it
- *   cannot read), session lookup and `DELETE` (hang-up) at `/calls/{domain}/sessions/{token}`, voice
+ *   cannot read), session lookup and `DELETE` (hang-up) at `/calls/{domain}/sessions/{token}`, a
+ *   running session handed new CXML (`POST .../sessions/{token}/application`: a transfer's `<Dial>`,
+ *   its target played as `behave` says and its result posted to the dial's `action`, JSON with the
+ *   dial's status in `CallStatus`), voice
  *   application `PATCH`, DNID list, attach
  *   and detach. Sessions and DNIDs are answered in the shapes of the "Session" and "DNID" data models:
  *   a DNID's `application` is the voice application object.
@@ -182,7 +185,8 @@ export const start = async (options: {
       // Cloudonix notifies the callback of every change of the session; there is nothing to subscribe to.
       events: new Set(["initiated", "ringing", "answered", "completed"]),
       machineDetection: false,
-      timeoutSeconds: 60
+      timeoutSeconds: 60,
+      dialed: (target) => callees.dial(target) ?? { answer: "human" }
     })
     calls.set(call.sid, call)
     void call.play()
@@ -205,6 +209,21 @@ export const start = async (options: {
     return error(405, "Method not allowed")
   }
 
+  /**
+   * A running session handed a new voice application (`POST /calls/{domain}/sessions/{token}/application`,
+   * `{"cxml": ...}`): what it ran stops (a media stream gets its `stop`), the new CXML runs. A session
+   * that is over is refused (409: Cloudonix's answer there is not documented).
+   */
+  const updateApplication = (request: FakeHttp.FakeRequest, domain: Domain, token: string, body: Record<string, unknown>) => {
+    const call = calls.get(token)
+    if (call === undefined || call.account.sid !== domain.name) return error(404, "Session not found")
+    if (request.method !== "POST") return error(405, "Method not allowed")
+    if (call.isOver) return error(409, "Session is not active")
+    if (typeof body.cxml !== "string" || FakeTwiml.parse(body.cxml) === undefined) return error(400, "cxml is not a valid CXML document")
+    call.redirect(body.cxml)
+    return FakeHttp.json(200, call.current())
+  }
+
   const route = (request: FakeHttp.FakeRequest): FakeHttp.FakeResponse => {
     const domain = domainOf(request.path)!
     let body: Record<string, unknown> = {}
@@ -218,8 +237,10 @@ export const start = async (options: {
     const calling = CALLS.exec(request.path)
     if (calling !== null) {
       if (calling[2] === "/application") return request.method === "POST" ? createCall(domain, body) : error(405, "Method not allowed")
-      const sessionMatch = /^\/sessions\/([^/]+)$/.exec(calling[2]!)
-      return sessionMatch === null ? error(404, "Not found") : session(request, domain, decodeURIComponent(sessionMatch[1]!))
+      const sessionMatch = /^\/sessions\/([^/]+)(\/application)?$/.exec(calling[2]!)
+      if (sessionMatch === null) return error(404, "Not found")
+      const token = decodeURIComponent(sessionMatch[1]!)
+      return sessionMatch[2] === undefined ? session(request, domain, token) : updateApplication(request, domain, token, body)
     }
     const path = DOMAIN.exec(request.path)![2]!
     const appMatch = /^\/applications\/([^/]+)(\/dnids)?$/.exec(path)
@@ -300,7 +321,7 @@ export const start = async (options: {
         "inbound",
         input.behaviour ?? { answer: "human" },
         clock,
-        { events: new Set(), machineDetection: false, timeoutSeconds: 60 }
+        { events: new Set(), machineDetection: false, timeoutSeconds: 60, dialed: (target) => callees.dial(target) ?? { answer: "human" } }
       )
       calls.set(call.sid, call)
       call.status = "ringing"

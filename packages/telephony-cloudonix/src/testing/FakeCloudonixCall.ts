@@ -55,8 +55,14 @@ export class CloudonixCall extends FakeCall {
     super.end(status, talkSeconds)
   }
 
-  /** A voice application request's parameters (Cloudonix's names; `CallSid` is the session token). */
+  /**
+   * A voice application request's parameters (Cloudonix's names; `CallSid` is the session token). A
+   * dial's result is reported in `CallStatus` ("when handling the result of a Dial verb, this will be set
+   * to the status of the dial"), not in Twilio's `Dial*` parameters.
+   */
   override params(extra: Record<string, string | undefined> = {}): Array<readonly [string, string]> {
+    const { DialCallDuration: _duration, DialCallSid: _sid, DialCallStatus: dialStatus, ...rest } = extra
+    const given = dialStatus !== undefined ? { ...rest, CallStatus: dialStatus } : extra
     const base: Record<string, string | undefined> = {
       ApiVersion: "1",
       AccountSid: this.account.sid,
@@ -68,7 +74,7 @@ export class CloudonixCall extends FakeCall {
       From: this.from,
       Session: this.sid,
       To: this.to,
-      ...extra
+      ...given
     }
     return Object.entries(base).filter((e): e is [string, string] => e[1] !== undefined)
   }

@@ -80,7 +80,7 @@ export const make = (url: string, adapterOf: () => { readonly adapter: Telephony
       const parsed = yield* Effect.either(webhooks.parseTransferResult({ config, request }))
       if (parsed._tag === "Left") return answered(detail(422, parsed.left.message))
       if (parsed.right !== undefined) hosted.results.push({ ...parsed.right, at: parsed.right.at || (yield* Clock.currentTimeMillis) })
-      return answered(webhooks.transferAnswer?.({ result: parsed.right }) ?? { status: 200, contentType: "application/json", body: "{}" })
+      return answered(webhooks.transferAnswer?.({ result: parsed.right, request, config }) ?? { status: 200, contentType: "application/json", body: "{}" })
     })
 
   return { transfers, transfer, route }

@@ -33,6 +33,7 @@ export const plivoCompatible = (carrier: {
   readonly makeAdapter: (apiUrl: string) => Effect.Effect<TelephonyProvider, never, HttpClient.HttpClient>
 }): CarrierUnderTest => ({
   provider: carrier.provider,
+  transfers: true,
   start: async () => {
     const { account } = carrier
     const scope = await Effect.runPromise(Scope.make())
@@ -94,6 +95,10 @@ export const plivoCompatible = (carrier: {
         ended: (id) => Effect.runPromise(Effect.map(fake.ended(found(id)), (c) => finalStatuses[c.hangup!.status] ?? c.hangup!.status)),
         resendCallbacks: (id, order) => Effect.runPromise(Effect.map(fake.resend(found(id), order), (all) => all.map(status))),
         forgeCallback: (id, kind) => Effect.runPromise(Effect.map(fake.forge(found(id), kind), status)),
+        transferredTo: (id) => {
+          const dialed = found(id).dialedTo
+          return dialed === undefined || dialed.startsWith("sip") ? dialed : `+${dialed}`
+        },
         // Bounded: under a loaded machine the fake's server close has outlived the suite's 120 s
         // teardown (sockets the adapter keeps alive); what matters is that the fake stops serving.
         close: () => Effect.runPromise(Scope.close(scope, Exit.void).pipe(Effect.timeout("15 seconds"), Effect.ignore))

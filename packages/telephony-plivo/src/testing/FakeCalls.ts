@@ -84,6 +84,8 @@ export interface FakeCall {
   readonly media: Deferred.Deferred<FakeStream.StreamLeg>
   /** Resolved with our server's reply to the answer request. */
   readonly reply: Deferred.Deferred<Callback>
+  /** Where a transfer's `<Dial>` went (`FakeDial.ts`), once it dialed. */
+  dialedTo?: string | undefined
 }
 
 export interface Callback {
@@ -100,6 +102,8 @@ export interface Player {
   readonly stream: FakeStream.StreamScript
   /** Extra parameters the carrier adds to an inbound call's first request (Vobiz: ParentAuthID). */
   readonly inboundParams: (call: FakeCall) => Readonly<Record<string, string>>
+  /** How the callee of a number a `<Dial>` calls behaves (E.164 with `+`, or a SIP URI). */
+  readonly dialed: (to: string) => Callee
   readonly callbacks: Array<Callback>
   /** Runs a fiber of the fake (stopped when the fake stops), with its HTTP client and WebSocket. */
   readonly fork: (effect: Effect.Effect<void, never, Services>) => Effect.Effect<Fiber.RuntimeFiber<void>>

@@ -11,6 +11,7 @@
  *   GET    Call/{id}/?status=live      the live call (by call uuid)      ?status=queued: by request uuid
  *   GET    Call/{id}/                  the finished call's record (by call uuid)
  *   DELETE Call/{id}/                  hang up a live call      DELETE Request/{id}/   cancel a queued call
+ *   POST   Call/{id}/ {legs, aleg_url} transfer a live call (`FakeDial.ts`)
  *   GET|POST Application/, POST Application/{id}/
  *   POST   Number/{n}/ {app_id} (Plivo)       POST|DELETE numbers/{+n}/application {application_id} (Vobiz)
  */
@@ -21,6 +22,7 @@ import * as Crypto from "node:crypto"
 import * as Http from "node:http"
 import type { PlivoDialect } from "../Dialect.js"
 import { digits, httpUrl, json, notFound } from "./FakeHttp.js"
+import * as FakeDial from "./FakeDial.js"
 import * as FakeInventory from "./FakeInventory.js"
 import type { StreamLeg, StreamScript } from "./FakeStream.js"
 import { type Callback, type Callee, end, type FakeCall, hangups, playInbound, playOutbound, type Player, post, type Services, type Timings } from "./FakeCalls.js"
@@ -121,6 +123,7 @@ export const make = (fake: DialectFake, options: FakeOptions): Effect.Effect<Fak
       timings: { ...defaultTimings, ...options.timings },
       stream: { ...defaultStream, ...options.stream },
       inboundParams: fake.inboundParams,
+      dialed: (to) => options.callee?.(to) ?? "human",
       callbacks,
       // Interruptible whatever the caller is (the HTTP server runs its handlers uninterruptibly).
       fork: (effect: Effect.Effect<void, never, Services>) => FiberSet.run(fibers, Effect.interruptible(Effect.provide(effect, context)))
@@ -263,6 +266,9 @@ export const make = (fake: DialectFake, options: FakeOptions): Effect.Effect<Fak
           if (q === undefined) return notFound()
           yield* hangUp(q, hangups.apiCancel)
           return HttpServerResponse.empty({ status: 204 })
+        }
+        if (resource === "Call" && id !== undefined && method === "POST") {
+          return yield* FakeDial.transferRoute(player, mine.find((c) => c.callUuid === id), body)
         }
         if (resource === "Application") return inventory.applications(account, method, id, query, body)
         return inventory.numbers(account, method, [resource, id, sub], body)

@@ -25,6 +25,7 @@ const behaviours: Record<Scenario, FakeTelnyx.Behaviour> = {
 export const carrier: CarrierUnderTest = {
   provider: "telnyx",
   answeredProgress: ["initiated", "answered", "ended"],
+  transfers: true,
   start: async () => {
     const fake = await FakeTelnyx.start({ apiKey, secondMillis: 20 })
     const application = fake.addApplication("agentline-contract")
@@ -81,6 +82,7 @@ export const carrier: CarrierUnderTest = {
         // The call's status webhooks; `streaming.*` ones are notices about the media stream.
         resendCallbacks: (id, order) => found(id).resend(order, (w) => !JSON.parse(w.body).data.event_type.startsWith("streaming.")),
         forgeCallback: (id, signature) => found(id).forge(signature),
+        transferredTo: (id) => found(id).transferredTo,
         close: fake.close
       }
     }

@@ -63,6 +63,10 @@ export class FakeCall {
   /** Commands received for this call (`answer`, `hangup`, `reject`), in order. */
   readonly commands: Array<{ readonly action: string; readonly body: Record<string, any> }> = []
   media: MediaLeg | undefined = undefined
+  /** Where the call was transferred (`actions/transfer`), once asked. */
+  transferredTo: string | undefined = undefined
+  /** The other leg of a transfer: the caller's leg on the new one, the new leg on the caller's. */
+  bridged: FakeCall | undefined = undefined
   /** The webhooks, posted in order (`resend`, `forge` replay them). */
   readonly log: FakeCallbacks.CallbackLog<Webhook>
   private readonly timeline: FakeTimeline.Timeline
@@ -167,6 +171,12 @@ export class FakeCall {
     }
     this.notify("call.hangup", { state: "hangup", hangup_cause: cause, hangup_source: source, sip_hangup_cause: sip })
     this.log.afterPosted(() => this.endedLatch.resolve(cause))
+    // Bridged legs end together: a leg still ringing is canceled, an answered one cleared.
+    const other = this.bridged
+    if (other !== undefined && !other.isOver) {
+      if (other.state === "answered") other.end("normal_clearing", source, "200")
+      else other.end("originator_cancel", "caller", "487")
+    }
   }
 
   /** Hung up through the API (`actions/hangup`): a ringing call is canceled, an answered one cleared. */
@@ -231,6 +241,32 @@ export class FakeCall {
     if (this.behaviour.answer === "busy") return this.end("user_busy", "callee", "486")
     if (this.behaviour.answer === "rejected") return this.end("call_rejected", "callee", "603")
     await this.pickUp(this.behaviour.answer === "machine" ? "machine" : "human")
+  }
+
+  /**
+   * The new leg of a transfer of `caller` (`actions/transfer`): dialed as its callee behaves, bridged
+   * to the caller once it rings (early media), then answered or hung up with the cause Telnyx gives.
+   * A leg nobody takes leaves the caller's leg up, as Telnyx does; an answered one ends with it.
+   */
+  async playTransferLeg(caller: FakeCall): Promise<void> {
+    this.notify("call.initiated", { state: "bridging" })
+    await this.timeline.after(0.1)
+    if (this.isOver) return
+    if (this.behaviour.answer === "unreachable" || this.behaviour.answer === "invalid") return this.end("not_found", "callee", "404")
+    this.notify("call.bridged", { state: "bridged" })
+    caller.notify("call.bridged", { state: "bridged" })
+    if (this.behaviour.answer === "no-answer") {
+      await this.timeline.after(this.options.timeoutSeconds)
+      return this.end("timeout", "callee", "487")
+    }
+    await this.timeline.after(this.behaviour.ringSeconds ?? 1)
+    if (this.isOver) return
+    if (this.behaviour.answer === "busy") return this.end("user_busy", "callee", "486")
+    if (this.behaviour.answer === "rejected") return this.end("call_rejected", "callee", "603")
+    // From the answer on, the two legs live and end together.
+    this.bridged = caller
+    caller.bridged = this
+    await this.pickUp("human")
   }
 
   /** An inbound call arrives: `call.initiated`, parked until answered or rejected (or the caller gives up). */

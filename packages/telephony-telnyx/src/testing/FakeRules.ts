@@ -133,3 +133,26 @@ export const checkApplicationUpdate = (body: Record<string, any>): Refusal | und
   }
   return undefined
 }
+
+/** A transfer command's body checked as `actions/transfer` does (the call must be answered); undefined when it is right. */
+export const checkTransfer = (body: Record<string, any>): Refusal | undefined => {
+  if (typeof body.to !== "string" || body.to === "") return missing("to")
+  if (!body.to.startsWith("sip:") && !body.to.startsWith("sips:") && !E164.test(body.to)) {
+    return refusal(422, "10016", "Phone number must be in +E.164 format", `The 'to' number ${body.to} must be in +E.164 format.`, "/to")
+  }
+  if (body.from !== undefined && (typeof body.from !== "string" || !E164.test(body.from))) {
+    return refusal(422, "10016", "Phone number must be in +E.164 format", `The 'from' number ${String(body.from)} must be in +E.164 format.`, "/from")
+  }
+  if (body.webhook_url !== undefined && !isUrl(body.webhook_url, ["http:", "https:"])) {
+    return refusal(422, "10003", "Invalid URL", "The URL provided was invalid, malformed, or too long.", "/webhook_url")
+  }
+  for (const field of ["client_state", "target_leg_client_state"]) {
+    if (body[field] !== undefined && (typeof body[field] !== "string" || !BASE64.test(body[field]))) {
+      return bad(`'${field}' must be a valid Base-64 encoded string.`, field)
+    }
+  }
+  if (body.timeout_secs !== undefined && (!Number.isInteger(body.timeout_secs) || body.timeout_secs < 5 || body.timeout_secs > 600)) {
+    return bad("'timeout_secs' must be an integer between 5 and 600.", "timeout_secs")
+  }
+  return oneOf(body, "webhook_url_method", ["POST", "GET"])
+}

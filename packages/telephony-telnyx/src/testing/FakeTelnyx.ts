@@ -5,8 +5,8 @@
  *   `POST /v2/calls` (refusing what Telnyx refuses, with its `{"errors": [...]}` bodies: missing
  *   parameters 10004, an unknown connection 10017, a `to`/`from` not in +E.164 10016, an invalid
  *   number 10002, a `from` the account does not own, bad URLs 10003, bad enum values 10015; a repeated
- *   `command_id` dials nothing new), `GET /v2/calls/{id}`, `actions/{hangup|answer|reject}` (422
- *   code 90018 once the call is over), phone numbers (list by number, assign to an application) and
+ *   `command_id` dials nothing new), `GET /v2/calls/{id}`, `actions/{hangup|answer|reject|transfer}` (422
+ *   code 90018 once the call is over; `transfer` dials a new leg, `FakeCall.playTransferLeg`), phone numbers (list by number, assign to an application) and
  *   Call Control Applications (read, update: `application_name` required);
  * - calls played out (`FakeCall`) with Ed25519-signed webhooks in Telnyx's order and format, the media
  *   stream (`FakeMedia`), answering machine detection when asked;
@@ -149,6 +149,20 @@ export const start = async (options: {
         if (typeof body.webhook_url === "string") call.webhookUrl = body.webhook_url
         if (typeof body.client_state === "string") call.clientState = body.client_state
         void call.answerByCommand(stream as Stream | undefined)
+        return ok()
+      }
+      case "transfer": {
+        if (call.state !== "answered") return refuse(Rules.bad("Only an answered call can be transferred"))
+        const refusal = Rules.checkTransfer(body)
+        if (refusal !== undefined) return refuse(refusal)
+        call.transferredTo = body.to
+        // The new leg: from the original call's number unless told, its webhooks where the command says.
+        const leg = new FakeCall(account, "outgoing", body.from ?? call.to, body.to, call.connectionId, callees.dial(body.to) ?? { answer: "human" }, clock, body.webhook_url ?? call.webhookUrl, body.target_leg_client_state, {
+          machineDetection: false,
+          timeoutSeconds: body.timeout_secs ?? 30
+        })
+        calls.set(leg.callControlId, leg)
+        void leg.playTransferLeg(call)
         return ok()
       }
       default:

@@ -42,6 +42,7 @@ const inboundSeen = (call: FakeVonage.FakeVonageCall): FakeInbound => {
 
 export const carrier: CarrierUnderTest = {
   provider: "vonage",
+  transfers: true,
   start: async () => {
     const fake = await FakeVonage.start({ account, secondMillis: 20 })
     const { application, privateKey } = fake.addApplication("agentline-contract")
@@ -93,6 +94,7 @@ export const carrier: CarrierUnderTest = {
           ),
         resendCallbacks: (uuid, order) => found(uuid).resend(order),
         forgeCallback: (uuid, signature) => found(uuid).forge(signature),
+        transferredTo: (uuid) => found(uuid).dialedTo,
         close: fake.close
       }
     }

@@ -4,7 +4,10 @@
  * - Voice API (`/v1/calls`): requests must carry an application JWT (RS256) that verifies with the
  *   application's public key, names it (`application_id`) and has not expired (401 otherwise); create
  *   (201 `{uuid, status: "started", ...}`; a number that cannot exist is 400 naming it), look up
- *   (404 for an unknown uuid), `PUT {"action":"hangup"}` (204; 400 for a call that is over);
+ *   (404 for an unknown uuid), `PUT {"action":"hangup"}` (204; 400 for a call that is over),
+ *   `PUT {"action":"transfer", "destination": {"type":"ncco", "ncco": [...]}}` (204; 400 for a call that
+ *   is not answered or over): the call runs the NCCO, whose `connect` of a phone number or SIP URI
+ *   dials a new leg (`FakeVonageConnect`);
  * - Applications API v2 and Numbers API with Basic `api_key:api_secret` (401 otherwise): `GET` / `PUT`
  *   `/v2/applications/{id}` (a PUT replaces it), `GET /account/numbers?pattern=`, `POST /number/update`
  *   (`app_id` links a number, an empty one unlinks it);
@@ -142,13 +145,15 @@ export const start = async (options: {
       answerUrl: typeof answerUrl === "string" ? answerUrl : null,
       eventUrl: typeof eventUrl === "string" ? eventUrl : app.eventUrl,
       machineDetection: amd !== undefined,
-      ringingTimer: Number(body.ringing_timer ?? 60)
+      ringingTimer: Number(body.ringing_timer ?? 60),
+      dialed
     })
     calls.set(call.uuid, call)
     void call.play()
     return json(201, { uuid: call.uuid, status: "started", direction: "outbound", conversation_uuid: call.conversationUuid })
   }
 
+  const dialed = (to: string): Behaviour => callees.dial(to) ?? { answer: "human" }
   const isVoice = (path: string) => path === "/v1/calls" || path.startsWith("/v1/calls/")
   const isBasic = (path: string) => path.startsWith("/v2/applications/") || path === "/account/numbers" || path === "/number/update"
 
@@ -172,6 +177,13 @@ export const start = async (options: {
       const call = calls.get(decodeURIComponent(callMatch[1]!))
       if (call === undefined || call.application.id !== app!.id) return problem(404, "Not Found", "call not found")
       if (request.method === "GET") return json(200, call.resource())
+      if (request.method === "PUT" && body?.action === "transfer") {
+        if (call.isOver || !call.answered) return problem(400, "Bad Request", "the call is not in progress")
+        const ncco = body.destination?.type === "ncco" ? body.destination.ncco : undefined
+        if (!Array.isArray(ncco) || ncco.length === 0) return problem(400, "Bad Request", "destination must be {type: ncco} with an inline ncco (this fake takes no url)")
+        call.transfer(ncco)
+        return json(204)
+      }
       if (request.method === "PUT") {
         if (body?.action !== "hangup") return problem(400, "Bad Request", "this fake knows the hangup action only")
         if (call.isOver) return problem(400, "Bad Request", "the call is not in progress")
@@ -279,7 +291,8 @@ export const start = async (options: {
         answerUrl: app.answerUrl,
         eventUrl: app.eventUrl,
         machineDetection: false,
-        ringingTimer: 60
+        ringingTimer: 60,
+        dialed
       })
       calls.set(call.uuid, call)
       call.status = "ringing"

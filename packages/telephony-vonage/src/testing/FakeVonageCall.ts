@@ -5,10 +5,10 @@
  * (`talk`, `conversation`, `connect` to a `websocket`: the media leg of `FakeVonageMedia`).
  */
 import * as FakeCallbacks from "@agentline/telephony-kit/testing/FakeCallbacks"
-import * as FakeHttp from "@agentline/telephony-kit/testing/FakeHttp"
 import * as FakeTimeline from "@agentline/telephony-kit/testing/FakeTimeline"
 import * as Crypto from "node:crypto"
 import * as Jwt from "../Jwt.js"
+import { connectLeg, postSigned } from "./FakeVonageConnect.js"
 import { connect, type MediaLeg } from "./FakeVonageMedia.js"
 
 export type Answer = "human" | "machine" | "busy" | "no-answer" | "failed" | "invalid"
@@ -53,10 +53,6 @@ export interface PostedEvent extends Event {
 
 export const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(resolve, millis))
 
-/** A signed JSON POST as Vonage sends its webhooks; answers the response's status and body. */
-const postSigned = (url: string, body: string, token: string | undefined) =>
-  FakeHttp.postJson(url, body, { "user-agent": "Vonage-Voice/1.0", ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) })
-
 export class FakeVonageCall {
   readonly uuid = Crypto.randomUUID()
   readonly conversationUuid = `CON-${Crypto.randomUUID()}`
@@ -73,6 +69,10 @@ export class FakeVonageCall {
   private readonly endedLatch = FakeTimeline.latch<CallStatus>()
   private readonly mediaLatch = FakeTimeline.latch<MediaLeg>()
   private answeredAt: number | undefined = undefined
+  /** Bumped when the call is transferred to a new NCCO: the one running before stops there. */
+  private generation = 0
+  /** Where a transfer's `connect` dialed (a phone number with `+`, or a SIP URI), once it dialed. */
+  dialedTo: string | undefined = undefined
 
   constructor(
     readonly account: Account,
@@ -87,6 +87,8 @@ export class FakeVonageCall {
       readonly eventUrl: string | null
       readonly machineDetection: boolean
       readonly ringingTimer: number
+      /** How a number or SIP URI a `connect` dials behaves (the fake's callees). */
+      readonly dialed?: ((to: string) => Behaviour) | undefined
     }
   ) {
     this.timeline = FakeTimeline.make(secondMillis)
@@ -249,9 +251,25 @@ export class FakeVonageCall {
     await this.run(ncco)
   }
 
+  /**
+   * `PUT {"action": "transfer"}` with an inline NCCO: the call leaves its conversation (its WebSocket
+   * leg closes; the call's events get `transfer`) and runs the NCCO in a new one.
+   */
+  transfer(ncco: ReadonlyArray<any>) {
+    this.generation++
+    const url = this.options.eventUrl
+    if (url !== null) {
+      const body = JSON.stringify({ conversation_uuid_from: this.conversationUuid, conversation_uuid_to: this.conversationUuid, uuid: this.uuid, timestamp: new Date().toISOString() })
+      this.log.post({ url, body, token: this.sign(body) })
+    }
+    if (this.media?.isOpen()) this.media.stop()
+    void this.run(ncco)
+  }
+
   private async run(ncco: ReadonlyArray<any>): Promise<void> {
+    const generation = this.generation
     for (const action of ncco) {
-      if (this.isOver) return
+      if (this.isOver || this.generation !== generation) return
       // An incoming call is answered by its first action that needs the line.
       if (!this.answered && this.direction === "inbound") this.pickUp()
       switch (action?.action) {
@@ -263,6 +281,10 @@ export class FakeVonageCall {
           break
         case "connect": {
           const endpoint = Array.isArray(action.endpoint) ? action.endpoint[0] : undefined
+          if ((endpoint?.type === "phone" && typeof endpoint.number === "string") || (endpoint?.type === "sip" && typeof endpoint.uri === "string")) {
+            await connectLeg(this, action, endpoint, this.options.dialed ?? (() => ({ answer: "human" })))
+            break
+          }
           if (endpoint?.type !== "websocket" || typeof endpoint.uri !== "string") break
           const leg = await connect({
             uri: endpoint.uri,
@@ -280,7 +302,7 @@ export class FakeVonageCall {
           break
       }
     }
-    if (!this.isOver) this.end(this.answered ? "completed" : "failed")
+    if (!this.isOver && this.generation === generation) this.end(this.answered ? "completed" : "failed")
   }
 
   /** The first event posted again with a JWT signed with another secret, or without one: the HTTP status. */

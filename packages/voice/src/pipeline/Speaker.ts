@@ -119,6 +119,8 @@ export const makeSpeaker = (options: SpeakerOptions) => {
 
   /** A new reply whose synthesis fibers live in the current scope. */
   const reply: Effect.Effect<Reply, never, Scope.Scope> = Effect.gen(function*() {
+    // The late frames' series is exported from the first reply on, at 0 until a frame is late.
+    yield* Metric.incrementBy(framesLate, 0)
     const done: Array<string> = []
     const queued: Array<string> = []
     let firstFrameAtMs: number | undefined

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { frames, heardOf, heardPrefix } from "../../src/pipeline/Speaker.js"
+import { Clock, Effect, Fiber, Metric, Option, Stream, TestClock } from "effect"
+import { frames, heardOf, heardPrefix, makeSpeaker } from "../../src/pipeline/Speaker.js"
+import { makeCallRecord } from "../../src/session/CallRecord.js"
+import { framesLate, framesSent } from "../../src/TurnTelemetry.js"
 import { sessionSettings } from "../../src/session/SessionSettings.js"
 
 describe("Speaker", () => {
@@ -22,6 +25,50 @@ describe("Speaker", () => {
     expect(heardOf({ taken: together, synthesizedMs: 1000, sentMs: 500 })).toBe("First sentence.")
     expect(heardOf({ taken: [{ text: "Not yet spoken.", atMs: 0 }], synthesizedMs: 0, sentMs: 0 })).toBe("")
   })
+})
+
+/**
+ * Plays a recording of `count` frames (8 kHz) on the TestClock, which moves 10 ms at a time; sending
+ * the 8th frame takes `stallMs` (the process was busy, the pacer could not run). How many frames were
+ * counted as sent and as late.
+ */
+const pace = (count: number, stallMs: number) =>
+  Effect.gen(function*() {
+    let played = 0
+    const speaker = makeSpeaker({
+      audio: {
+        sampleRate: 8000,
+        play: () => Effect.suspend(() => ++played === 8 ? TestClock.adjust(stallMs) : Effect.void),
+        mark: () => Effect.void
+      },
+      tts: { synthesize: () => Stream.empty },
+      record: makeCallRecord(8000),
+      callTime: Clock.currentTimeMillis
+    })
+    const sent = (yield* Metric.value(framesSent)).count
+    const late = (yield* Metric.value(framesLate)).count
+    const playing = yield* Effect.fork(Effect.scoped(Effect.flatMap(speaker.reply, (r) => r.recording("hello", { sampleRate: 8000, samples: new Int16Array(160 * count) }))))
+    while (Option.isNone(yield* Fiber.poll(playing))) {
+      yield* TestClock.adjust(10)
+      yield* Effect.yieldNow()
+    }
+    yield* Fiber.join(playing)
+    expect(played).toBe(count)
+    return { sent: (yield* Metric.value(framesSent)).count - sent, late: (yield* Metric.value(framesLate)).count - late }
+  })
+
+describe("Speaker's pacer metrics", () => {
+  it.effect("counts every frame sent; none late while the clock keeps up", () =>
+    Effect.gen(function*() {
+      expect(yield* pace(30, 0)).toEqual({ sent: 30, late: 0 })
+      expect(yield* pace(30, 15)).toEqual({ sent: 30, late: 0 })
+    }))
+
+  it.effect("a frame sent after its slot, once the process was stalled, is counted late", () =>
+    Effect.gen(function*() {
+      // After the stall the pacer starts again from now: one frame late, not all that follow.
+      expect(yield* pace(30, 300)).toEqual({ sent: 30, late: 1 })
+    }))
 })
 
 describe("SessionSettings", () => {

@@ -1,6 +1,6 @@
 /**
- * The agents list (status, version, runs) and the form that creates an agent: a name and what the
- * agent says first; the rest is built in the editor.
+ * The agents list (status, version, runs) and the forms that create an agent: from a built-in template,
+ * or blank with a name and what the agent says first; the rest is built in the editor.
  */
 import type { WorkflowListItem } from "@agentline/api/workflows/Workflow"
 import { WorkflowId } from "@agentline/api/Ids"
@@ -104,6 +104,8 @@ export const NewAgent = () => {
   return (
     <section>
       <PageTitle>New agent</PageTitle>
+      <FromTemplate />
+      <h2>Or start from a blank agent</h2>
       <form className="card" onSubmit={submit} noValidate>
         <Field label="Name" required errors={listOf(fieldError(create.error, "name"))}>
           {(props) => <input {...props} value={name} onChange={(e) => setName(e.target.value)} maxLength={255} autoComplete="off" />}
@@ -126,6 +128,56 @@ export const NewAgent = () => {
         </div>
       </form>
     </section>
+  )
+}
+
+/** The built-in templates (`GET /workflow/templates`): one becomes a new agent under the name given. */
+const FromTemplate = () => {
+  const navigate = useNavigate()
+  const templates = useApi(() => client.workflowOperations.templates(), [])
+  const [chosen, setChosen] = useState<number | null>(null)
+  const [name, setName] = useState("")
+  const create = useAction((request: { template_id: number; workflow_name: string }) =>
+    client.workflowOperations.duplicateTemplate({ payload: request }))
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (chosen === null) return
+    const result = await create.run({ template_id: chosen, workflow_name: name.trim() })
+    if (Either.isRight(result)) navigate(`/agents/${WorkflowId.make(result.right.id)}`)
+  }
+  return (
+    <form className="card" onSubmit={submit} noValidate aria-labelledby="templates-heading">
+      <h2 id="templates-heading">Start from a template</h2>
+      <ApiError error={templates.error} />
+      {templates.data === undefined ? (templates.error === undefined && <Loading what="templates" />) : (
+        <fieldset className="templates">
+          <legend>Template</legend>
+          {templates.data.map((t) => (
+            <label key={t.id} className="template-choice">
+              <input
+                type="radio"
+                name="template"
+                checked={chosen === t.id}
+                onChange={() => {
+                  setChosen(t.id)
+                  if (name === "" || templates.data?.some((other) => other.template_name === name)) setName(t.template_name)
+                }}
+              />
+              <span><strong>{t.template_name}</strong> <span className="hint">{t.template_description}</span></span>
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <Field label="Agent name" required errors={listOf(fieldError(create.error, "workflow_name"))}>
+        {(props) => <input {...props} value={name} onChange={(e) => setName(e.target.value)} maxLength={255} autoComplete="off" />}
+      </Field>
+      <ApiError error={create.error} title="Not created" />
+      <div className="actions">
+        <button type="submit" className="primary" disabled={chosen === null || name.trim() === "" || create.pending}>
+          {create.pending ? "Creating…" : "Create from template"}
+        </button>
+      </div>
+    </form>
   )
 }
 

@@ -1,6 +1,6 @@
 /**
  * One agent: its name, status and version (draft or published, and publishing), its UUID and trigger
- * URLs (with copy buttons), archive / restore, and its sub-pages: the graph editor with a text chat
+ * URLs (with copy buttons), archive / restore, duplicate (a new agent from its latest content), and its sub-pages: the graph editor with a text chat
  * panel beside it, settings (name,
  * template variables, configurations), versions, runs and a test call.
  */
@@ -8,7 +8,7 @@ import type { Workflow } from "@agentline/api/workflows/Workflow"
 import { WorkflowId } from "@agentline/api/Ids"
 import { Either } from "effect"
 import { useState } from "react"
-import { NavLink, Route, Routes, useParams } from "react-router"
+import { NavLink, Route, Routes, useNavigate, useParams } from "react-router"
 import { client } from "../../api/client.js"
 import { useAction, useApi } from "../../api/hooks.js"
 import { ApiError } from "../../components/ApiError.js"
@@ -42,6 +42,8 @@ export const AgentPage = () => {
 const LoadedAgent = ({ id }: { readonly id: WorkflowId }) => {
   const workflow = useApi(() => client.workflows.get({ path: { workflow_id: id } }), [id])
   const setStatus = useAction((status: "active" | "archived") => client.workflows.setStatus({ path: { workflow_id: id }, payload: { status } }))
+  const duplicate = useAction(() => client.workflowOperations.duplicate({ path: { workflow_id: id } }))
+  const navigate = useNavigate()
   // What the last save did: kept here, since the editor and settings start afresh on the new version.
   const [saved, setSaved] = useState<string | null>(null)
   const [editing, setEditing] = useState(false)
@@ -56,6 +58,10 @@ const LoadedAgent = ({ id }: { readonly id: WorkflowId }) => {
   const toggle = async () => {
     const result = await setStatus.run(agent.status === "active" ? "archived" : "active")
     if (Either.isRight(result)) workflow.reload()
+  }
+  const copy = async () => {
+    const result = await duplicate.run()
+    if (Either.isRight(result)) navigate(`/agents/${result.right.id}`)
   }
   const triggers = triggerPaths(agent)
   return (
@@ -86,8 +92,10 @@ const LoadedAgent = ({ id }: { readonly id: WorkflowId }) => {
           <button type="button" className={agent.status === "active" ? "danger" : undefined} onClick={toggle} disabled={setStatus.pending}>
             {agent.status === "active" ? "Archive agent" : "Restore agent"}
           </button>
+          <button type="button" onClick={copy} disabled={duplicate.pending}>{duplicate.pending ? "Duplicating…" : "Duplicate"}</button>
         </div>
         <ApiError error={setStatus.error} />
+        <ApiError error={duplicate.error} title="Not duplicated" />
       </div>
       <p role="status" className={saved === null ? undefined : "success"}>{saved ?? ""}</p>
       <nav className="subnav" aria-label="Agent">

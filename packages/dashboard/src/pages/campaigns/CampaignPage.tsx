@@ -1,7 +1,8 @@
 /**
  * A campaign's live view: its state and the actions it allows, the counters, the calls in progress,
  * the attempts still waiting (first tries and retries due), the calling window's next opening, the
- * breaker's state and the log, reloaded every 1.5 s while the campaign runs. Its settings can be changed
+ * breaker's state and the log, reloaded every 1.5 s while the campaign runs; the report and the contacts
+ * file to download. Its settings can be changed
  * while it is draft or paused; a completed campaign can be redialed once.
  */
 import type { Campaign } from "@agentline/api/campaigns/Campaign"
@@ -31,6 +32,41 @@ import {
   settingsRequest
 } from "./campaignView.js"
 import { SettingsFields, settingsErrors } from "./SettingsFields.js"
+
+/**
+ * The server's own progress figures (`GET /campaign/{id}/progress`): the share done and the calls that
+ * ended busy, unanswered or failed (retries included), loaded again whenever the campaign's counters move;
+ * and the downloads: the report of every contact and the contacts file the campaign was created from.
+ */
+const ServerProgress = ({ campaign }: { readonly campaign: Campaign }) => {
+  const path = { path: { campaign_id: campaign.id } }
+  const progress = useApi(() => client.campaigns.progress(path), [campaign.id, campaign.state, campaign.processed_rows, campaign.executed_count])
+  const source = useAction(() => client.campaigns.sourceDownloadUrl(path))
+  const downloadSource = async () => {
+    const result = await source.run()
+    // By its path on this page's origin (the link is signed for the server's public address).
+    if (Either.isRight(result)) {
+      const url = new URL(result.right.download_url)
+      window.location.assign(`${url.pathname}${url.search}`)
+    }
+  }
+  return (
+    <>
+      <ApiError error={progress.error} />
+      {progress.data !== undefined && (
+        <dl className="counters" data-testid="campaign-progress">
+          <div><dt>Percent done</dt><dd data-counter="percent">{progress.data.progress_percentage}%</dd></div>
+          <div><dt>Failed calls (busy, no answer, failed)</dt><dd data-counter="failed-calls">{progress.data.failed_calls}</dd></div>
+        </dl>
+      )}
+      <div className="actions">
+        <a className="button" href={`/api/v1/campaign/${campaign.id}/report`} download>Download report (CSV)</a>
+        <button type="button" onClick={downloadSource} disabled={source.pending}>Download contacts file</button>
+      </div>
+      <ApiError error={source.error} title="No link to the contacts file" />
+    </>
+  )
+}
 
 export const stateTone = (state: string): "good" | "warn" | "bad" | "info" | "neutral" =>
   state === "running" ? "info" : state === "completed" ? "good" : state === "paused" ? "warn" : state === "failed" ? "bad" : "neutral"
@@ -129,6 +165,7 @@ const LiveCampaign = ({ id }: { readonly id: CampaignId }) => {
           <div><dt>Calls in progress</dt><dd data-counter="in-progress">{firstPage === undefined ? "…" : inProgress.length}</dd></div>
           <div><dt>Waiting to be dialed (first tries and retries due)</dt><dd data-counter="waiting">{figures.attemptsWaiting}</dd></div>
         </dl>
+        <ServerProgress campaign={c} />
         {inProgress.length > 0 && (
           <>
             <h3>Calls in progress</h3>

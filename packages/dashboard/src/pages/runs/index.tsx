@@ -1,5 +1,6 @@
 /**
- * The Runs section: runs by agent or by campaign, and each run's page.
+ * The Runs section: the organization's runs searched and filtered, runs by agent or by campaign, and
+ * each run's page.
  *
  * Contract of a section module (`src/pages/<section>/index.tsx`), kept from the app shell:
  * - its default export is a component that takes no props; the app shell renders it at `/runs/*`
@@ -15,6 +16,7 @@ import { ApiError } from "../../components/ApiError.js"
 import { PageTitle } from "../../components/PageTitle.js"
 import { Loading, routeId } from "../agents/ui.js"
 import { RunPage } from "./RunPage.js"
+import { RunSearch } from "./RunSearch.js"
 import { RunsTable } from "./RunsTable.js"
 
 const RunsHome = () => {
@@ -23,7 +25,8 @@ const RunsHome = () => {
   return (
     <section>
       <PageTitle>Runs</PageTitle>
-      <p>Every call is a run of an agent. Choose the agent or the campaign whose runs to see.</p>
+      <p>Every call is a run of an agent: search them all, or choose the agent or the campaign whose runs to see.</p>
+      <RunSearch />
       <div className="two-columns">
         <section aria-labelledby="by-agent">
           <h2 id="by-agent">By agent</h2>
