@@ -73,6 +73,8 @@ import * as EmbedCors from "./embed/EmbedCors.js"
 import * as WidgetScript from "./embed/WidgetScript.js"
 import { EmbedTokensLive, PublicEmbedLive } from "./embed/Http.js"
 import { PublicEmbedChatLive, TextChatLive } from "./text-chat/Http.js"
+import * as WebCallsHttp from "./web-calls/Http.js"
+import { WebCalls } from "@agentline/core/web-calls/WebCalls"
 import { EmbedChat } from "@agentline/voice/text-chat/EmbedChat"
 import { TextChat } from "@agentline/voice/text-chat/TextChat"
 import * as Authentication from "./Authentication.js"
@@ -192,6 +194,7 @@ export const ServicesLive = Layer.mergeAll(
   Recordings.Default,
   Embeds.Default,
   TextChatServicesLive,
+  WebCalls.Default,
   WorkflowCopies.Default
 ).pipe(
   Layer.provideMerge(Dispatcher.campaignDialer),
@@ -257,6 +260,7 @@ export const ApiLive = Layer.unwrapEffect(
     PublicEmbedLive,
     TextChatLive,
     PublicEmbedChatLive,
+    WebCallsHttp.WebCallsLive,
     OrganizationsLive,
     WorkflowsLive,
     NodeTypesLive,
@@ -303,6 +307,7 @@ export const HttpAppLive = Layer.mergeAll(
   RequestGuard.layer(AgentlineApi).pipe(Layer.provide(ErrorHandling.layer(AgentlineApi))),
   HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" }),
   TelephonyWebhooks.layer,
+  WebCallsHttp.routeLayer,
   HttpApiScalar.layer({ path: "/docs" }),
   DashboardLive,
   // The embed's CORS answers before the server-wide one (it is added after it), for its own paths only.

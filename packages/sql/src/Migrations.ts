@@ -33,6 +33,7 @@ import m0022 from "./migrations/0022_call_transfers.js"
 import m0023 from "./migrations/0023_text_chat_sessions.js"
 import m0024 from "./migrations/0024_run_columns.js"
 import m0025 from "./migrations/0025_run_search.js"
+import m0026 from "./migrations/0026_web_call_tokens.js"
 
 /** Keys are `<id>_<name>`; ids only ever grow (the migrator never fills gaps). */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -55,7 +56,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0022_call_transfers": m0022,
   "0023_text_chat_sessions": m0023,
   "0024_run_columns": m0024,
-  "0025_run_search": m0025
+  "0025_run_search": m0025,
+  "0026_web_call_tokens": m0026
 }
 
 const ADVISORY_LOCK_ID = 0x61676c6e // "agln"
