@@ -121,7 +121,11 @@ export const dashboardSuite = (
    * The server's extra environment (e.g. `AGENTLINE_WEBHOOK_ALLOW_PRIVATE` for tools on this machine); a
    * function is called when the server starts (after the file's own `beforeAll`s, e.g. a fake model's URL).
    */
-  options: { readonly serverEnv?: Readonly<Record<string, string>> | (() => Readonly<Record<string, string>>) } = {}
+  options: {
+    readonly serverEnv?: Readonly<Record<string, string>> | (() => Readonly<Record<string, string>>)
+    /** More Chromium flags (e.g. a fake microphone); a function is called when the browser starts. */
+    readonly browserArgs?: () => ReadonlyArray<string>
+  } = {}
 ) => {
   let browser: Browser | undefined
   beforeAll(async () => {
@@ -132,7 +136,7 @@ export const dashboardSuite = (
       executablePath: chromiumPath,
       headless: true,
       // Tests run as root in containers, where Chromium's sandbox cannot start.
-      args: ["--no-sandbox", "--disable-dev-shm-usage"]
+      args: ["--no-sandbox", "--disable-dev-shm-usage", ...(options.browserArgs?.() ?? [])]
     })
   }, 60_000)
   afterAll(async () => {
