@@ -11,7 +11,9 @@
  *
  * Checked: the agent heard the fake microphone's words (the run's transcript and the page's), the page
  * played the agent's audio (the worklet's counter of audible samples, not just bytes on the socket),
- * each answer's latency is shown, hang-up ends the call and the run is linked.
+ * each answer's latency is shown, hang-up ends the call and the run is linked. Barge-in: on a node the
+ * caller may interrupt, the microphone's words over a long greeting make the server send `clear`, the
+ * worklet empties its queue (its counter of clears), and the run's greeting is cut where it was.
  */
 import * as LocalSpeechToText from "@agentline/voice-local/LocalSpeechToText"
 import { type Answer, reply } from "@agentline/voice-openai/testing/FakeOpenAi"
@@ -98,6 +100,15 @@ const agentDefinition = {
   edges: []
 }
 
+/** A greeting of about fourteen seconds (espeak-ng at 150 words a minute), on a node the caller may interrupt. */
+const LONG_GREETING = "Hello, this is Acme. Let me tell you about our plans. The first plan costs ten dollars. " +
+  "The second plan costs twenty dollars. The third plan costs thirty dollars and includes everything we offer today."
+
+const interruptible = {
+  nodes: [{ ...agentDefinition.nodes[0]!, data: { ...agentDefinition.nodes[0]!.data, greeting: LONG_GREETING, allow_interrupt: true } }],
+  edges: []
+}
+
 dashboardSuite("Web calls", (dashboard) => {
   it("Talk on the agent page: the agent hears the microphone's words, the page plays its answers, hang-up links the run", async () => {
     const agent = await dashboard.api("POST", "/api/v1/workflow/create/definition", {
@@ -142,6 +153,38 @@ dashboardSuite("Web calls", (dashboard) => {
     expect(run.recording_url).not.toBeNull()
     await link.click()
     await page.waitForURL(`**/runs/${agent.id}/${runId}`)
+  }, 180_000)
+
+  it("barge-in: the microphone's words over the agent's long greeting clear the page's playback queue; the greeting is cut in the transcript", async () => {
+    const agent = await dashboard.api("POST", "/api/v1/workflow/create/definition", {
+      name: "Long talker",
+      workflow_definition: interruptible,
+      workflow_configurations: { smart_turn_stop_secs: 0.6, max_user_idle_timeout: 60 }
+    })
+    const page = await dashboard.loggedIn(await dashboard.newUser())
+    await page.goto(`/agents/${agent.id}`)
+    const panel = page.getByRole("complementary", { name: "Talk to the agent" })
+    await panel.getByRole("button", { name: "Talk" }).click()
+    // The fake microphone speaks within the greeting: the server says clear, the worklet empties its queue.
+    await expect.poll(async () => Number(await panel.getAttribute("data-clears")), { timeout: 30_000 }).toBeGreaterThan(0)
+    const transcript = panel.getByRole("list", { name: "Call transcript" })
+    await transcript.getByText(SAID).first().waitFor({ timeout: 30_000 })
+    await transcript.getByText("Wonderful, thank you.").first().waitFor({ timeout: 20_000 })
+    await panel.getByRole("button", { name: "Hang up" }).click()
+    await panel.getByText(/The call has ended/).waitFor({ timeout: 20_000 })
+    const href = need(await panel.getByRole("link", { name: "Open the run" }).getAttribute("href"))
+
+    const run = await dashboard.api("GET", `/api/v1/workflow/${agent.id}/runs/${Number(href.split("/").at(-1))}`)
+    const greeting = run.logs.transcript[0]
+    expect(greeting.role).toBe("assistant")
+    expect(greeting.interrupted).toBe(true)
+    expect(LONG_GREETING.startsWith(greeting.text)).toBe(true)
+    expect(greeting.text.length).toBeLessThan(LONG_GREETING.length)
+    expect(run.logs.realtime_feedback_events.some((e: { type: string }) => e.type === "rtf-interruption")).toBe(true)
+    // The page played only part of the greeting (about fourteen seconds whole) and the short answer.
+    const seconds = Number(await panel.getAttribute("data-audible-samples")) / Number(await panel.getAttribute("data-sample-rate"))
+    expect(seconds).toBeGreaterThan(0.5)
+    expect(seconds).toBeLessThan(8)
   }, 180_000)
 }, {
   serverEnv: () => ({ AGENTLINE_LLM: "openai:fake-model", OPENAI_BASE_URL: need(fakeUrl), OPENAI_API_KEY: "sk-fake", AGENTLINE_STT: "openai:whisper-1" }),

@@ -153,7 +153,7 @@ export const TalkPanel = ({ workflow }: { readonly workflow: Workflow }) => {
   const live = phase === "connecting" || phase === "live"
   return (
     <aside className="talk-panel card" aria-label="Talk to the agent" data-played-samples={stats.played} data-audible-samples={stats.audible}
-      data-clears={stats.clears}>
+      data-clears={stats.clears} data-sample-rate={rate}>
       <h2>Talk to the agent</h2>
       <p className="hint">
         By voice from this browser with version {workflow.version_number ?? "?"}
