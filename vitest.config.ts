@@ -7,9 +7,9 @@ import { defineConfig } from "vitest/config"
 // Workers: most test time is spent waiting (real servers, fake carriers playing calls out on wall-clock
 // timers, PostgreSQL), so two test files run at once even on a two-core machine, where vitest's default
 // (cores - 1) would run one: the whole suite takes about half as long. The fault scenarios
-// (`npm run test:faults`) start and kill whole server processes and run one file at a time.
-const faults = process.env.AGENTLINE_TEST_FAULTS === "1"
-const workers = faults ? 1 : Math.max(2, availableParallelism() - 1)
+// (`npm run test:faults`) start and kill whole server processes; they too run two files at once (the
+// restarts are one file per database, so each worker takes one).
+const workers = Math.max(2, availableParallelism() - 1)
 
 export default defineConfig({
   test: {

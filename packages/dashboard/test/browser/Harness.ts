@@ -3,8 +3,8 @@
  * the built dashboard, as `npm start` runs them) on SQLite and on PostgreSQL, driven by Debian's
  * Chromium through `playwright-core` (which never downloads a browser).
  *
- * A test file calls `dashboardSuite(...)` once; it runs the file's tests once per database, starting
- * one server per database and one browser for the whole file (each test gets a fresh browser context,
+ * A test file calls `dashboardSuite(...)` once; it runs the file's tests once per database it names
+ * (SQLite unless it asks for PostgreSQL too, see `browserDialects`), starting one server per database and one browser for the whole file (each test gets a fresh browser context,
  * so no cookies leak between tests). Every page fails its test on an uncaught script error or a
  * Content-Security-Policy violation.
  *
@@ -86,6 +86,15 @@ export interface Dashboard {
 /** The dialects a run covers: SQLite always, PostgreSQL when the global setup reached it. */
 export const dialects: ReadonlyArray<Dialect> = Testing.dialects
 
+/**
+ * The dialects a browser suite runs on unless it asks for more: SQLite only. The dashboard is a client
+ * of the API, whose every operation is tested on both databases in `packages/http`; a browser suite
+ * run twice costs a second server and every page again (about half the browser tests' time in CI) and
+ * checks the same pages. The campaigns suite, where the most storage lies behind the pages, runs on
+ * both; `AGENTLINE_BROWSER_PG=1` runs every suite on both.
+ */
+export const browserDialects: ReadonlyArray<Dialect> = process.env.AGENTLINE_BROWSER_PG === "1" ? dialects : ["sqlite"]
+
 let userCounter = 0
 
 const call = async (url: string, init: RequestInit & { readonly apiKey?: string; readonly token?: string; readonly json?: unknown }) => {
@@ -123,6 +132,8 @@ export const dashboardSuite = (
    */
   options: {
     readonly serverEnv?: Readonly<Record<string, string>> | (() => Readonly<Record<string, string>>)
+    /** The databases to run on (default `browserDialects`). */
+    readonly dialects?: ReadonlyArray<Dialect>
     /** More Chromium flags (e.g. a fake microphone); a function is called when the browser starts. */
     readonly browserArgs?: () => ReadonlyArray<string>
   } = {}
@@ -143,7 +154,7 @@ export const dashboardSuite = (
     await browser?.close()
   })
 
-  for (const dialect of dialects) {
+  for (const dialect of options.dialects ?? browserDialects) {
     describe(`${name} [${dialect}]`, () => {
       let server: ServerProcess | undefined
       let scope: Scope.CloseableScope | undefined

@@ -11,7 +11,7 @@ import { startFakeOpenAi } from "@agentline/voice-openai/testing/FakeOpenAi"
 import { Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import { scriptedReplies } from "../../../http/src/DemoConversations.js"
-import { dashboardSuite, LAPTOP, PHONE } from "./Harness.js"
+import { dashboardSuite, dialects, LAPTOP, PHONE } from "./Harness.js"
 
 // The agent talks with the FAKE OpenAI-compatible model: without a language model a call that the
 // callee answers ends `failed` (the agent cannot talk), and the campaign would reach nobody.
@@ -204,4 +204,4 @@ dashboardSuite("Campaigns and runs", (dashboard) => {
     const log = await page.getByRole("heading", { name: "Log" }).locator("xpath=..").textContent()
     for (const event of ["campaign_started", "campaign_paused", "campaign_resumed", "campaign_canceled"]) expect(log).toContain(event)
   }, 120_000)
-}, { serverEnv: modelEnv })
+}, { serverEnv: modelEnv, dialects })

@@ -1,5 +1,6 @@
 /**
- * Talking to an agent by voice in a browser (browser tests on the real server, SQLite and PostgreSQL):
+ * Talking to an agent by voice in a browser (browser tests on the real server; SQLite, and PostgreSQL too
+ * with AGENTLINE_BROWSER_PG=1):
  * the agent page's "Talk" button opens a web call in Debian's Chromium, whose microphone is a FAKE
  * device playing a WAV made here with espeak-ng (`--use-file-for-fake-audio-capture`, looped).
  *

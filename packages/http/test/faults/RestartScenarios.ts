@@ -1,14 +1,15 @@
 /**
  * Process restarts mid-campaign (issue 16.1 and the crash case): a graceful SIGTERM with a new process
- * started at once, and a kill -9, on PostgreSQL and SQLite.
+ * started at once, and a kill -9. Declared per database by `Restarts.sqlite.faults.ts` and
+ * `Restarts.pg.faults.ts`: two files, so that the fault run's two workers take one database each.
  */
 import { describe, it } from "@effect/vitest"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { campaignOf, dialects, expectSettled, freshTarget, start, startCampaign, waitFor } from "./FaultHarness.js"
 
-for (const dialect of dialects) {
-  describe(`restarts [${dialect}]`, () => {
+export const restartScenarios = (dialect: "sqlite" | "pg") =>
+  describe.skipIf(!dialects.includes(dialect))(`restarts [${dialect}]`, () => {
     it.live("SIGTERM mid-campaign (300 contacts, concurrency 20), restarted at once: completes, nobody dialed twice", () =>
       Effect.gen(function*() {
         const target = yield* freshTarget(dialect)
@@ -94,4 +95,3 @@ for (const dialect of dialects) {
         }
       }).pipe(Effect.scoped), 300_000)
   })
-}

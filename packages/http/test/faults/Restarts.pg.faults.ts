@@ -1,0 +1,3 @@
+import { restartScenarios } from "./RestartScenarios.js"
+
+restartScenarios("pg")
