@@ -140,7 +140,7 @@ dashboardSuite("Web calls", (dashboard) => {
     await panel.getByRole("button", { name: "Hang up" }).click()
     await panel.getByText(/The call has ended/).waitFor({ timeout: 20_000 })
     const link = panel.getByRole("link", { name: "Open the run" })
-    const href = need(await link.getAttribute("href"))
+    const href = need((await link.getAttribute("href")) ?? undefined)
     const runId = Number(href.split("/").at(-1))
 
     const run = await dashboard.api("GET", `/api/v1/workflow/${agent.id}/runs/${runId}`)
@@ -173,7 +173,7 @@ dashboardSuite("Web calls", (dashboard) => {
     await transcript.getByText("Wonderful, thank you.").first().waitFor({ timeout: 20_000 })
     await panel.getByRole("button", { name: "Hang up" }).click()
     await panel.getByText(/The call has ended/).waitFor({ timeout: 20_000 })
-    const href = need(await panel.getByRole("link", { name: "Open the run" }).getAttribute("href"))
+    const href = need((await panel.getByRole("link", { name: "Open the run" }).getAttribute("href")) ?? undefined)
 
     const run = await dashboard.api("GET", `/api/v1/workflow/${agent.id}/runs/${Number(href.split("/").at(-1))}`)
     const greeting = run.logs.transcript[0]

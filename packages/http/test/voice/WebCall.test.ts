@@ -19,12 +19,20 @@ let callerLines: ReadonlyArray<string> = []
 
 const sleep = (millis: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, millis)))
 
+/** A control message of the server's (docs/web-calls.md). */
+interface WireMessage {
+  readonly type: string
+  readonly role?: string
+  readonly text?: string
+  readonly ms?: number
+}
+
 /** The browser's side of a web call: what it got (JSON messages, the agent's audio) and its microphone. */
 const connect = (url: string) =>
   Effect.acquireRelease(
-    Effect.async<{ socket: WebSocket; messages: Array<any>; audio: Array<Int16Array>; closed: () => boolean }>((resume) => {
+    Effect.async<{ socket: WebSocket; messages: Array<WireMessage>; audio: Array<Int16Array>; closed: () => boolean }>((resume) => {
       const socket = new WebSocket(url)
-      const messages: Array<any> = []
+      const messages: Array<WireMessage> = []
       const audio: Array<Int16Array> = []
       let closed = false
       socket.on("message", (data, isBinary) => {
@@ -97,7 +105,7 @@ const startWebCall = (apiKey: string, agentId: number) =>
 const runOf = (apiKey: string, agentId: number, runId: number) =>
   Effect.map(call("GET", `/api/v1/workflow/${agentId}/runs/${runId}`, { apiKey }), (r) => r.body)
 
-const transcriptOf = (messages: ReadonlyArray<any>) => messages.filter((m) => m.type === "transcript").map((m) => [m.role, m.text])
+const transcriptOf = (messages: ReadonlyArray<WireMessage>) => messages.filter((m) => m.type === "transcript").map((m) => [m.role, m.text])
 
 for (const dialect of dialects) {
   layer(voiceLayer(dialect, () => callerLines, defaultPrices), { timeout: "120 seconds", excludeTestServices: true })(`web calls [${dialect}]`, (it) => {
@@ -142,7 +150,7 @@ for (const dialect of dialects) {
         const run = yield* runOf(s.apiKey, s.agentId, created.workflow_run_id)
         expect(run).toMatchObject({ mode: "webcall", is_completed: true, annotations: { web_call: { source: "api" } } })
         expect(run.gathered_context).toMatchObject({ city: "Paris", call_disposition: "interested", end_reason: "end_call_tool", outcome: "completed" })
-        expect(run.logs.transcript.map((t: any) => [t.role, t.text])).toEqual(transcriptOf(browser.messages))
+        expect(run.logs.transcript.map((t: { role: string; text: string }) => [t.role, t.text])).toEqual(transcriptOf(browser.messages))
         expect(run.logs.turn_latency_ms).toEqual(latencies)
         expect(run.usage_info.llm["openai:fake-model"].prompt_tokens).toBeGreaterThan(0)
         expect(run.usage_info.stt.scripted).toBeGreaterThan(2)
@@ -174,7 +182,7 @@ for (const dialect of dialects) {
         const run = yield* runOf(s.apiKey, s.agentId, created.workflow_run_id)
         expect(run.is_completed).toBe(true)
         expect(run.gathered_context.end_reason).toBe("user_hangup")
-        expect(run.logs.transcript.map((t: any) => t.text)).toEqual(["Hello Ada, this is Acme."])
+        expect(run.logs.transcript.map((t: { text: string }) => t.text)).toEqual(["Hello Ada, this is Acme."])
       })))
 
     it.effect("tokens: a wrong one and an expired one are refused before the upgrade; the endpoint needs credentials and the organization's agent", () =>
