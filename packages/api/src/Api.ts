@@ -16,6 +16,7 @@ import { DoNotCallApi } from "./do-not-call/Api.js"
 import { EmbedTokensApi, PublicEmbedApi } from "./embed/Api.js"
 import { PublicEmbedChatApi, TextChatApi } from "./text-chat/Api.js"
 import { PhoneNumbersApi } from "./phone-numbers/Api.js"
+import { WebCallsApi } from "./web-calls/Api.js"
 import { TelephonyConfigsApi } from "./telephony/Api.js"
 import { AuthApi } from "./auth/Api.js"
 import { HealthApi } from "./health/Api.js"
@@ -60,6 +61,7 @@ export class AgentlineApi extends HttpApi.make("agentline")
   .add(PublicEmbedApi)
   .add(TextChatApi)
   .add(PublicEmbedChatApi)
+  .add(WebCallsApi)
   .add(TelephonyCallbacksApi)
   .add(UploadsApi)
   .add(UploadTargetApi)

@@ -49,7 +49,8 @@ const LAYERS: Readonly<Record<string, number>> = {
   "dispatcher": 7,
   "webhook-delivery": 7,
   "media": 8,
-  "calls": 9
+  "calls": 9,
+  "web-calls": 9
 }
 
 const sources = (dir: string): Array<string> =>

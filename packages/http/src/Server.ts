@@ -74,6 +74,8 @@ import * as EmbedCors from "./embed/EmbedCors.js"
 import * as WidgetScript from "./embed/WidgetScript.js"
 import { EmbedTokensLive, PublicEmbedLive } from "./embed/Http.js"
 import { PublicEmbedChatLive, TextChatLive } from "./text-chat/Http.js"
+import * as WebCallsHttp from "./web-calls/Http.js"
+import { WebCalls } from "@agentline/core/web-calls/WebCalls"
 import { EmbedChat } from "@agentline/voice/text-chat/EmbedChat"
 import { TextChat } from "@agentline/voice/text-chat/TextChat"
 import * as Authentication from "./Authentication.js"
@@ -194,6 +196,7 @@ export const ServicesLive = Layer.mergeAll(
   Recordings.Default,
   Embeds.Default,
   TextChatServicesLive,
+  WebCalls.Default,
   WorkflowCopies.Default
 ).pipe(
   Layer.provideMerge(Dispatcher.campaignDialer),
@@ -259,6 +262,7 @@ export const ApiLive = Layer.unwrapEffect(
     PublicEmbedLive,
     TextChatLive,
     PublicEmbedChatLive,
+    WebCallsHttp.WebCallsLive,
     OrganizationsLive,
     WorkflowsLive,
     NodeTypesLive,
@@ -306,6 +310,7 @@ export const HttpAppLive = Layer.mergeAll(
   RequestGuard.layer(AgentlineApi).pipe(Layer.provide(ErrorHandling.layer(AgentlineApi))),
   HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" }),
   TelephonyWebhooks.layer,
+  WebCallsHttp.routeLayer,
   HttpApiScalar.layer({ path: "/docs" }),
   DashboardLive,
   // The embed's CORS answers before the server-wide one (it is added after it), for its own paths only.

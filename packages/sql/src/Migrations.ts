@@ -33,6 +33,7 @@ import m0022 from "./migrations/0022_call_transfers.js"
 import m0023 from "./migrations/0023_text_chat_sessions.js"
 import m0024 from "./migrations/0024_run_columns.js"
 import m0025 from "./migrations/0025_run_search.js"
+import m0026 from "./migrations/0026_web_call_tokens.js"
 import m0027 from "./migrations/0027_campaign_reports.js"
 
 /** Keys are `<id>_<name>`; ids only ever grow (the migrator never fills gaps). */
@@ -57,6 +58,7 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0023_text_chat_sessions": m0023,
   "0024_run_columns": m0024,
   "0025_run_search": m0025,
+  "0026_web_call_tokens": m0026,
   "0027_campaign_reports": m0027
 }
 

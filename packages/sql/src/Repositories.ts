@@ -25,6 +25,7 @@ import * as SqlRecordingsRepo from "./recordings/SqlRecordingsRepo.js"
 import * as SqlToolsRepo from "./tools/SqlToolsRepo.js"
 import * as SqlTransfersRepo from "./transfers/SqlTransfersRepo.js"
 import * as SqlTextChatRepo from "./text-chat/SqlTextChatRepo.js"
+import * as SqlWebCallTokensRepo from "./web-calls/SqlWebCallTokensRepo.js"
 import * as SqlWorkflowsRepo from "./workflows/SqlWorkflowsRepo.js"
 
 export const layer = Layer.mergeAll(
@@ -50,5 +51,6 @@ export const layer = Layer.mergeAll(
   SqlToolsRepo.layer,
   SqlTransfersRepo.layer,
   SqlTextChatRepo.layer,
+  SqlWebCallTokensRepo.layer,
   Transactor.layer
 )

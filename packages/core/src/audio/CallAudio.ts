@@ -17,6 +17,8 @@
  * - `endAsFailed(reason)`: the agent could not talk (no language model, speech synthesis or recognition
  *   failing): the attempt ends `failed` with the reason, then the call is hung up. Optional: a handle
  *   without it is hung up.
+ * - `notify(notice)`: told each transcript line and each answer's latency as the conversation goes
+ *   (a web call shows them live); optional, telephony has no use for it.
  *
  * The provider's media codec (`TelephonyProvider.media`) and `Pcm` do the translation; this server's
  * media route (`MediaStreams`) builds the handle and hands it to the `CallAudioHandler`.
@@ -52,7 +54,25 @@ export interface CallAudio {
   readonly transfer?: ((request: TransferRequest) => Effect.Effect<TransferStarted>) | undefined
   /** Ends this side of the media stream without hanging the call up (the provider carries it on). */
   readonly leave?: Effect.Effect<void> | undefined
+  /** Told what the conversation produced as it goes: transcript lines, answers' latencies. */
+  readonly notify?: ((notice: CallNotice) => Effect.Effect<void>) | undefined
 }
+
+/**
+ * What the runtime tells a handle that listens (`CallAudio.notify`): a line of the transcript as it is
+ * recorded (the caller's when recognized, the agent's once played or cut), and the latency of an answer
+ * (the caller's end of speech to the answer's first audio, milliseconds).
+ */
+export type CallNotice =
+  | {
+    readonly _tag: "Transcript"
+    readonly role: "user" | "assistant"
+    readonly text: string
+    readonly startMs: number
+    readonly endMs: number
+    readonly interrupted: boolean
+  }
+  | { readonly _tag: "Latency"; readonly ms: number }
 
 /** A transfer the runtime asks for: where to, how, how long the target may ring. */
 export interface TransferRequest {

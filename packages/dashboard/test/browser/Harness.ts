@@ -134,6 +134,8 @@ export const dashboardSuite = (
     readonly serverEnv?: Readonly<Record<string, string>> | (() => Readonly<Record<string, string>>)
     /** The databases to run on (default `browserDialects`). */
     readonly dialects?: ReadonlyArray<Dialect>
+    /** More Chromium flags (e.g. a fake microphone); a function is called when the browser starts. */
+    readonly browserArgs?: () => ReadonlyArray<string>
   } = {}
 ) => {
   let browser: Browser | undefined
@@ -145,7 +147,7 @@ export const dashboardSuite = (
       executablePath: chromiumPath,
       headless: true,
       // Tests run as root in containers, where Chromium's sandbox cannot start.
-      args: ["--no-sandbox", "--disable-dev-shm-usage"]
+      args: ["--no-sandbox", "--disable-dev-shm-usage", ...(options.browserArgs?.() ?? [])]
     })
   }, 60_000)
   afterAll(async () => {

@@ -95,7 +95,7 @@ const transferResultRoute = Effect.gen(function*() {
 })
 
 /** A platform WebSocket as the media service sees it: frames in, frames out, close. */
-const connectionOf = (socket: Socket.Socket) =>
+export const connectionOf = (socket: Socket.Socket) =>
   Effect.gen(function*() {
     const write = yield* socket.writer
     const frames = yield* Queue.unbounded<WebSocketFrame | undefined>()

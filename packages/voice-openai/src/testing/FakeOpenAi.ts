@@ -4,7 +4,7 @@
  * first piece only), the usage chunk without choices, `data: [DONE]`; the speech and transcription SSE
  * events; HTTP errors as `{"error":{message,type,param,code}}`. Each request takes the next scripted
  * answer, or, when the script is empty and a `respond` function is given, what it answers for the
- * request (a scripted conversation partner for end-to-end tests).
+ * request (a scripted conversation partner for end-to-end tests), at once or when its promise settles.
  */
 import { Effect } from "effect"
 import * as Http from "node:http"
@@ -68,7 +68,7 @@ export const reply = (text: string, toolCalls: ReadonlyArray<{ readonly name: st
   ]
 })
 
-export const startFakeOpenAi = (answers: Array<Answer>, respond?: (request: Received) => Answer) =>
+export const startFakeOpenAi = (answers: Array<Answer>, respond?: (request: Received) => Answer | Promise<Answer>) =>
   Effect.acquireRelease(
     Effect.async<{ readonly url: string; readonly received: Array<Received>; readonly server: Http.Server }>((resume) => {
       const received: Array<Received> = []
@@ -84,21 +84,23 @@ export const startFakeOpenAi = (answers: Array<Answer>, respond?: (request: Rece
             contentType: req.headers["content-type"],
             body: json ? JSON.parse(raw.toString()) : raw
           })
-          const answer = answers.shift() ?? respond?.(received[received.length - 1]!)
-          if (answer === undefined || answer._tag === "Status") {
-            const status = answer?.status ?? 500
-            res.writeHead(status, { "content-type": "application/json" })
-            res.end(JSON.stringify({ error: { message: answer?.message ?? "no scripted answer", type: answer?.type ?? "server_error", param: null, code: null } }))
-            return
-          }
-          res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" })
-          for (const c of answer.chunks) res.write(`data: ${JSON.stringify(c)}\n\n`)
-          if (answer._tag === "Drop") {
-            setTimeout(() => res.socket?.destroy(), 20)
-            return
-          }
-          if (answer.done !== false) res.write("data: [DONE]\n\n")
-          res.end()
+          const scripted = answers.shift()
+          void Promise.resolve(scripted ?? respond?.(received[received.length - 1]!)).then((answer) => {
+            if (answer === undefined || answer._tag === "Status") {
+              const status = answer?.status ?? 500
+              res.writeHead(status, { "content-type": "application/json" })
+              res.end(JSON.stringify({ error: { message: answer?.message ?? "no scripted answer", type: answer?.type ?? "server_error", param: null, code: null } }))
+              return
+            }
+            res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" })
+            for (const c of answer.chunks) res.write(`data: ${JSON.stringify(c)}\n\n`)
+            if (answer._tag === "Drop") {
+              setTimeout(() => res.socket?.destroy(), 20)
+              return
+            }
+            if (answer.done !== false) res.write("data: [DONE]\n\n")
+            res.end()
+          })
         })
       })
       server.listen(0, "127.0.0.1", () => {

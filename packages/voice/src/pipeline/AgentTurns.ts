@@ -4,6 +4,7 @@
  * what the caller heard of it (cut short on barge-in), and its latencies go to the turn's span and the
  * metrics (`TurnTelemetry.ts`).
  */
+import type { CallNotice } from "@agentline/core/audio/CallAudio"
 import type { PlayableRecording } from "@agentline/core/recordings/Recordings"
 import type { SpeechError } from "@agentline/core/voice/Speech"
 import { Effect, Either, Exit, Option } from "effect"
@@ -25,6 +26,8 @@ export interface AgentTurnsOptions {
   readonly note: (events: ReadonlyArray<RunEvent>) => Effect.Effect<void>
   /** Milliseconds from the caller's end of speech to the first audio of each answer. */
   readonly latencies: Array<number>
+  /** Told each agent line and latency as they are recorded (`CallAudio.notify`). */
+  readonly notify?: ((notice: CallNotice) => Effect.Effect<void>) | undefined
 }
 
 /** The caller's turn an answer answers: when their speech ended and when their words were recognized. */
@@ -36,6 +39,7 @@ export interface CallerTurn {
 
 export const makeAgentTurns = (options: AgentTurnsOptions) => {
   const { callTime, note, record, responder, speaker } = options
+  const notify = (notice: CallNotice) => options.notify?.(notice) ?? Effect.void
 
   /**
    * Says an utterance outside the model (greeting, transition speech, a tool's waiting message). A
@@ -57,13 +61,10 @@ export const makeAgentTurns = (options: AgentTurnsOptions) => {
     Effect.gen(function*() {
       const text = reply.played()
       if (text === "") return
-      recordTurn(record, {
-        role: "assistant",
-        text,
-        startMs: reply.firstFrameAtMs() ?? startedAtMs,
-        endMs: interrupted ? yield* callTime : yield* speaker.drainedAt,
-        ...(interrupted ? { interrupted } : {})
-      })
+      const startMs = reply.firstFrameAtMs() ?? startedAtMs
+      const endMs = interrupted ? yield* callTime : yield* speaker.drainedAt
+      recordTurn(record, { role: "assistant", text, startMs, endMs, ...(interrupted ? { interrupted } : {}) })
+      yield* notify({ _tag: "Transcript", role: "assistant", text, startMs, endMs, interrupted })
     })
 
   /**
@@ -114,6 +115,7 @@ export const makeAgentTurns = (options: AgentTurnsOptions) => {
       const first = reply.firstFrameAtMs()
       if (first !== undefined) {
         options.latencies.push(Math.round(first - turn.endMs))
+        yield* notify({ _tag: "Latency", ms: Math.round(first - turn.endMs) })
         yield* recordStage("first_audio", Math.max(0, first - turn.endMs))
       }
     }).pipe(turnSpan({ node: responder.state().node.id }))

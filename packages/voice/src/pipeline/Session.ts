@@ -91,7 +91,7 @@ export const runSession = (audio: CallAudio, call: SessionCall, services: Sessio
     })
     yield* log.note([...responder.openingEvents, ...problems])
     const speaker = makeSpeaker({ audio, tts: services.tts, record, callTime })
-    const turns = makeAgentTurns({ responder, speaker, record, callTime, playable: services.playable, note: log.note, latencies })
+    const turns = makeAgentTurns({ responder, speaker, record, callTime, playable: services.playable, note: log.note, latencies, notify: audio.notify })
     const optOut = makeOptOut(services.optOut, call, log.note)
 
     // The caller's audio: recorded, to the VAD (listener), to the recognizer.
@@ -140,6 +140,9 @@ export const runSession = (audio: CallAudio, call: SessionCall, services: Sessio
         switch (decision._tag) {
           case "Respond": {
             recordTurn(record, { role: "user", text: decision.text, startMs: decision.startMs, endMs: decision.endMs })
+            if (audio.notify !== undefined && decision.text.trim() !== "") {
+              yield* audio.notify({ _tag: "Transcript", role: "user", text: decision.text, startMs: decision.startMs, endMs: decision.endMs, interrupted: false })
+            }
             yield* log.note([{ type: "rtf-user-transcription", payload: { text: decision.text, final: true } }])
             responder.gather(yield* optOut(decision.text))
             const screened = Effect.gen(function*() {

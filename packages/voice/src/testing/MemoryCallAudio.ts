@@ -1,10 +1,10 @@
 /**
  * An answered call in memory, for tests of the runtime's stages: the caller's audio is what the test
  * `speak`s (PCM frames of 20 ms, sent at once), the agent's audio is collected, and clears, marks,
- * hang-ups and how the call was ended are recorded.
+ * hang-ups, how the call was ended and what the runtime notified (`CallAudio.notify`) are recorded.
  */
 import { AttemptId, RunId } from "@agentline/api/Ids"
-import type { CallAudio, CallAudioEvent } from "@agentline/core/audio/CallAudio"
+import type { CallAudio, CallAudioEvent, CallNotice } from "@agentline/core/audio/CallAudio"
 import type * as Pcm from "@agentline/core/audio/Pcm"
 import { Effect, Queue, Sink, Stream } from "effect"
 
@@ -17,7 +17,8 @@ export const make = (sampleRate = 8000) =>
       marks: [] as Array<string>,
       hungUp: false,
       voicemail: undefined as string | undefined,
-      failed: undefined as string | undefined
+      failed: undefined as string | undefined,
+      notices: [] as Array<CallNotice>
     }
     const frameSamples = Math.round(sampleRate / 50)
     const play = (frame: Pcm.PcmFrame) => Effect.sync(() => void played.push(frame))
@@ -36,7 +37,8 @@ export const make = (sampleRate = 8000) =>
       clear: Effect.sync(() => void state.clears++),
       hangUp: Effect.zipRight(Effect.sync(() => void (state.hungUp = true)), Queue.offer(incoming, undefined)),
       endAsVoicemail: (reason) => Effect.zipRight(Effect.sync(() => void (state.voicemail = reason)), Queue.offer(incoming, undefined)),
-      endAsFailed: (reason) => Effect.zipRight(Effect.sync(() => void (state.failed = reason)), Queue.offer(incoming, undefined))
+      endAsFailed: (reason) => Effect.zipRight(Effect.sync(() => void (state.failed = reason)), Queue.offer(incoming, undefined)),
+      notify: (notice) => Effect.sync(() => void state.notices.push(notice))
     }
     /** The caller's audio: `samples` cut into 20 ms frames, all sent now. */
     const speak = (samples: Int16Array) =>

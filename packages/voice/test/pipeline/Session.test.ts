@@ -117,6 +117,11 @@ describe("Session (the pipeline on in-memory ports)", () => {
         ["assistant", "Sure, I understand. Let me end the call. Goodbye now. Have a nice day."]
       ])
       expect(result.latencies.length).toBe(1)
+      // A listening handle was told each line as it was recorded, then the answer's latency.
+      expect(call.state.notices.map((n) => n._tag === "Transcript" ? [n.role, n.text] : ["latency", n.ms])).toEqual([
+        ...result.record.turns.map((t) => [t.role, t.text]),
+        ["latency", result.latencies[0]]
+      ])
       expect(result.tokens.outputTokens).toBe(14)
       expect(result.ttsCharacters).toBe("Hello there.".length + "Sure, I understand.Let me end the call.Goodbye now.Have a nice day.".length)
       expect(result.sttSeconds).toBeGreaterThan(0.9)

@@ -1,7 +1,7 @@
 /**
  * One agent: its name, status and version (draft or published, and publishing), its UUID and trigger
- * URLs (with copy buttons), archive / restore, duplicate (a new agent from its latest content), and its sub-pages: the graph editor with a text chat
- * panel beside it, settings (name,
+ * URLs (with copy buttons), archive / restore, duplicate (a new agent from its latest content), and its
+ * sub-pages: the graph editor with a text chat panel and a web call panel ("Talk") beside it, settings (name,
  * template variables, configurations), versions, runs and a test call.
  */
 import type { Workflow } from "@agentline/api/workflows/Workflow"
@@ -18,6 +18,7 @@ import { AgentSettings } from "./AgentSettings.js"
 import { ChatPanel } from "./ChatPanel.js"
 import { Editor } from "./Editor.js"
 import { PublishPanel } from "./Publish.js"
+import { TalkPanel } from "./TalkPanel.js"
 import { TestCall } from "./TestCall.js"
 import { Versions } from "./Versions.js"
 import { apiUrl, Badge, Copyable, Loading, routeId } from "./ui.js"
@@ -113,7 +114,10 @@ const LoadedAgent = ({ id }: { readonly id: WorkflowId }) => {
           element={
             <div className="editor-with-chat">
               <Editor key={agent.version_number ?? 0} workflow={agent} onSaved={onSaved} onDirtyChange={setEditing} />
-              <ChatPanel workflow={agent} />
+              <div className="side-panels">
+                <ChatPanel workflow={agent} />
+                <TalkPanel workflow={agent} />
+              </div>
             </div>
           }
         />
