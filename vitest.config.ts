@@ -5,11 +5,12 @@ import { defineConfig } from "vitest/config"
 // `vitest.workspace.ts` is kept for editors and tools that still look for it (Vitest 3.2 reads `projects`).
 //
 // Workers: most test time is spent waiting (real servers, fake carriers playing calls out on wall-clock
-// timers, PostgreSQL), so two test files run at once even on a two-core machine, where vitest's default
-// (cores - 1) would run one: the whole suite takes about half as long. The fault scenarios
-// (`npm run test:faults`) start and kill whole server processes; they too run two files at once (the
-// restarts are one file per database, so each worker takes one).
-const workers = Math.max(2, availableParallelism() - 1)
+// timers, PostgreSQL), so three test files run at once even on a two-core machine, where vitest's
+// default (cores - 1) would run one. The fault scenarios (`npm run test:faults`) start and kill whole
+// server processes and run two files at once (the restarts are one file per database, so each worker
+// takes one).
+const faults = process.env.AGENTLINE_TEST_FAULTS === "1"
+const workers = faults ? 2 : Math.max(3, availableParallelism() - 1)
 
 export default defineConfig({
   test: {

@@ -6,6 +6,7 @@ export default mergeConfig(
   defineProject({
     test: {
       name: "@agentline/dashboard",
+      isolate: true,
       // The browser tests (test/browser) drive the built dashboard: rebuild it when its sources changed.
       globalSetup: ["./test/buildFresh.ts"]
     }
