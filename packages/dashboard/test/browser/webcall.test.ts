@@ -154,6 +154,9 @@ dashboardSuite("Web calls", (dashboard) => {
     expect(run.recording_url).not.toBeNull()
     await link.click()
     await page.waitForURL(`**/runs/${agent.id}/${runId}`)
+    // The run page afterwards: the conversation as the run recorded it, the microphone's words included.
+    await page.getByText("Wonderful, thank you.").first().waitFor()
+    await page.getByText(SAID).first().waitFor()
   }, 180_000)
 
   it("barge-in: the microphone's words over the agent's long greeting clear the page's playback queue; the greeting is cut in the transcript", async () => {
