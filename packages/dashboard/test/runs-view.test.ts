@@ -81,6 +81,43 @@ describe("timeline", () => {
   })
 })
 
+describe("timeline of tools and transfers", () => {
+  it("shows each tool call with its outcome, the transfer's start and the provider's result", () => {
+    const entries = timeline(run({
+      logs: {
+        realtime_feedback_events: [
+          {
+            type: "rtf-tool-call",
+            timestamp: "2026-03-02T10:00:02Z",
+            payload: { tool_name: "Order status", function_name: "order_status", status: "success", status_code: 200, latency_ms: 42, error: null }
+          },
+          {
+            type: "rtf-tool-call",
+            timestamp: "2026-03-02T10:00:03Z",
+            payload: { tool_name: "Book", function_name: "book", status: "error", status_code: null, latency_ms: 5000, error: "timed out" }
+          },
+          {
+            type: "rtf-transfer",
+            timestamp: "2026-03-02T10:00:04Z",
+            payload: { node_id: "sales", node_name: "Sales", transfer_id: "t1", target: "+14155550100", mode: "cold", status: "dialing" }
+          }
+        ],
+        transfer: { transfer_id: "t1", status: "no_answer", cause: "DialCallStatus=no-answer", started_at: "2026-03-02T10:00:04Z", ended_at: "2026-03-02T10:00:30Z" }
+      }
+    }))
+    expect(entries.map((e) => [e.kind, e.title, e.detail])).toEqual([
+      ["tool", "Tool Order status", "answered; HTTP 200; 42 ms"],
+      ["tool", "Tool Book", "failed; 5000 ms; timed out"],
+      ["transfer", "Transfer to +14155550100", "cold, from Sales"],
+      ["transfer", "Transfer no answer", "DialCallStatus=no-answer"]
+    ])
+  })
+
+  it("a transfer still dialing has no result entry", () => {
+    expect(timeline(run({ logs: { transfer: { status: "dialing", ended_at: null } } }))).toEqual([])
+  })
+})
+
 describe("outcome, disposition and filters", () => {
   const runs = [
     run({ id: 1, created_at: "2026-03-01T12:00:00Z", gathered_context: { outcome: "completed", mapped_call_disposition: "interested" } }),

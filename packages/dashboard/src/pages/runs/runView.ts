@@ -1,7 +1,7 @@
 /**
  * What the run pages read out of a run as the API returns it: the transcript as turns of a
  * conversation (`logs.transcript`), the call's timeline (the provider's status callbacks in
- * `logs.telephony_status_callbacks` and the agent's node transitions in `logs.realtime_feedback_events`),
+ * `logs.telephony_status_callbacks` and the agent's node transitions, tool calls and transfers in `logs.realtime_feedback_events`, a transfer's result in `logs.transfer`),
  * the outcome and disposition (`gathered_context`), the recordings' links, usage and cost flattened for
  * a table, and the runs table's filters. Pure, tested without a browser.
  */
@@ -65,7 +65,7 @@ export const clock = (ms: number): string => {
 
 export interface TimelineEntry {
   readonly at: string
-  readonly kind: "status" | "node" | "function" | "error"
+  readonly kind: "status" | "node" | "function" | "tool" | "transfer" | "error"
   readonly title: string
   readonly detail: string | null
 }
@@ -102,6 +102,23 @@ const feedbackEntry = (event: JsonObject): TimelineEntry | null => {
         title: `${String(payload.function_name ?? "A function")} returned`,
         detail: typeof payload.result === "string" ? payload.result : null
       }
+    case "rtf-tool-call": {
+      const notes = [
+        payload.status === "error" ? "failed" : "answered",
+        typeof payload.status_code === "number" ? `HTTP ${payload.status_code}` : null,
+        typeof payload.latency_ms === "number" ? `${payload.latency_ms} ms` : null,
+        typeof payload.error === "string" ? payload.error : null
+      ].filter((n): n is string => n !== null)
+      return { at, kind: "tool", title: `Tool ${String(payload.tool_name ?? payload.function_name ?? "call")}`, detail: notes.join("; ") }
+    }
+    case "rtf-transfer":
+      return {
+        at,
+        kind: "transfer",
+        title: `Transfer to ${String(payload.target ?? "a person")}`,
+        detail: [typeof payload.mode === "string" ? payload.mode : null, typeof payload.node_name === "string" ? `from ${payload.node_name}` : null]
+          .filter((n): n is string => n !== null).join(", ") || null
+      }
     case "rtf-pipeline-error":
       return {
         at,
@@ -114,11 +131,23 @@ const feedbackEntry = (event: JsonObject): TimelineEntry | null => {
   }
 }
 
-/** Status callbacks and node transitions in time order (ties keep callbacks first: they frame the call). */
+/** A transfer's result, as its provider reported it (`logs.transfer`), once it has one. */
+const transferResultEntry = (transfer: unknown): TimelineEntry | null => {
+  if (!isObject(transfer) || typeof transfer.ended_at !== "string" || typeof transfer.status !== "string") return null
+  return {
+    at: transfer.ended_at,
+    kind: "transfer",
+    title: `Transfer ${transfer.status.replace(/_/g, " ")}`,
+    detail: typeof transfer.cause === "string" ? transfer.cause : null
+  }
+}
+
+/** Status callbacks, node transitions, tool calls and transfers in time order (ties keep callbacks first: they frame the call). */
 export const timeline = (run: Pick<RunLike, "logs">): ReadonlyArray<TimelineEntry> => {
   const entries = [
     ...list(run.logs?.telephony_status_callbacks).filter(isObject).map(statusEntry),
-    ...list(run.logs?.realtime_feedback_events).filter(isObject).map(feedbackEntry)
+    ...list(run.logs?.realtime_feedback_events).filter(isObject).map(feedbackEntry),
+    transferResultEntry(run.logs?.transfer)
   ].filter((e): e is TimelineEntry => e !== null)
   return entries
     .map((entry, index) => ({ entry, index, time: Date.parse(entry.at) }))
