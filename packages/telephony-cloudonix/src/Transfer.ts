@@ -27,25 +27,12 @@ export const dialDocument = (input: Pick<TransferCall<unknown>, "target" | "from
   return `<?xml version="1.0" encoding="UTF-8"?><Response><Dial action="${escape(input.resultUrl)}" method="POST" timeout="${input.timeoutSeconds}"${callerId}>${noun}</Dial><Hangup/></Response>`
 }
 
-/** A dial's status ("queued, ringing, in-progress, completed, busy, canceled, failed, no-answer or unknown") as a result. */
-const dialOutcome = (status: string): TransferOutcome | undefined => {
-  switch (status) {
-    case "in-progress":
-    case "answered":
-    case "completed":
-      return "answered"
-    case "busy":
-      return "busy"
-    case "no-answer":
-      return "no_answer"
-    case "failed":
-    case "canceled":
-    case "unknown":
-      return "failed"
-    default:
-      return undefined
-  }
-}
+/**
+ * A dial's status ("queued, ringing, in-progress, completed, busy, canceled, failed, no-answer or
+ * unknown") as a result: TwiML's vocabulary, plus Cloudonix's `unknown`.
+ */
+const dialOutcome = (status: string): TransferOutcome | undefined =>
+  status === "unknown" ? "failed" : Twilio.Transfer.dialOutcome(status)
 
 /**
  * The dial's `action` request (its parameters) as the transfer's result: `CallStatus`, as Cloudonix

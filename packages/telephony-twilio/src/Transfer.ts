@@ -26,7 +26,8 @@ export const dialDocument = (input: Pick<TransferCall<unknown>, "target" | "from
   return `<?xml version="1.0" encoding="UTF-8"?><Response><Dial action="${url}" method="POST" timeout="${input.timeoutSeconds}"${callerId}>${leg}</Dial><Hangup/></Response>`
 }
 
-const dialOutcome = (status: string): TransferOutcome | undefined => {
+/** A dial's status (TwiML's vocabulary, which Cloudonix's CXML shares) as a result; undefined for others. */
+export const dialOutcome = (status: string): TransferOutcome | undefined => {
   switch (status) {
     case "answered":
     case "completed":

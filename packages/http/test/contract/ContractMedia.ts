@@ -22,7 +22,7 @@ export const eventually = (check: () => boolean, what: string, timeoutMillis = 1
   })
 
 /** The HTTP status a WebSocket handshake to `url` gets (101 when it opens). */
-const handshake = (url: string) =>
+export const handshake = (url: string) =>
   Effect.promise(() =>
     new Promise<number>((resolve) => {
       const socket = new WebSocket(url)

@@ -6,7 +6,8 @@
  * the run shows the transfer (`logs.transfer`, `rtf-transfer`), the agent's part ends without a hang-up
  * of its own, and the call ends answered (the caller was reached). The same, a target that answers and
  * one that does not, through the fakes of the other providers that transfer (Telnyx, Plivo, Vobiz,
- * Vonage), each reporting in its own way.
+ * Vonage), each reporting in its own way; a target that answers on Asterisk ARI and Cloudonix; and
+ * Exotel, which cannot transfer.
  */
 import { defaultPrices } from "@agentline/voice/session/Costs"
 import { expect, layer } from "@effect/vitest"
@@ -20,6 +21,10 @@ import { carrier as plivo } from "@agentline/telephony-plivo/testing/Carrier"
 import { carrier as telnyx } from "@agentline/telephony-telnyx/testing/Carrier"
 import { carrier as vobiz } from "@agentline/telephony-vobiz/testing/Carrier"
 import { carrier as vonage } from "@agentline/telephony-vonage/testing/Carrier"
+import { carrier as ari } from "@agentline/telephony-ari/testing/Carrier"
+import { carrier as cloudonix } from "@agentline/telephony-cloudonix/testing/Carrier"
+import { NO_TRANSFERS } from "@agentline/telephony-exotel/Exotel"
+import { carrier as exotel } from "@agentline/telephony-exotel/testing/Carrier"
 
 let callerLines: ReadonlyArray<string> = []
 
@@ -29,7 +34,13 @@ interface RunReply {
   readonly is_completed: boolean
   readonly gathered_context: Record<string, unknown> | null
   readonly logs: {
-    readonly transfer?: { readonly transfer_id: string; readonly status: string; readonly cause?: string | null; readonly started_at: string; readonly ended_at: string | null }
+    readonly transfer?: {
+      readonly transfer_id: string
+      readonly status: string
+      readonly cause?: string | null
+      readonly started_at: string
+      readonly ended_at: string | null
+    }
     readonly realtime_feedback_events: ReadonlyArray<{ readonly type: string; readonly payload: Record<string, unknown> }>
     readonly transcript?: ReadonlyArray<{ readonly role: string; readonly text: string }>
   }
@@ -69,23 +80,24 @@ const transferred = (scenario: "completed" | "no_answer") =>
     const greeted = yield* agentFinishedSpeaking(leg, 0, "the greeting")
     yield* say(leg, "Can I talk to a person?")
     yield* agentFinishedSpeaking(leg, greeted, "the transfer message")
+    // The caller's call ends answered, whatever became of the transfer.
     expect(yield* Effect.promise(() => carrier.fake.ended(providerCallId))).toBe("completed")
-    expect(carrier.fake.transferredTo?.(providerCallId)).toBe(target)
     let run: RunReply
     const deadline = Date.now() + 30_000
     do {
       run = (yield* call("GET", `/api/v1/workflow/${s.agent.id}/runs/${runId}`, { apiKey: s.apiKey })).body
-      if (run.is_completed && run.logs?.transfer?.status !== "dialing" && run.logs?.transcript !== undefined) break
+      if (run.is_completed && run.logs?.transfer !== undefined && run.logs.transfer.status !== "dialing" && run.logs?.transcript !== undefined) break
       yield* Effect.promise(() => new Promise((r) => setTimeout(r, 100)))
     } while (Date.now() < deadline)
-    return { run, target, s }
+    return { run, target, s, providerCallId, transferredTo: carrier.fake.transferredTo?.(providerCallId) }
   })
 
 for (const dialect of dialects) {
   layer(voiceLayer(dialect, () => callerLines, defaultPrices), { timeout: "120 seconds", excludeTestServices: true })(`transfer to a person [${dialect}]`, (it) => {
     it.effect("a target that answers: the agent says the message, Twilio dials the target, the run records it answered; the call was reached", () =>
       Effect.gen(function*() {
-        const { run, target } = yield* transferred("completed")
+        const { run, target, transferredTo } = yield* transferred("completed")
+        expect(transferredTo).toBe(target)
         expect(run.logs.transfer).toMatchObject({
           provider: "twilio",
           target,
@@ -110,7 +122,8 @@ for (const dialect of dialects) {
 
     it.effect("a target that does not answer: the run records no_answer; the caller's call ends, reached", () =>
       Effect.gen(function*() {
-        const { run, target } = yield* transferred("no_answer")
+        const { run, target, transferredTo } = yield* transferred("no_answer")
+        expect(transferredTo).toBe(target)
         // Twilio posts the dialed leg's final status callback and the dial's action about at once: either may come first.
         expect(run.logs.transfer).toMatchObject({ target, status: "no_answer" })
         expect(["CallStatus=no-answer, SIP 487", "DialCallStatus=no-answer"]).toContain(run.logs.transfer?.cause)
@@ -148,7 +161,8 @@ for (const [carrier, causes] of others) {
       (it) => {
         it.effect(`a target that answers: ${carrier.provider} dials it, the run records it answered; the call was reached`, () =>
           Effect.gen(function*() {
-            const { run, target } = yield* transferred("completed")
+            const { run, target, transferredTo } = yield* transferred("completed")
+            expect(transferredTo).toBe(target)
             expect(run.logs.transfer).toMatchObject({ provider: carrier.provider, target, requested_mode: "warm", mode: "cold", status: "answered" })
             expect(run.logs.transfer?.cause).toMatch(causes.answered)
             expect(run.gathered_context).toMatchObject({ end_reason: "transfer_call", call_disposition: "transferred", transfer_target: target, outcome: "completed" })
@@ -156,7 +170,8 @@ for (const [carrier, causes] of others) {
 
         it.effect(`a target that does not answer: the run records no_answer; the caller's call ends, reached`, () =>
           Effect.gen(function*() {
-            const { run, target } = yield* transferred("no_answer")
+            const { run, target, transferredTo } = yield* transferred("no_answer")
+            expect(transferredTo).toBe(target)
             expect(run.logs.transfer).toMatchObject({ provider: carrier.provider, target, status: "no_answer" })
             expect(run.logs.transfer?.cause).toMatch(causes.noAnswer)
             expect(run.gathered_context).toMatchObject({ end_reason: "transfer_call", outcome: "completed" })
@@ -164,4 +179,62 @@ for (const [carrier, causes] of others) {
       }
     )
   }
+}
+
+/**
+ * Asterisk ARI (the target originated into the application and bridged with the caller; the result
+ * in-process from the target channel's events) and Cloudonix (the session handed a `<Dial>`; the result
+ * posted to the transfer's result route): a target that answers. ARI's target may hang up before the
+ * bridge is made, hence its cause's prefix only.
+ */
+const answeredOnly: ReadonlyArray<readonly [CarrierUnderTest, RegExp]> = [
+  [ari, /^StasisStart \(channel Up\)/],
+  [cloudonix, /^CallStatus=completed$/]
+]
+
+const conversation = [
+  ["assistant", "Hello, how can I help?"],
+  ["user", "Can I talk to a person?"],
+  ["assistant", "Let me put you through to sales."]
+]
+
+for (const dialect of dialects) {
+  for (const [carrier, cause] of answeredOnly) {
+    layer(voiceLayer(dialect, () => callerLines, defaultPrices, {}, carrier), { timeout: "120 seconds", excludeTestServices: true })(
+      `transfer to a person on ${carrier.provider} [${dialect}]`,
+      (it) => {
+        it.effect(`the agent says the message, ${carrier.provider} dials the target and bridges the caller; the run records it answered`, () =>
+          Effect.gen(function*() {
+            const { run, target, transferredTo } = yield* transferred("completed")
+            expect(transferredTo).toBe(target)
+            expect(run.logs.transfer).toMatchObject({ provider: carrier.provider, target, requested_mode: "warm", mode: "cold", status: "answered" })
+            expect(run.logs.transfer?.cause).toMatch(cause)
+            expect(run.gathered_context).toMatchObject({ end_reason: "transfer_call", call_disposition: "transferred", transfer_status: "dialing", transfer_target: target, outcome: "completed" })
+            expect(run.logs.realtime_feedback_events.find((e) => e.type === "rtf-transfer")?.payload).toMatchObject({ target, mode: "cold", status: "dialing" })
+            expect(run.logs.transcript?.map((t) => [t.role, t.text])).toEqual(conversation)
+          }), 120_000)
+      }
+    )
+  }
+
+  // Exotel's API cannot transfer a live call: the adapter says so, the run records the transfer failed with
+  // that cause, and the call is hung up after the message (docs/transfer.md).
+  layer(voiceLayer(dialect, () => callerLines, defaultPrices, {}, exotel), { timeout: "120 seconds", excludeTestServices: true })(
+    `transfer to a person on exotel, which cannot transfer [${dialect}]`,
+    (it) => {
+      it.effect("the agent says the message; the run records the transfer failed, saying Exotel cannot transfer; the call is hung up", () =>
+        Effect.gen(function*() {
+          const { run, target, transferredTo } = yield* transferred("completed")
+          const { carrier } = yield* Fakes
+          expect(carrier.adapter.transfers).toBeUndefined()
+          expect(transferredTo).toBeUndefined()
+          expect(run.logs.transfer).toMatchObject({ provider: "exotel", target, mode: "cold", status: "failed", cause: NO_TRANSFERS, ended_at: expect.any(String) })
+          expect(run.gathered_context).toMatchObject({ end_reason: "transfer_call", transfer_status: "failed", transfer_target: target, outcome: "completed" })
+          const events = run.logs.realtime_feedback_events
+          expect(events.find((e) => e.type === "rtf-transfer")?.payload).toMatchObject({ target, status: "failed" })
+          expect(events.find((e) => e.type === "rtf-pipeline-error")?.payload).toEqual({ error: `the transfer failed: ${NO_TRANSFERS}; the call is ended`, fatal: false })
+          expect(run.logs.transcript?.map((t) => [t.role, t.text])).toEqual(conversation)
+        }), 120_000)
+    }
+  )
 }

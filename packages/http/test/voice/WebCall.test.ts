@@ -11,7 +11,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import WebSocket from "ws"
 import { download, silence, speech, voiceLayer } from "./PhoneCallHarness.js"
-import { eventually } from "../contract/ContractMedia.js"
+import { eventually, handshake } from "../contract/ContractMedia.js"
 import { call, dialects, seedOrganization } from "../Harness.js"
 
 /** What the caller of the next call says, in order (the scripted recognizer's lines). */
@@ -62,23 +62,6 @@ const say = (socket: WebSocket, text: string) =>
     yield* speak(socket, yield* speech(text, 16_000))
     yield* speak(socket, silence(1.2, 16_000))
   })
-
-/** The HTTP status a WebSocket handshake to `url` gets (101 when it opens). */
-const handshake = (url: string) =>
-  Effect.promise(() =>
-    new Promise<number>((resolve) => {
-      const socket = new WebSocket(url)
-      socket.on("unexpected-response", (_request, response) => {
-        resolve(response.statusCode ?? 0)
-        socket.terminate()
-      })
-      socket.on("open", () => {
-        resolve(101)
-        socket.close()
-      })
-      socket.on("error", () => resolve(0))
-    })
-  )
 
 const setup = Effect.gen(function*() {
   const org = yield* seedOrganization()
