@@ -23,7 +23,7 @@
  *                                        100, zero latency, BENCH_TELEMETRY_CONTACTS contacts (default 20000), run
  *                                        with telemetry off and on (OTLP traces to a receiver in another process,
  *                                        /metrics rendered every second), alternating, BENCH_TELEMETRY_ROUNDS times
- *                                        each (default 3); written to bench/telemetry-results.md
+ *                                        each (default 3); written to its section of bench/telemetry-results.md
  *   BENCH_TELEMETRY_ONLY                 "1": only that
  */
 import { Campaigns } from "@agentline/core/campaigns/Campaigns"
@@ -38,16 +38,15 @@ import { Database, Testing } from "@agentline/sql"
 import * as Server from "@agentline/http/Server"
 import { ServerConfig } from "@agentline/http/ServerConfig"
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Effect, Layer, Redacted, Schema } from "effect"
 import { CreateCampaignRequest } from "@agentline/api/campaigns/Campaign"
 import type { CampaignId } from "@agentline/api/Ids"
-import { execFileSync, spawn } from "node:child_process"
+import { execFileSync } from "node:child_process"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import { api, bootstrap, freePort, type ServerProcess, startServer, tempDir } from "../packages/http/test/Processes.js"
-import * as Metrics from "@agentline/http/observability/Metrics"
-import * as Tracing from "@agentline/http/observability/Tracing"
+import { otlpSink, telemetryOn, writeSection } from "./telemetry.js"
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000)
 const REALISTIC = Number(process.env.BENCH_REALISTIC ?? 15_000)
@@ -364,33 +363,6 @@ const WHY = {
 
 // ----------------------------------------------------------------------------- telemetry overhead
 
-/** An OTLP/HTTP receiver in a process of its own (so that receiving does not load the measured one). */
-const otlpSink = (port: number) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const child = spawn(process.execPath, ["-e", `
-        let spans = 0
-        require("node:http").createServer((q, s) => { let n = 0; q.on("data", (c) => n += c.length); q.on("end", () => { spans += n; s.end("{}") }) })
-          .listen(${port}, "127.0.0.1", () => console.log("ready"))
-        process.on("SIGTERM", () => { console.log("bytes " + spans); process.exit(0) })`], { stdio: ["ignore", "pipe", "inherit"] })
-      let output = ""
-      child.stdout!.on("data", (d) => (output += d))
-      await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()))
-      return { child, output: () => output }
-    }),
-    ({ child }) => Effect.promise(() => new Promise<void>((resolve) => { child.once("exit", () => resolve()); child.kill("SIGTERM") }))
-  )
-
-/** Tracing over OTLP to `port`, and `/metrics` rendered every second, as a scraping Prometheus would. */
-const telemetryOn = (port: number) =>
-  Layer.scopedDiscard(Effect.gen(function*() {
-    const metrics = yield* Metrics.PrometheusMetrics
-    yield* Effect.forkScoped(Effect.forever(Effect.zipRight(Effect.sleep("1 second"), metrics.render)))
-  })).pipe(
-    Layer.provide(Metrics.PrometheusMetrics.Default),
-    Layer.provideMerge(Tracing.layer({ endpoint: Option.some(`http://127.0.0.1:${port}/v1/traces`), serviceName: "agentline-bench" }, "bench"))
-  )
-
 const telemetryOverhead = Effect.gen(function*() {
   const contacts = Number(process.env.BENCH_TELEMETRY_CONTACTS ?? 20_000)
   const rounds = Number(process.env.BENCH_TELEMETRY_ROUNDS ?? 3)
@@ -427,7 +399,7 @@ const telemetryOverhead = Effect.gen(function*() {
   const cpuOn = median(runs.filter((r) => r.on).map((r) => r.cpuMillisPerThousand))
   const cpuOverhead = (cpuOn - cpuOff) / cpuOff
   const markdown = [
-    "# Overhead of tracing and metrics (issue 25)",
+    "## Dispatcher: throughput and CPU",
     "",
     `Produced by \`BENCH_TELEMETRY_ONLY=1 npm run bench:dispatcher\` on ${new Date().toISOString().slice(0, 10)}: the in-process dispatcher on SQLite,`,
     `one campaign at \`max_concurrency\` 100 with zero-latency simulator calls, ${num(contacts)} contacts, run with telemetry off and on`,
@@ -448,7 +420,7 @@ const telemetryOverhead = Effect.gen(function*() {
     `Throughput overhead ${num(overhead * 100, 1)} %; CPU overhead ${num(cpuOverhead * 100, 1)} % (target < 10 %: ${mark(cpuOverhead < 0.1)}).`,
     ""
   ].join("\n")
-  NodeFs.writeFileSync(new URL("./telemetry-results.md", import.meta.url), markdown)
+  writeSection(markdown)
   console.error(`[bench] telemetry overhead: throughput ${num(overhead * 100, 1)} %, CPU ${num(cpuOverhead * 100, 1)} %`)
 })
 
