@@ -386,14 +386,20 @@ interface TelemetryRun {
   readonly exported: number
 }
 
-/** The percentile `p` of the differences (on − off) over `samples` bootstrap resamplings of both pools. */
-const bootstrap = (off: ReadonlyArray<number>, on: ReadonlyArray<number>, p: number, samples = 2000) => {
-  let seed = 42
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
-  const resample = (values: ReadonlyArray<number>) =>
-    Array.from({ length: values.length }, () => values[Math.floor(random() * values.length)]!).sort((a, b) => a - b)
-  const differences = Array.from({ length: samples }, () => percentile(resample(on), p) - percentile(resample(off), p)).sort((a, b) => a - b)
-  return { low: percentile(differences, 2.5), high: percentile(differences, 97.5) }
+/** Student's t, two-sided 95 %, by degrees of freedom (1.96 past 30). */
+const T95 = [NaN, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042]
+
+/**
+ * The mean of `differences` with its 95 % interval (t over the rounds). A round, not a turn, is the unit:
+ * turns of one run share its server, its phase against the callers' clock and the machine's load then,
+ * so runs of one setting differ by more than turns within a run do.
+ */
+const meanInterval = (differences: ReadonlyArray<number>) => {
+  const n = differences.length
+  const mean = differences.reduce((a, b) => a + b, 0) / n
+  const sd = Math.sqrt(differences.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1))
+  const half = (T95[n - 1] ?? 1.96) * sd / Math.sqrt(n)
+  return { mean, low: mean - half, high: mean + half }
 }
 
 /**
@@ -450,11 +456,10 @@ const telemetryReport = (runs: ReadonlyArray<TelemetryRun>, turns: number) => {
     const differences = rounds.map((round) => stat.of(pairOf(round).on) - stat.of(pairOf(round).off))
     const offPool = pool(false, stat.measure)
     const onPool = pool(true, stat.measure)
-    const pooled = percentile(onPool, stat.p) - percentile(offPool, stat.p)
-    const interval = bootstrap(offPool, onPool, stat.p)
+    const interval = meanInterval(differences)
     // The noise: how far apart runs of the same setting land.
     const noise = Math.max(spread(runs.filter((r) => !r.on).map((r) => stat.of(r.row))), spread(runs.filter((r) => r.on).map((r) => stat.of(r.row))))
-    return { ...stat, differences, pooled, interval, noise, offPool: percentile(offPool, stat.p), onPool: percentile(onPool, stat.p) }
+    return { ...stat, differences, interval, noise, offPool: percentile(offPool, stat.p), onPool: percentile(onPool, stat.p) }
   })
   const verdict = (s: (typeof summaries)[number]) =>
     s.interval.high < 5
@@ -483,12 +488,14 @@ const telemetryReport = (runs: ReadonlyArray<TelemetryRun>, turns: number) => {
     "- **after the VAD**: the runtime's own `logs.turn_latency_ms` less the endpointing delay (the VAD's end of speech → first agent frame sent).",
     "- **at the caller**: the endpointing delay after the caller's last voiced frame → the first agent frame at the caller (the voice bench's target measure).",
     "",
-    "Difference on − off, per round (the round's two runs), and over all turns of each setting pooled, with a 95 % bootstrap interval:",
+    "Difference on − off of each round's two runs: its mean over the rounds with a 95 % interval (Student's t; a round, not a",
+    "turn, is the unit: a run's turns share its server, its phase against the callers' 20 ms clock and the machine's load at",
+    "the time, so whole runs of one setting differ); the percentile over all turns of each setting, for scale:",
     "",
-    "| turn latency | per round: median (min … max) | pooled: off → on | pooled difference [95 % interval] | largest gap between runs of one setting | < 5 ms |",
+    "| turn latency | difference per round: mean [95 % interval] | median (min … max) | all turns: off → on | largest gap between two runs of one setting | < 5 ms |",
     "|---|---|---|---|---|---|",
     ...summaries.map((s) =>
-      `| ${s.label} | ${signed(median(s.differences))} (${range(s.differences)}) | ${ms(s.offPool)} → ${ms(s.onPool)} | ${signed(s.pooled)} [${signed(s.interval.low)}, ${signed(s.interval.high)}] | ${ms(s.noise)} | ${verdict(s)} |`
+      `| ${s.label} | ${signed(s.interval.mean)} [${signed(s.interval.low)}, ${signed(s.interval.high)}] | ${signed(median(s.differences))} (${range(s.differences)}) | ${ms(s.offPool)} → ${ms(s.onPool)} | ${ms(s.noise)} | ${verdict(s)} |`
     ),
     "",
     `CPU per call, median: off ${median(runs.filter((r) => !r.on).map((r) => r.row.cpuPerCall)).toFixed(2)} %, on ${median(runs.filter((r) => r.on).map((r) => r.row.cpuPerCall)).toFixed(2)} % of a core.`,

@@ -7,10 +7,13 @@
  * - an in-process OTLP receiver gets each call's trace: `agentline.call` at the root, the dial, the
  *   provider's events (the HTTP callback's linked to its request span), the run's save and the run's
  *   webhook deliveries as its children; every parent of the trace is in it;
+ * - one call that talks (the simulator's callee says a line in espeak-ng's voice, the server hears it
+ *   with pocketsphinx and answers through a fake OpenAI-compatible LLM on 127.0.0.1 and espeak-ng): its
+ *   trace has the media session, the conversation and the caller's turn with each stage's latency as
+ *   attributes (the tool call spans: `voice/ToolConversation.test.ts`, in process);
  * - `/metrics`, read with a strict parser of the exposition format (`PrometheusText.ts`), shows every metric named in docs/production.md
- *   moving (the voice runtime's turn latencies and frames: `voice/SimulatorConversation.test.ts`, whose
- *   simulated callees talk, and `@agentline/voice`'s Speaker test for late frames; the turn and tool call
- *   spans: `voice/ToolConversation.test.ts`);
+ *   moving (the frames' metrics: `voice/SimulatorConversation.test.ts`, whose simulated callees talk,
+ *   and `@agentline/voice`'s Speaker test for late frames);
  * - the logs are JSON lines, a call's lines carry its ids (and trace ids), and no line of the whole run
  *   contains a secret it was given;
  * - SIGTERM with a call in progress: readiness answers 503 at once while liveness, the API and the
@@ -18,6 +21,7 @@
  *   the process exits 0.
  */
 import { Testing } from "@agentline/sql"
+import { reply, startFakeOpenAi } from "@agentline/voice-openai/testing/FakeOpenAi"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as NodeCrypto from "node:crypto"
@@ -69,8 +73,11 @@ describe("observability of a running server (issue 25)", () => {
       const metricsPort = yield* Effect.promise(freePort)
       const secrets = {
         metricsToken: `metrics-${NodeCrypto.randomBytes(12).toString("hex")}`,
-        simulatorSecret: `sim-${NodeCrypto.randomBytes(12).toString("hex")}`
+        simulatorSecret: `sim-${NodeCrypto.randomBytes(12).toString("hex")}`,
+        llmKey: `sk-${NodeCrypto.randomBytes(12).toString("hex")}`
       }
+      // The language model of the call that talks: a fake OpenAI-compatible server on 127.0.0.1.
+      const llm = yield* startFakeOpenAi([], () => reply("Good to hear."))
       const key = yield* Effect.promise(() => bootstrap(db, dataDir, "observed"))
       const server = yield* Effect.acquireRelease(
         Effect.promise(() =>
@@ -82,7 +89,10 @@ describe("observability of a running server (issue 25)", () => {
             AGENTLINE_DISPATCHER_DRAIN_SECONDS: "60",
             AGENTLINE_LOG_LEVEL: "debug",
             OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
-            OTEL_BSP_SCHEDULE_DELAY: "100"
+            OTEL_BSP_SCHEDULE_DELAY: "100",
+            AGENTLINE_LLM: "openai:fake-model",
+            OPENAI_BASE_URL: llm.url,
+            OPENAI_API_KEY: secrets.llmKey
           })
         ),
         (s) => Effect.promise(s.kill)
@@ -141,6 +151,66 @@ describe("observability of a running server (issue 25)", () => {
         waitFor("the campaign's end", async () => (await api(server.url, key, "GET", `/api/v1/campaign/${campaign.id}`)).state === "completed")
       )
 
+      // ------------------------------------------------------- one call that talks: its turn's span
+      // The callee says one line and hangs up once the agent has answered it: one caller turn.
+      const talking = yield* call("POST", "/api/v1/organizations/telephony-configs", {
+        name: "talking",
+        config: { provider: "simulator", ring_seconds: 0, callee_lines: ["Yes, I am interested."] }
+      })
+      const talker = yield* call("POST", "/api/v1/workflow/create/definition", {
+        name: "talker",
+        workflow_configurations: { smart_turn_stop_secs: 0.3 },
+        workflow_definition: {
+          nodes: [
+            { id: "start", type: "startCall", position: { x: 0, y: 0 }, data: { name: "Start", prompt: "Ask about solar panels.", greeting: "Hello, this is Acme." } },
+            { id: "end", type: "endCall", position: { x: 0, y: 1 }, data: { name: "End", prompt: "Bye" } }
+          ],
+          edges: [{ id: "e", source: "start", target: "end", data: { label: "end", condition: "done" } }]
+        }
+      })
+      const talked = yield* call("POST", "/api/v1/telephony/initiate-call", {
+        workflow_id: talker.id,
+        phone_number: "+14155550177",
+        telephony_configuration_id: talking.id
+      })
+      const talkedRunId = talked.workflow_run_id as number
+      // The call's root span is exported when the call ends; the conversation's when the media session does.
+      const talkedTrace = yield* Effect.promise(async () => {
+        let found: { readonly root: OtlpSpan; readonly spans: ReadonlyArray<OtlpSpan> } | undefined
+        await waitFor("the talking call's trace", () => {
+          const root = otlp.spans.find((s) => s.name === "agentline.call" && Number(attribute(s, "agentline.run_id")) === talkedRunId)
+          const spans = root === undefined ? [] : otlp.spans.filter((s) => s.traceId === root.traceId)
+          found = root === undefined ? undefined : { root, spans }
+          return spans.some((s) => s.name === "VoiceAgent.converse")
+        })
+        return found!
+      })
+      {
+        const { root, spans } = talkedTrace
+        expect(attribute(root, "agentline.outcome")).toBe("completed")
+        const childrenOf = (parent: OtlpSpan, name: string) => spans.filter((s) => s.parentSpanId === parent.spanId && s.name === name)
+        const [media] = childrenOf(root, "agentline.call.media")
+        expect(media, "the media session's span, under the call's").toBeDefined()
+        const [conversation] = childrenOf(media!, "VoiceAgent.converse")
+        expect(conversation, "the conversation's span").toBeDefined()
+        const turns = childrenOf(conversation!, "agentline.voice.turn")
+        expect(turns).toHaveLength(1)
+        const turn = turns[0]!
+        expect(attribute(turn, "agentline.turn.node")).toBe("start")
+        const stage = (name: string) => Number(attribute(turn, `agentline.turn.${name}_ms`))
+        for (const name of ["end_of_speech", "recognition", "first_token", "first_audio"]) {
+          expect(Number.isFinite(stage(name)) && stage(name) >= 0 && stage(name) < 30_000, `${name}: ${stage(name)}`).toBe(true)
+        }
+        expect(stage("first_audio")).toBeGreaterThanOrEqual(stage("first_token"))
+        expect(stage("first_token")).toBeGreaterThanOrEqual(stage("recognition"))
+        // What the callee said (as pocketsphinx heard espeak-ng: words, not necessarily the line's) reached the model.
+        const messages: ReadonlyArray<{ readonly role: string; readonly content: unknown }> = llm.received.at(-1)?.body.messages ?? []
+        expect(messages.filter((m) => m.role === "user" && String(m.content).trim() !== "")).toHaveLength(1)
+        // Every span of the trace has its parent in it.
+        const ids = new Set(spans.map((s) => s.spanId))
+        expect(spans.filter((s) => s !== root && !ids.has(s.parentSpanId ?? "")).map((s) => s.name)).toEqual([])
+      }
+
       // Every failed attempt of the failing receiver is counted; wait for the first ones (retries come seconds apart).
       const after = yield* Effect.promise(async () => {
         let seen: Map<string, Family> | undefined
@@ -158,7 +228,8 @@ describe("observability of a running server (issue 25)", () => {
       expect(total(during, "agentline_calls_in_progress", (l) => l.campaign_id === String(campaign.id))).toBeGreaterThan(0)
       expect(total(after, "agentline_calls_in_progress", (l) => l.campaign_id === String(campaign.id))).toBe(0)
       expect(total(after, "agentline_call_attempts_total", (l) => l.outcome === "completed" && l.provider === "simulator") -
-        total(before, "agentline_call_attempts_total", (l) => l.outcome === "completed")).toBe(8)
+        total(before, "agentline_call_attempts_total", (l) => l.outcome === "completed")).toBe(8 + 1) // the campaign's and the call that talked
+      increased("agentline_turn_latency_seconds", (l) => l.stage === "first_audio")
       increased("agentline_claim_duration_seconds")
       increased("agentline_refill_duration_seconds")
       increased("agentline_webhook_delivery_lag_seconds")
@@ -303,6 +374,7 @@ describe("observability of a running server (issue 25)", () => {
       const given = [
         secrets.metricsToken,
         secrets.simulatorSecret,
+        secrets.llmKey,
         key,
         "process-test-secret", // AGENTLINE_SECRET_KEY (Processes.ts)
         "admin-password",
