@@ -466,7 +466,7 @@ const telemetryReport = (runs: ReadonlyArray<TelemetryRun>, turns: number) => {
       ? "met"
       : s.interval.low >= 5
       ? "**not met**"
-      : `not decided: the interval reaches past 5 ms${s.noise > 5 ? ` (runs of one setting differ by up to ${ms(s.noise)}: the machine's noise is larger than the target)` : ""}`
+      : `not decided: the interval reaches past 5 ms${s.noise > 5 ? ` (runs of one setting differ by up to ${ms(s.noise)}, more than the target)` : ""}`
   const lines = [
     "## Voice: turn latency",
     "",
