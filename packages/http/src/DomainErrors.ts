@@ -338,17 +338,8 @@ const MAPPING = {
   UserNoLongerExists: unauthorized,
   WrongCurrentPassword: forbidden,
   UserNotFound: notFound,
-  LastAdmin: (e) =>
-    new Conflict({
-      detail: `${e.message} (PUT /api/v1/users/{user_id}/role {"role": "admin"}, or reactivate one with ` +
-        `POST /api/v1/users/{user_id}/reactivate)`
-    }),
-  OwnAccount: (e) =>
-    new Conflict({
-      detail: e.change === "resetPassword"
-        ? "You cannot reset your own password here; change it with POST /api/v1/auth/change-password"
-        : e.message
-    }),
+  LastAdmin: conflict,
+  OwnAccount: conflict,
   UserDeactivated: forbidden,
   PasswordResetNeedsSession: () =>
     new Forbidden({

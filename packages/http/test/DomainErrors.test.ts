@@ -247,8 +247,7 @@ const CASES = {
   WrongCurrentPassword: [new WrongCurrentPassword(), 403, "current_password is not correct"],
   UserNotFound: [new UserNotFound({ userId: 4 }), 404, "User 4 not found"],
   LastAdmin: [new LastAdmin({ userId: 4, change: "deactivate" }), 409,
-    "Cannot deactivate the organization's last active administrator: make another user an administrator first " +
-    "(PUT /api/v1/users/{user_id}/role {\"role\": \"admin\"}, or reactivate one with POST /api/v1/users/{user_id}/reactivate)"],
+    "Cannot deactivate the organization's last active administrator: make another user an administrator first"],
   OwnAccount: [new OwnAccount({ change: "remove" }), 409, "You cannot remove your own account; another administrator can"],
   UserDeactivated: [new UserDeactivated(), 403, "This account is deactivated; an administrator of your organization can reactivate it"],
   PasswordResetNeedsSession: [new PasswordResetNeedsSession(), 403,
