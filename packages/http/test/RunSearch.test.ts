@@ -236,7 +236,7 @@ for (const dialect of dialects) {
             }
           }))
         }
-        // A word in every run: more matches than SQLite reads first, so it probes runs in order instead.
+        // A word in every run: more matches than a search reads first, so it walks the runs in order instead.
         const searched = yield* call("GET", "/api/v1/runs?q=bulk&limit=3", { apiKey: org.apiKey })
         expect(searched.body.runs.map((r: Reply["body"]) => r.name)).toEqual(["WR-9999", "WR-9998", "WR-9997"])
         const rare = yield* call("GET", "/api/v1/runs?q=1234&limit=3", { apiKey: org.apiKey })
