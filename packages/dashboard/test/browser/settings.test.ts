@@ -6,7 +6,7 @@
  */
 import type { Page } from "playwright-core"
 import { expect, it } from "vitest"
-import { dashboardSuite, PHONE } from "./Harness.js"
+import { dashboardSuite, logIn, PHONE } from "./Harness.js"
 
 const openSettings = async (page: Page, section: "API keys" | "Users" | "Organization") => {
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click()
@@ -147,6 +147,11 @@ dashboardSuite("Settings", (dashboard) => {
     await row(ben.email).getByRole("cell", { name: /^Deactivated / }).waitFor()
     expect(await userOf(ben.email)).toMatchObject({ is_active: false })
     expect(await loginStatus(ben.email, ben.password)).toBe(403)
+    // At the login form they are told why, and who can help.
+    const benPage = await dashboard.newPage()
+    await benPage.goto("/")
+    await logIn(benPage, ben)
+    await benPage.getByRole("alert").filter({ hasText: "This account is deactivated; an administrator of your organization can reactivate it" }).waitFor()
     await dashboard.screenshot(page, "settings-users")
     await row(ben.email).getByRole("button", { name: `Reactivate ${ben.email}` }).click()
     await row(ben.email).getByRole("cell", { name: "Active", exact: true }).waitFor()
