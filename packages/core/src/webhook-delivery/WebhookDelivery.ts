@@ -3,12 +3,19 @@
  * deadline) before its attempt, so two processes never send it at once and one that died mid-attempt
  * leaves it to the others once the claim expires (at-least-once: receivers deduplicate on `webhook-id`).
  *
+ * The database work is batched, not per delivery: one look at the outbox claims every due delivery
+ * that fits in the free slots in one statement (`ClaimPlan`), and the attempts' outcomes are group
+ * committed (`GroupCommit`: the answers that arrive while a transaction commits are written together in
+ * the next one, one statement for the batch). An attempt's slot is freed only once its outcome has
+ * committed, so a run's next event is never sent before its previous one is settled.
+ *
  * Attempts run in their own fibers, at most `maxInFlight` in all and `maxInFlightPerEndpoint` per
  * endpoint, each bounded by `timeoutMillis`: a slow or failing receiver holds its own few slots and
  * never the calls, the outbox's writers, or the other endpoints. Failed attempts are retried on the
  * Standard Webhooks schedule; an endpoint failing for `disableAfterMillis` is disabled, with a log line.
  */
 import { Clock, Effect, FiberSet, Metric, Option, Queue, Schedule } from "effect"
+import * as GroupCommit from "../GroupCommit.js"
 import { CallTraces } from "../CallTraces.js"
 import { SpanNames, webhookDeliveryFailures, webhookDeliveryLag } from "../Telemetry.js"
 import { resolveHeaders } from "../credentials/Credentials.js"
@@ -22,21 +29,14 @@ import { WebhookTransport } from "./WebhookTransport.js"
 import type { WebhookAttempt } from "@agentline/api/webhooks/Webhooks"
 import { PostCall } from "../runs/PostCall.js"
 import { RunsRepo } from "../runs/RunsRepo.js"
-import { Transactor } from "../Transactor.js"
-import type { WebhookDeliveryId } from "@agentline/api/Ids"
-import { type AttemptOutcome, type ClaimedDelivery, WebhooksRepo } from "../webhooks/WebhooksRepo.js"
+import { type AttemptOutcome, type ClaimedDelivery, type RecordedAttempt, WebhooksRepo } from "../webhooks/WebhooksRepo.js"
+import { orderingKeyOf, planClaims, slotOf } from "./ClaimPlan.js"
 
 /** The run a `run.*` event is about (its envelope's `data.run_id`); event deliveries have no `run_id` of their own. */
 const runOfEvent = (payload: unknown): number | null => {
   const data = typeof payload === "object" && payload !== null && "data" in payload ? payload.data : undefined
   const runId = typeof data === "object" && data !== null && "run_id" in data ? data.run_id : undefined
   return typeof runId === "number" ? runId : null
-}
-
-interface RecordedAttempt {
-  readonly id: WebhookDeliveryId
-  readonly attempt: WebhookAttempt
-  readonly outcome: AttemptOutcome
 }
 
 const withoutNulls = (record: object): Record<string, unknown> =>
@@ -56,12 +56,30 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
     const postCall = yield* PostCall
     const traces = yield* Effect.serviceOption(CallTraces)
     const inFlight = new Map<string, number>()
+    /** The ordering keys with an attempt in flight here (`ClaimPlan`). */
+    const keysInFlight = new Set<string>()
     let total = 0
+    /** Slots freed since the loop last looked for due deliveries. */
+    let freedSinceLook = 0
     const fibers = yield* FiberSet.make()
     /** Finished attempts free slots: the loop looks for more at once instead of at its next poll. */
     const wake = yield* Queue.sliding<void>(1)
-    const tx = yield* Transactor
-    const recordAttempt = (item: RecordedAttempt) => repo.recordAttempt(item.id, item.attempt, item.outcome)
+    // Outcomes are group committed: one transaction and one statement for the answers that arrive together
+    // (the writer waits for the event loop's turn, in which the other answers of a batch of attempts come).
+    const outcomes = yield* GroupCommit.make((items: ReadonlyArray<RecordedAttempt>) =>
+      Effect.as(repo.recordAttempts(items), items.map(() => undefined)), { gather: GroupCommit.nextTurn })
+    const recordAttempt = (item: RecordedAttempt) => outcomes.write(item)
+    /** Signers by sealed secret: an endpoint's secret is unsealed once, not per event (a rotation seals a new one). */
+    const signers = new Map<string, Webhook>()
+    const signerOf = (sealed: string) => {
+      let signer = signers.get(sealed)
+      if (signer === undefined) {
+        if (signers.size >= 1000) signers.clear()
+        signer = new Webhook(box.decrypt(sealed))
+        signers.set(sealed, signer)
+      }
+      return signer
+    }
 
     /** The request of a delivery: an event signed per Standard Webhooks, or a workflow node's own request. */
     const requestOf = (delivery: ClaimedDelivery, startedAt: number) => {
@@ -79,7 +97,7 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
           body
         }
       }
-      const signer = new Webhook(box.decrypt(delivery.sealed_secret ?? ""))
+      const signer = signerOf(delivery.sealed_secret ?? "")
       return {
         method: "POST" as const,
         url: delivery.url,
@@ -195,61 +213,51 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
       )
     }
 
-    /** Where in-flight attempts are counted: per endpoint, and per host for workflow nodes' requests. */
-    const slotOf = (delivery: ClaimedDelivery): string => {
-      if (delivery.endpoint_id !== null) return `endpoint:${delivery.endpoint_id}`
-      try {
-        return `host:${new URL(delivery.url).host}`
-      } catch {
-        return "host:"
-      }
-    }
-
     /**
-     * Frees the attempt's slot. The loop is woken once half of an endpoint's slots (or of all slots) are
-     * free: a look for due deliveries then starts several at once, rather than one per answer.
+     * Frees the attempt's slot. The loop is woken once half of an endpoint's slots are free, or a quarter
+     * of all slots have been freed since its last look: a look for due deliveries then claims and starts
+     * several at once, rather than one per answer (a look and a claim per event was most of the cost).
      */
-    const release = (slot: string) =>
+    const release = (slot: string, key: string) =>
       Effect.suspend(() => {
         total--
+        keysInFlight.delete(key)
         const left = (inFlight.get(slot) ?? 1) - 1
         if (left === 0) inFlight.delete(slot)
         else inFlight.set(slot, left)
-        const worthALook = left <= settings.maxInFlightPerEndpoint / 2 || total <= settings.maxInFlight / 2
+        freedSinceLook++
+        const worthALook = left <= settings.maxInFlightPerEndpoint / 2 || freedSinceLook >= settings.maxInFlight / 4
         return worthALook ? Queue.offer(wake, undefined) : Effect.void
       })
 
-    /** Claims what is due and fits in the free slots (in one transaction), and starts its attempts. */
+    /** Claims what is due and fits in the free slots (one statement), and starts its attempts. */
     const tick = Effect.gen(function*() {
+      freedSinceLook = 0
       if (total >= settings.maxInFlight) return
       const now = yield* Clock.currentTimeMillis
       // Twice the free slots: some of what is due may wait for its endpoint's slots.
       const due = yield* repo.due(iso(now), (settings.maxInFlight - total) * 2)
+      const chosen = planClaims(
+        due.map((delivery) => ({ id: delivery.id, slot: slotOf(delivery), key: orderingKeyOf(delivery) })),
+        { total, perSlot: inFlight, keys: keysInFlight },
+        { maxInFlight: settings.maxInFlight, maxInFlightPerSlot: settings.maxInFlightPerEndpoint }
+      )
+      if (chosen.length === 0) return
       // The claim outlives the attempt's timeout: it only guards against another process meanwhile.
       const lockedUntil = iso(now + settings.timeoutMillis + 30_000)
-      const chosen: Array<{ readonly delivery: ClaimedDelivery; readonly slot: string }> = []
-      const planned = new Map<string, number>()
-      for (const delivery of due) {
-        if (total + chosen.length >= settings.maxInFlight) break
-        const slot = slotOf(delivery)
-        const taken = (inFlight.get(slot) ?? 0) + (planned.get(slot) ?? 0)
-        if (taken >= settings.maxInFlightPerEndpoint) continue
-        planned.set(slot, (planned.get(slot) ?? 0) + 1)
-        chosen.push({ delivery, slot })
-      }
-      if (chosen.length === 0) return
-      const claimed = yield* tx.withTransaction(
-        Effect.filter(chosen, ({ delivery }) => repo.claim(delivery.id, iso(now), lockedUntil))
-      )
-      for (const { delivery, slot } of claimed) {
+      const claimed = yield* repo.claim(chosen.map((c) => c.id), iso(now), lockedUntil)
+      const planOf = new Map(chosen.map((c) => [c.id, c]))
+      for (const delivery of claimed) {
+        const { key, slot } = planOf.get(delivery.id)!
         total++
         inFlight.set(slot, (inFlight.get(slot) ?? 0) + 1)
+        keysInFlight.add(key)
         yield* FiberSet.run(
           fibers,
           attempt(delivery).pipe(
             traced(delivery),
             Effect.catchAllCause((cause) => Effect.logError("webhook attempt crashed; the delivery is tried again when its claim expires", cause)),
-            Effect.ensuring(release(slot))
+            Effect.ensuring(release(slot, key))
           )
         )
       }

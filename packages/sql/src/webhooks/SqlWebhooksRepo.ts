@@ -48,8 +48,8 @@ const DirectTarget = Schema.Struct({
   node_id: Schema.String,
   node_name: Schema.String
 })
-const DueRow = Schema.Struct({
-  ...DeliveryRow.fields,
+const ClaimedRow = Schema.Struct({
+  ...DeliveryRow.pick("id", "organization_id", "message_id", "payload", "attempt_count", "created_at").fields,
   endpoint_id: Schema.NullOr(Columns.Id(WebhookEndpointId)),
   event_type: Schema.String,
   run_id: Schema.NullOr(Columns.Int),
@@ -58,7 +58,15 @@ const DueRow = Schema.Struct({
   secret: Schema.NullOr(Schema.String),
   endpoint_failing_since: Schema.NullOr(Schema.Unknown)
 })
+const claimedRows = Columns.decodeRows(ClaimedRow)
+const DueRow = Schema.Struct({
+  id: Columns.Id(WebhookDeliveryId),
+  endpoint_id: Schema.NullOr(Columns.Id(WebhookEndpointId)),
+  ordering_key: Schema.String,
+  url: Schema.NullOr(Schema.String)
+})
 const dueRows = Columns.decodeRows(DueRow)
+const idRows = Columns.decodeRows(Schema.Struct({ id: Columns.Id(WebhookDeliveryId) }))
 const FailingRow = Schema.Struct({ failing_since: Columns.Ts })
 const failingRow = Columns.decodeSingle(FailingRow)
 const CountRow = Schema.Struct({ n: Columns.Int })
@@ -80,6 +88,12 @@ export const layer = Layer.effect(
         Effect.flatMap(deliveryRows),
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toDelivery))
       )
+
+    /** A workflow node's request carries its own URL. */
+    const targetUrl = sql.onDialectOrElse({
+      pg: () => sql`d.target->>'url'`,
+      orElse: () => sql`json_extract(d.target, '$.url')`
+    })
 
     return WebhooksRepo.of({
       insertEndpoint: (input) =>
@@ -164,8 +178,11 @@ export const layer = Layer.effect(
             created_at: request.now
           })
         }`.pipe(Effect.asVoid, StorageBoundary.orDie),
+      // The poll: what is due, first in line, and only the columns choosing among them takes (it may
+      // answer more than fits in the free slots; the payloads are read for those claimed, once).
       due: (now, limit) =>
-        sql`SELECT d.*, e.url, e.secret, e.failing_since AS endpoint_failing_since FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        sql`SELECT d.id, d.endpoint_id, d.ordering_key, COALESCE(${targetUrl}, e.url) AS url
+            FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
             WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}
               AND (d.locked_until IS NULL OR d.locked_until <= ${now})
               AND (d.endpoint_id IS NULL OR e.enabled = ${Columns.boolParam(true)})
@@ -173,8 +190,26 @@ export const layer = Layer.effect(
                               AND p.ordering_key = d.ordering_key AND p.status = 'pending' AND p.id < d.id)
             ORDER BY d.next_attempt_at, d.id LIMIT ${limit}`.pipe(
           Effect.flatMap(dueRows),
-          Effect.map((rows) =>
-            rows.map((r) => ({
+          Effect.map((rows) => rows.map((r) => ({ ...r, url: r.url ?? "" }))),
+          StorageBoundary.orDie
+        ),
+      // One statement takes them all (a row another worker took meanwhile is left out), then one read
+      // of what was taken, with its endpoint.
+      claim: (ids, now, lockedUntil) =>
+        Effect.gen(function*() {
+          if (ids.length === 0) return []
+          const taken = yield* sql`UPDATE webhook_deliveries SET locked_until = ${lockedUntil}
+            WHERE ${sql.in("id", ids)} AND status = 'pending' AND (locked_until IS NULL OR locked_until <= ${now})
+            RETURNING id`.pipe(Effect.flatMap(idRows))
+          if (taken.length === 0) return []
+          const rows = yield* sql`SELECT d.id, d.endpoint_id, d.run_id, d.target, d.organization_id, d.message_id, d.event_type,
+                d.payload, d.attempt_count, d.created_at, e.url, e.secret, e.failing_since AS endpoint_failing_since
+              FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
+              WHERE ${sql.in("d.id", taken.map((r) => r.id))}`.pipe(Effect.flatMap(claimedRows))
+          const byId = new Map(rows.map((r) => [r.id, r]))
+          return ids.flatMap((id) => {
+            const r = byId.get(id)
+            return r === undefined ? [] : [{
               id: r.id,
               endpoint_id: r.endpoint_id,
               run_id: r.run_id,
@@ -188,32 +223,46 @@ export const layer = Layer.effect(
               attempt_count: r.attempt_count,
               created_at: r.created_at,
               endpoint_failing: r.endpoint_failing_since !== null
-            }))
-          ),
-          StorageBoundary.orDie
-        ),
-      claim: (id, now, lockedUntil) =>
-        sql`UPDATE webhook_deliveries SET locked_until = ${lockedUntil}
-            WHERE id = ${id} AND status = 'pending' AND (locked_until IS NULL OR locked_until <= ${now}) RETURNING id`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          StorageBoundary.orDie
-        ),
-      // One statement: the attempt appended to the log where it is stored (no read first), so a batch of
-      // answers is one short transaction.
-      recordAttempt: (id, attempt, outcome) => {
-        const entry = Columns.jsonParam(attempt)
-        const appended = sql.onDialectOrElse({
-          pg: () => sql`attempts || jsonb_build_array(${entry}::jsonb)`,
-          orElse: () => sql`json_insert(attempts, '$[#]', json(${entry}))`
-        })
-        return sql`UPDATE webhook_deliveries SET
-            attempts = ${appended},
-            attempt_count = attempt_count + 1,
-            status = ${outcome.status},
-            next_attempt_at = ${outcome.status === "pending" ? outcome.next_attempt_at : null},
-            delivered_at = ${outcome.status === "delivered" ? outcome.at : null},
-            locked_until = NULL
-          WHERE id = ${id}`.pipe(Effect.asVoid, StorageBoundary.orDie)
+            }]
+          })
+        }).pipe(StorageBoundary.orDie),
+      // One statement for the whole batch: the rows' values as one JSON parameter (no parameter limit),
+      // each attempt appended to the log where it is stored (no read first).
+      recordAttempts: (attempts) => {
+        if (attempts.length === 0) return Effect.void
+        const values = Columns.jsonParam(attempts.map(({ attempt, id, outcome }) => ({
+          id,
+          entry: attempt,
+          status: outcome.status,
+          next_attempt_at: outcome.status === "pending" ? outcome.next_attempt_at : null,
+          delivered_at: outcome.status === "delivered" ? outcome.at : null
+        })))
+        return sql.onDialectOrElse({
+          pg: () =>
+            sql`UPDATE webhook_deliveries d SET
+                attempts = d.attempts || jsonb_build_array(v.entry),
+                attempt_count = d.attempt_count + 1,
+                status = v.status,
+                next_attempt_at = v.next_attempt_at,
+                delivered_at = v.delivered_at,
+                locked_until = NULL
+              FROM jsonb_to_recordset(${values}::jsonb)
+                AS v(id integer, entry jsonb, status text, next_attempt_at timestamptz, delivered_at timestamptz)
+              WHERE d.id = v.id`,
+          orElse: () =>
+            sql`UPDATE webhook_deliveries SET
+                attempts = json_insert(attempts, '$[#]', json(v.entry)),
+                attempt_count = attempt_count + 1,
+                status = v.status,
+                next_attempt_at = v.next_attempt_at,
+                delivered_at = v.delivered_at,
+                locked_until = NULL
+              FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.entry') AS entry,
+                           json_extract(value, '$.status') AS status, json_extract(value, '$.next_attempt_at') AS next_attempt_at,
+                           json_extract(value, '$.delivered_at') AS delivered_at
+                    FROM json_each(${values})) AS v
+              WHERE webhook_deliveries.id = v.id`
+        }).pipe(Effect.asVoid, StorageBoundary.orDie)
       },
       markHealthy: (id) => sql`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ${id}`.pipe(Effect.asVoid, StorageBoundary.orDie),
       markFailing: (id, now) =>
