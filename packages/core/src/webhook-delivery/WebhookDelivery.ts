@@ -5,9 +5,10 @@
  *
  * The database work is batched, not per delivery: one look at the outbox claims every due delivery
  * that fits in the free slots in one statement (`ClaimPlan`), and the attempts' outcomes are group
- * committed (`GroupCommit`: the answers that arrive while a transaction commits are written together in
- * the next one, one statement for the batch). An attempt's slot is freed only once its outcome has
- * committed, so a run's next event is never sent before its previous one is settled.
+ * committed (`GroupCommit`: the answers that arrive in one turn of the event loop, or while a transaction
+ * commits, are written together, one statement for the batch). An attempt's slot is freed when the
+ * receiver answers, so the next requests go out while its outcome commits; its ordering key stays taken
+ * until the outcome has committed, so a run's next event is never sent before its previous one is settled.
  *
  * Attempts run in their own fibers, at most `maxInFlight` in all and `maxInFlightPerEndpoint` per
  * endpoint, each bounded by `timeoutMillis`: a slow or failing receiver holds its own few slots and
@@ -138,8 +139,12 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
         ? Effect.succeed(Option.some<Record<string, string>>({}))
         : resolveHeaders(credentials, box, delivery.organization_id, delivery.target.credential_uuid)
 
-    /** One attempt of one claimed delivery, and what follows from its answer. */
-    const attempt = Effect.fnUntraced(function*(delivery: ClaimedDelivery) {
+    /**
+     * One attempt of one claimed delivery, and what follows from its answer. `answered` frees its slot
+     * once the receiver has answered (or it is not sent): the next requests go out while its outcome
+     * commits. Its ordering key stays taken until then.
+     */
+    const attempt = Effect.fnUntraced(function*(delivery: ClaimedDelivery, answered: Effect.Effect<void>) {
       const startedAt = yield* Clock.currentTimeMillis
       const credential = yield* credentialOf(delivery)
       if (Option.isNone(credential)) {
@@ -150,6 +155,7 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
           latency_ms: 0,
           error: `the credential ${delivery.target?.credential_uuid} no longer exists or its data no longer fits its type: not sent`
         }
+        yield* answered
         yield* recordAttempt({ id: delivery.id, attempt: record, outcome: { status: "failed" } })
         return yield* reportToRun(delivery, record, { status: "failed" }, startedAt)
       }
@@ -160,6 +166,7 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
         timeoutMillis: settings.timeoutMillis,
         allowPrivate: settings.allowPrivate
       })
+      yield* answered
       const at = yield* Clock.currentTimeMillis
       const record = { at: iso(startedAt), status_code: answer.status, latency_ms: Math.round(answer.latencyMillis), error: answer.error }
       if (isDelivered(answer.status)) {
@@ -214,20 +221,31 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
     }
 
     /**
-     * Frees the attempt's slot. The loop is woken once half of an endpoint's slots are free, or a quarter
-     * of all slots have been freed since its last look: a look for due deliveries then claims and starts
-     * several at once, rather than one per answer (a look and a claim per event was most of the cost).
+     * Frees an attempt's slot (its request is over). The loop is woken once half of the endpoint's slots
+     * are free, or a quarter of all slots have been freed since its last look: a look for due deliveries
+     * then claims and starts several at once, rather than one per answer (a look and a claim per event
+     * was most of the cost).
      */
-    const release = (slot: string, key: string) =>
+    const freeSlot = (slot: string) =>
       Effect.suspend(() => {
         total--
-        keysInFlight.delete(key)
         const left = (inFlight.get(slot) ?? 1) - 1
         if (left === 0) inFlight.delete(slot)
         else inFlight.set(slot, left)
         freedSinceLook++
         const worthALook = left <= settings.maxInFlightPerEndpoint / 2 || freedSinceLook >= settings.maxInFlight / 4
         return worthALook ? Queue.offer(wake, undefined) : Effect.void
+      })
+
+    /**
+     * The attempt's outcome has committed: its ordering key is free, and the key's next delivery is due
+     * now. The loop is woken for it unless the endpoint's slots are full (a freed slot wakes it then).
+     */
+    const settle = (slot: string, key: string) =>
+      Effect.suspend(() => {
+        keysInFlight.delete(key)
+        const room = (inFlight.get(slot) ?? 0) < settings.maxInFlightPerEndpoint && total < settings.maxInFlight
+        return room ? Queue.offer(wake, undefined) : Effect.void
       })
 
     /** Claims what is due and fits in the free slots (one statement), and starts its attempts. */
@@ -252,12 +270,18 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
         total++
         inFlight.set(slot, (inFlight.get(slot) ?? 0) + 1)
         keysInFlight.add(key)
+        let holdsSlot = true
+        const answered = Effect.suspend(() => {
+          if (!holdsSlot) return Effect.void
+          holdsSlot = false
+          return freeSlot(slot)
+        })
         yield* FiberSet.run(
           fibers,
-          attempt(delivery).pipe(
+          attempt(delivery, answered).pipe(
             traced(delivery),
             Effect.catchAllCause((cause) => Effect.logError("webhook attempt crashed; the delivery is tried again when its claim expires", cause)),
-            Effect.ensuring(release(slot, key))
+            Effect.ensuring(Effect.zipRight(answered, settle(slot, key)))
           )
         )
       }
