@@ -100,6 +100,33 @@ for (const dialect of Testing.dialects) {
           yield* repo.recordAttempts([])
           expect(yield* repo.claim([WebhookDeliveryId.make(999_999)], t1, lease)).toEqual([])
         }))
+
+      it.effect("two workers claiming the same deliveries at once: each delivery goes to exactly one of them", () =>
+        Effect.gen(function*() {
+          const organization = yield* (yield* OrganizationsRepo).findOrCreate(`org-${Math.random().toString(36).slice(2)}`, t0)
+          const organizationId = OrganizationId.make(organization.id)
+          const repo = yield* WebhooksRepo
+          yield* repo.insertEndpoint({
+            organization_id: organizationId, url: "https://crm.example/hooks", description: null, event_types: ["run.started"],
+            enabled: true, sealed_secret: "sealed", now: t0
+          })
+          yield* repo.enqueue(Array.from({ length: 40 }, (_, run) => ({
+            organization_id: organizationId, message_id: `msg_${run}`, event_type: "run.started" as const,
+            ordering_key: `workers:${run}`, payload: { data: { run_id: run } }, now: t0
+          })))
+          // (The database is the file's: the test above left deliveries of its own.)
+          const ids = (yield* repo.due(t1, 100)).filter((d) => d.ordering_key.startsWith("workers:")).map((d) => d.id)
+          expect(ids.length).toBe(40)
+          // Overlapping batches, in opposite orders, at the same time (on PostgreSQL, on two connections).
+          const [a, b, c] = yield* Effect.all([
+            repo.claim(ids.slice(0, 30), t1, lease),
+            repo.claim([...ids.slice(10)].reverse(), t1, lease),
+            repo.claim(ids.filter((_, i) => i % 2 === 0), t1, lease)
+          ], { concurrency: "unbounded" })
+          const taken = [...a!, ...b!, ...c!].map((d) => d.id)
+          expect(taken.length).toBe(40)
+          expect(new Set(taken)).toEqual(new Set(ids))
+        }))
     }
   )
 }

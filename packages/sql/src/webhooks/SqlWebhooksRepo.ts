@@ -198,9 +198,16 @@ export const layer = Layer.effect(
       claim: (ids, now, lockedUntil) =>
         Effect.gen(function*() {
           if (ids.length === 0) return []
-          const taken = yield* sql`UPDATE webhook_deliveries SET locked_until = ${lockedUntil}
-            WHERE ${sql.in("id", ids)} AND status = 'pending' AND (locked_until IS NULL OR locked_until <= ${now})
-            RETURNING id`.pipe(Effect.flatMap(idRows))
+          const claimable = sql`${sql.in("id", ids)} AND status = 'pending' AND (locked_until IS NULL OR locked_until <= ${now})`
+          // PostgreSQL: rows another process is claiming at this moment are skipped, not waited for (nor
+          // locked in an order that could deadlock with it).
+          const taken = yield* sql.onDialectOrElse({
+            pg: () =>
+              sql`UPDATE webhook_deliveries SET locked_until = ${lockedUntil}
+                WHERE id IN (SELECT id FROM webhook_deliveries WHERE ${claimable} FOR UPDATE SKIP LOCKED)
+                RETURNING id`,
+            orElse: () => sql`UPDATE webhook_deliveries SET locked_until = ${lockedUntil} WHERE ${claimable} RETURNING id`
+          }).pipe(Effect.flatMap(idRows))
           if (taken.length === 0) return []
           const rows = yield* sql`SELECT d.id, d.endpoint_id, d.run_id, d.target, d.organization_id, d.message_id, d.event_type,
                 d.payload, d.attempt_count, d.created_at, e.url, e.secret, e.failing_since AS endpoint_failing_since
