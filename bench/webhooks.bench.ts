@@ -16,14 +16,14 @@
  *   BENCH_DATABASES (default "sqlite,pg")
  */
 import { OrganizationId } from "@agentline/api/Ids"
-import { OrganizationsRepo } from "@agentline/core/organizations/OrganizationsRepo"
 import { SecretBox } from "@agentline/core/crypto/SecretBox"
-import { newSecret } from "@agentline/core/webhooks/Webhooks"
+import { OrganizationsRepo } from "@agentline/core/organizations/OrganizationsRepo"
 import { WebhookOutbox } from "@agentline/core/webhooks/WebhookOutbox"
+import { newSecret } from "@agentline/core/webhooks/Webhooks"
 import { WebhooksRepo } from "@agentline/core/webhooks/WebhooksRepo"
-import { Database, Testing } from "@agentline/sql"
 import * as Server from "@agentline/http/Server"
 import { ServerConfig } from "@agentline/http/ServerConfig"
+import { Database, Testing } from "@agentline/sql"
 import { Effect, Layer, Redacted } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodeHttp from "node:http"
@@ -107,7 +107,9 @@ interface Result {
 
 const databaseLayer = (dialect: "sqlite" | "pg", dataDir: string) =>
   dialect === "pg"
-    ? Layer.unwrapScoped(Effect.map(Testing.freshPgDatabase, ({ url }) => Database.layerPg({ url: Redacted.make(url), maxConnections: 10 }))).pipe(Layer.orDie)
+    ? Layer.unwrapScoped(
+      Effect.map(Testing.freshPgDatabase, ({ url }) => Database.layerPg({ url: Redacted.make(url), maxConnections: 10 }))
+    ).pipe(Layer.orDie)
     : Database.layerSqlite({ filename: NodePath.join(dataDir, "bench.db") }).pipe(Layer.orDie)
 
 const config = (dataDir: string) =>
@@ -207,14 +209,18 @@ const main = Effect.gen(function*() {
     const of = results.filter((r) => r.dialect === dialect)
     const perSecond = median(of.map((r) => r.perSecond))
     const cpu = median(of.map((r) => r.cpuMillisPerEvent))
-    return `| ${dialect} | ${of.length} | ${Math.round(perSecond)} | ${perSecond >= TARGET_PER_SECOND ? "met" : "NOT met"} | ${cpu.toFixed(3)} | ${
-      Math.round(1000 / cpu)
-    } | ${Math.round(1000 / cpu) >= TARGET_PER_SECOND ? "met" : "NOT met"} | ${of.reduce((n, r) => n + r.outOfOrder, 0)} |`
+    return `| ${dialect} | ${of.length} | ${Math.round(perSecond)} | ${perSecond >= TARGET_PER_SECOND ? "met" : "NOT met"} | ${
+      cpu.toFixed(3)
+    } | ${Math.round(1000 / cpu)} | ${Math.round(1000 / cpu) >= TARGET_PER_SECOND ? "met" : "NOT met"} | ${
+      of.reduce((n, r) => n + r.outOfOrder, 0)
+    } |`
   })
   const lines = [
     "# Webhook delivery to one endpoint",
     "",
-    `\`npm run bench:webhooks\`, ${RUNS} runs × ${EVENTS} events = ${RUNS * EVENTS} events to one endpoint (a local receiver answering 204 at once),`,
+    `\`npm run bench:webhooks\`, ${RUNS} runs × ${EVENTS} events = ${
+      RUNS * EVENTS
+    } events to one endpoint (a local receiver answering 204 at once),`,
     `default delivery settings (at most 16 attempts in flight to one endpoint), each database measured ${REPEAT} times.`,
     `Load average when the bench started: ${load}. The machine has ${NodeOs.cpus().length} cores shared with other builds and tests:`,
     "the wall-clock rates depend on what else ran; the CPU per event much less.",
@@ -230,9 +236,9 @@ const main = Effect.gen(function*() {
     "| database | load avg (1 min) at its start | events | seconds | events/s | CPU ms per event | events per CPU second | out of order |",
     "|---|---|---|---|---|---|---|---|",
     ...results.map((r) =>
-      `| ${r.dialect} | ${r.load.toFixed(2)} | ${r.events} | ${r.seconds.toFixed(2)} | ${Math.round(r.perSecond)} | ${r.cpuMillisPerEvent.toFixed(3)} | ${
-        Math.round(1000 / r.cpuMillisPerEvent)
-      } | ${r.outOfOrder} |`
+      `| ${r.dialect} | ${r.load.toFixed(2)} | ${r.events} | ${r.seconds.toFixed(2)} | ${Math.round(r.perSecond)} | ${
+        r.cpuMillisPerEvent.toFixed(3)
+      } | ${Math.round(1000 / r.cpuMillisPerEvent)} | ${r.outOfOrder} |`
     ),
     "",
     "Events per CPU second is the rate one otherwise idle core would sustain for this process; with PostgreSQL",

@@ -27,20 +27,40 @@ for (const dialect of Testing.dialects) {
           const organizationId = OrganizationId.make(organization.id)
           const repo = yield* WebhooksRepo
           const endpoint = yield* repo.insertEndpoint({
-            organization_id: organizationId, url: "https://crm.example/hooks", description: null, event_types: ["run.started"],
-            enabled: true, sealed_secret: "sealed", now: t0
+            organization_id: organizationId,
+            url: "https://crm.example/hooks",
+            description: null,
+            event_types: ["run.started"],
+            enabled: true,
+            sealed_secret: "sealed",
+            now: t0
           })
           // Three runs, two events each, written in event order; and a workflow node's request.
           for (const seq of [0, 1]) {
             yield* repo.enqueue([0, 1, 2].map((run) => ({
-              organization_id: organizationId, message_id: `msg_${run}_${seq}`, event_type: "run.started" as const,
-              ordering_key: `run:${run}`, payload: { data: { run_id: run, seq } }, now: t0
+              organization_id: organizationId,
+              message_id: `msg_${run}_${seq}`,
+              event_type: "run.started" as const,
+              ordering_key: `run:${run}`,
+              payload: { data: { run_id: run, seq } },
+              now: t0
             })))
           }
           yield* repo.enqueueDirect({
-            organization_id: organizationId, run_id: 9, message_id: "msg_node", ordering_key: "run:9",
-            target: { method: "POST", url: "https://other.example/calls", headers: {}, credential_uuid: null, node_id: "n1", node_name: "CRM" },
-            payload: { a: 1 }, now: t0
+            organization_id: organizationId,
+            run_id: 9,
+            message_id: "msg_node",
+            ordering_key: "run:9",
+            target: {
+              method: "POST",
+              url: "https://other.example/calls",
+              headers: {},
+              credential_uuid: null,
+              node_id: "n1",
+              node_name: "CRM"
+            },
+            payload: { a: 1 },
+            now: t0
           })
 
           const due = yield* repo.due(t1, 100)
@@ -57,16 +77,32 @@ for (const dialect of Testing.dialects) {
           expect(claimed.map((c) => c.id)).toEqual(ids)
           expect(claimed.map((c) => c.message_id)).toEqual(["msg_2_0", "msg_0_0", "msg_1_0", "msg_node"])
           expect(claimed[0]).toMatchObject({
-            endpoint_id: endpoint.id, url: "https://crm.example/hooks", sealed_secret: "sealed", payload: { data: { run_id: 2, seq: 0 } },
-            attempt_count: 0, target: null, endpoint_failing: false
+            endpoint_id: endpoint.id,
+            url: "https://crm.example/hooks",
+            sealed_secret: "sealed",
+            payload: { data: { run_id: 2, seq: 0 } },
+            attempt_count: 0,
+            target: null,
+            endpoint_failing: false
           })
-          expect(claimed[3]).toMatchObject({ endpoint_id: null, run_id: 9, url: "https://other.example/calls", sealed_secret: null, target: { node_id: "n1" } })
+          expect(claimed[3]).toMatchObject({
+            endpoint_id: null,
+            run_id: 9,
+            url: "https://other.example/calls",
+            sealed_secret: null,
+            target: { node_id: "n1" }
+          })
           expect(yield* repo.claim(ids, t1, lease)).toEqual([])
           // Claimed: not due, and neither are the runs' next events (their first is not settled).
           expect(yield* repo.due(t1, 100)).toEqual([])
 
           // Settled in one statement: run 0 delivered, run 1 to be retried, run 2 failed for good.
-          const attempt = (status_code: number | null) => ({ at: t1, status_code, latency_ms: 3, error: status_code === null ? "refused" : null })
+          const attempt = (status_code: number | null) => ({
+            at: t1,
+            status_code,
+            latency_ms: 3,
+            error: status_code === null ? "refused" : null
+          })
           const outcomes: ReadonlyArray<RecordedAttempt> = [
             { id: due[0]!.id, attempt: attempt(204), outcome: { status: "delivered", at: t1 } },
             { id: due[1]!.id, attempt: attempt(500), outcome: { status: "pending", next_attempt_at: retryAt } },
@@ -79,7 +115,12 @@ for (const dialect of Testing.dialects) {
           const byMessage = new Map(log.deliveries.map((d) => [d.message_id, d]))
           expect(byMessage.get("msg_0_0")).toMatchObject({ status: "delivered", attempt_count: 1, delivered_at: t1, next_attempt_at: null })
           expect(byMessage.get("msg_0_0")!.attempts).toEqual([attempt(204)])
-          expect(byMessage.get("msg_1_0")).toMatchObject({ status: "pending", attempt_count: 1, delivered_at: null, next_attempt_at: retryAt })
+          expect(byMessage.get("msg_1_0")).toMatchObject({
+            status: "pending",
+            attempt_count: 1,
+            delivered_at: null,
+            next_attempt_at: retryAt
+          })
           expect(byMessage.get("msg_2_0")).toMatchObject({ status: "failed", attempt_count: 1, delivered_at: null, next_attempt_at: null })
           expect(byMessage.get("msg_2_0")!.attempts).toEqual([attempt(null)])
 
@@ -87,8 +128,14 @@ for (const dialect of Testing.dialects) {
           // second attempt appended to the first.
           expect((yield* repo.due(retryAt, 100)).map((d) => d.ordering_key)).toEqual(["run:0", "run:2", "run:9", "run:1"])
           yield* repo.claim([due[1]!.id], retryAt, "2026-03-01T10:06:00.000Z")
-          yield* repo.recordAttempts([{ id: due[1]!.id, attempt: { ...attempt(200), at: retryAt }, outcome: { status: "delivered", at: retryAt } }])
-          const retried = (yield* repo.deliveries(organizationId, endpoint.id, { offset: 0, limit: 100 })).deliveries.find((d) => d.message_id === "msg_1_0")
+          yield* repo.recordAttempts([{
+            id: due[1]!.id,
+            attempt: { ...attempt(200), at: retryAt },
+            outcome: { status: "delivered", at: retryAt }
+          }])
+          const retried = (yield* repo.deliveries(organizationId, endpoint.id, { offset: 0, limit: 100 })).deliveries.find((d) =>
+            d.message_id === "msg_1_0"
+          )
           expect(retried).toMatchObject({ status: "delivered", attempt_count: 2, delivered_at: retryAt })
           expect(retried!.attempts.map((a) => a.status_code)).toEqual([500, 200])
 
@@ -107,12 +154,21 @@ for (const dialect of Testing.dialects) {
           const organizationId = OrganizationId.make(organization.id)
           const repo = yield* WebhooksRepo
           yield* repo.insertEndpoint({
-            organization_id: organizationId, url: "https://crm.example/hooks", description: null, event_types: ["run.started"],
-            enabled: true, sealed_secret: "sealed", now: t0
+            organization_id: organizationId,
+            url: "https://crm.example/hooks",
+            description: null,
+            event_types: ["run.started"],
+            enabled: true,
+            sealed_secret: "sealed",
+            now: t0
           })
           yield* repo.enqueue(Array.from({ length: 40 }, (_, run) => ({
-            organization_id: organizationId, message_id: `msg_${run}`, event_type: "run.started" as const,
-            ordering_key: `workers:${run}`, payload: { data: { run_id: run } }, now: t0
+            organization_id: organizationId,
+            message_id: `msg_${run}`,
+            event_type: "run.started" as const,
+            ordering_key: `workers:${run}`,
+            payload: { data: { run_id: run } },
+            now: t0
           })))
           // (The database is the file's: the test above left deliveries of its own.)
           const ids = (yield* repo.due(t1, 100)).filter((d) => d.ordering_key.startsWith("workers:")).map((d) => d.id)

@@ -15,23 +15,23 @@
  * never the calls, the outbox's writers, or the other endpoints. Failed attempts are retried on the
  * Standard Webhooks schedule; an endpoint failing for `disableAfterMillis` is disabled, with a log line.
  */
+import type { WebhookAttempt } from "@agentline/api/webhooks/Webhooks"
 import { Clock, Effect, FiberSet, Metric, Option, Queue, Schedule } from "effect"
-import * as GroupCommit from "../GroupCommit.js"
+import { Webhook } from "standardwebhooks"
 import { CallTraces } from "../CallTraces.js"
-import { SpanNames, webhookDeliveryFailures, webhookDeliveryLag } from "../Telemetry.js"
 import { resolveHeaders } from "../credentials/Credentials.js"
 import { CredentialsRepo } from "../credentials/CredentialsRepo.js"
-import { Webhook } from "standardwebhooks"
 import { SecretBox } from "../crypto/SecretBox.js"
+import * as GroupCommit from "../GroupCommit.js"
+import { PostCall } from "../runs/PostCall.js"
+import { RunsRepo } from "../runs/RunsRepo.js"
+import { SpanNames, webhookDeliveryFailures, webhookDeliveryLag } from "../Telemetry.js"
 import { iso } from "../Time.js"
 import { isDelivered, nextAttemptAt, shouldDisable } from "../webhooks/WebhookEvents.js"
 import { WebhookSettings } from "../webhooks/WebhookSettings.js"
-import { WebhookTransport } from "./WebhookTransport.js"
-import type { WebhookAttempt } from "@agentline/api/webhooks/Webhooks"
-import { PostCall } from "../runs/PostCall.js"
-import { RunsRepo } from "../runs/RunsRepo.js"
 import { type AttemptOutcome, type ClaimedDelivery, type RecordedAttempt, WebhooksRepo } from "../webhooks/WebhooksRepo.js"
 import { orderingKeyOf, planClaims, slotOf } from "./ClaimPlan.js"
+import { WebhookTransport } from "./WebhookTransport.js"
 
 /** The run a `run.*` event is about (its envelope's `data.run_id`); event deliveries have no `run_id` of their own. */
 const runOfEvent = (payload: unknown): number | null => {
@@ -67,8 +67,10 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
     const wake = yield* Queue.sliding<void>(1)
     // Outcomes are group committed: one transaction and one statement for the answers that arrive together
     // (the writer waits for the event loop's turn, in which the other answers of a batch of attempts come).
-    const outcomes = yield* GroupCommit.make((items: ReadonlyArray<RecordedAttempt>) =>
-      Effect.as(repo.recordAttempts(items), items.map(() => undefined)), { gather: GroupCommit.nextTurn })
+    const outcomes = yield* GroupCommit.make(
+      (items: ReadonlyArray<RecordedAttempt>) => Effect.as(repo.recordAttempts(items), items.map(() => undefined)),
+      { gather: GroupCommit.nextTurn }
+    )
     const recordAttempt = (item: RecordedAttempt) => outcomes.write(item)
     /** Signers by sealed secret: an endpoint's secret is unsealed once, not per event (a rotation seals a new one). */
     const signers = new Map<string, Webhook>()
@@ -184,13 +186,20 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
       yield* reportToRun(delivery, record, outcome, at)
       if (next === undefined) {
         yield* Effect.logWarning("webhook delivery failed for good: every retry failed").pipe(
-          Effect.annotateLogs({ endpoint_id: delivery.endpoint_id, run_id: delivery.run_id, message_id: delivery.message_id, event_type: delivery.event_type })
+          Effect.annotateLogs({
+            endpoint_id: delivery.endpoint_id,
+            run_id: delivery.run_id,
+            message_id: delivery.message_id,
+            event_type: delivery.event_type
+          })
         )
       }
       if (delivery.endpoint_id === null) return
       const failingSince = yield* repo.markFailing(delivery.endpoint_id, iso(at))
       if (shouldDisable(failingSince, at, settings.disableAfterMillis)) {
-        const reason = `disabled by the server: every delivery has failed since ${failingSince} (last: ${answer.error ?? `HTTP ${answer.status}`})`
+        const reason = `disabled by the server: every delivery has failed since ${failingSince} (last: ${
+          answer.error ?? `HTTP ${answer.status}`
+        })`
         yield* repo.updateEndpoint(delivery.organization_id, delivery.endpoint_id, { enabled: false, disabled_reason: reason }, iso(at))
         yield* Effect.logWarning("webhook endpoint disabled: it has failed for too long").pipe(
           Effect.annotateLogs({ endpoint_id: delivery.endpoint_id, organization_id: delivery.organization_id, failing_since: failingSince })
@@ -280,7 +289,9 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
           fibers,
           attempt(delivery, answered).pipe(
             traced(delivery),
-            Effect.catchAllCause((cause) => Effect.logError("webhook attempt crashed; the delivery is tried again when its claim expires", cause)),
+            Effect.catchAllCause((cause) =>
+              Effect.logError("webhook attempt crashed; the delivery is tried again when its claim expires", cause)
+            ),
             Effect.ensuring(Effect.zipRight(answered, settle(slot, key)))
           )
         )

@@ -1,4 +1,4 @@
-import type { WebhookDeliveryId, WebhookEndpointId, OrganizationId } from "@agentline/api/Ids"
+import type { OrganizationId, WebhookDeliveryId, WebhookEndpointId } from "@agentline/api/Ids"
 import type { WebhookAttempt, WebhookDelivery, WebhookEventType } from "@agentline/api/webhooks/Webhooks"
 import { Context, type Effect, type Option } from "effect"
 
@@ -141,7 +141,11 @@ export class WebhooksRepo extends Context.Tag("@agentline/core/WebhooksRepo")<
      * Takes the given due deliveries for one attempt each until `lockedUntil`, in one statement; those
      * it took (another worker may have taken some first), in the order given.
      */
-    readonly claim: (ids: ReadonlyArray<WebhookDeliveryId>, now: string, lockedUntil: string) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
+    readonly claim: (
+      ids: ReadonlyArray<WebhookDeliveryId>,
+      now: string,
+      lockedUntil: string
+    ) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
     /**
      * Appends each attempt to its delivery's log, sets its outcome and releases it: any number of
      * deliveries in one statement (the caller's transaction groups them with whatever else it writes).

@@ -136,7 +136,9 @@ export const layer = Layer.effect(
           if (events.length === 0) return 0
           const organizations = [...new Set(events.map((e) => e.organization_id))]
           const endpoints = yield* sql`SELECT id, organization_id, event_types FROM webhook_endpoints
-            WHERE ${sql.in("organization_id", organizations)} AND enabled = ${Columns.boolParam(true)}`.pipe(Effect.flatMap(subscriptionRows))
+            WHERE ${sql.in("organization_id", organizations)} AND enabled = ${Columns.boolParam(true)}`.pipe(
+            Effect.flatMap(subscriptionRows)
+          )
           const deliveries = events.flatMap((event) =>
             endpoints
               .filter((e) => e.organization_id === event.organization_id && e.event_types.includes(event.event_type))
@@ -271,7 +273,8 @@ export const layer = Layer.effect(
               WHERE webhook_deliveries.id = v.id`
         }).pipe(Effect.asVoid, StorageBoundary.orDie)
       },
-      markHealthy: (id) => sql`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ${id}`.pipe(Effect.asVoid, StorageBoundary.orDie),
+      markHealthy: (id) =>
+        sql`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ${id}`.pipe(Effect.asVoid, StorageBoundary.orDie),
       markFailing: (id, now) =>
         sql`UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ${now}) WHERE id = ${id} RETURNING failing_since`.pipe(
           Effect.flatMap((rows) => rows.length === 0 ? Effect.succeed({ failing_since: now }) : failingRow(rows)),
