@@ -142,6 +142,9 @@ for (const dialect of Testing.dialects) {
           // The node's request was claimed and never settled (its process died): taken again once its lease ends.
           expect(yield* repo.claim([due[3]!.id], t1, lease)).toEqual([])
           expect((yield* repo.claim([due[3]!.id], afterLease, "2026-03-01T10:01:30.000Z")).map((c) => c.id)).toEqual([due[3]!.id])
+          // A disabled endpoint's deliveries are not due; a node's request has no endpoint to disable.
+          yield* repo.updateEndpoint(organizationId, endpoint.id, { enabled: false }, t1)
+          expect((yield* repo.due(retryAt, 100)).map((d) => d.ordering_key)).toEqual(["run:9"])
           // Nothing to claim or record: no statement, no error.
           expect(yield* repo.claim([], t1, lease)).toEqual([])
           yield* repo.recordAttempts([])

@@ -248,12 +248,13 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
 
     /**
      * The attempt's outcome has committed: its ordering key is free, and the key's next delivery is due
-     * now. The loop is woken for it unless the endpoint's slots are full (a freed slot wakes it then).
+     * now. The loop is woken for it when half of the endpoint's slots are free (else a freed slot wakes
+     * it soon: a look per commit would claim a few deliveries at a time).
      */
     const settle = (slot: string, key: string) =>
       Effect.suspend(() => {
         keysInFlight.delete(key)
-        const room = (inFlight.get(slot) ?? 0) < settings.maxInFlightPerEndpoint && total < settings.maxInFlight
+        const room = (inFlight.get(slot) ?? 0) <= settings.maxInFlightPerEndpoint / 2 && total < settings.maxInFlight
         return room ? Queue.offer(wake, undefined) : Effect.void
       })
 

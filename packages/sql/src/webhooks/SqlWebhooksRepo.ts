@@ -89,11 +89,12 @@ export const layer = Layer.effect(
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toDelivery))
       )
 
-    /** A workflow node's request carries its own URL. */
-    const targetUrl = sql.onDialectOrElse({
-      pg: () => sql`d.target->>'url'`,
-      orElse: () => sql`json_extract(d.target, '$.url')`
-    })
+    /** What an attempt reads of a delivery it claimed (not its log of attempts). */
+    const claimedColumns = (table: string) =>
+      sql.unsafe(
+        ["id", "endpoint_id", "run_id", "target", "organization_id", "message_id", "event_type", "payload", "attempt_count", "created_at"]
+          .map((column) => `${table}.${column}`).join(", ")
+      )
 
     return WebhooksRepo.of({
       insertEndpoint: (input) =>
@@ -183,16 +184,35 @@ export const layer = Layer.effect(
       // The poll: what is due, first in line, and only the columns choosing among them takes (it may
       // answer more than fits in the free slots; the payloads are read for those claimed, once).
       due: (now, limit) =>
-        sql`SELECT d.id, d.endpoint_id, d.ordering_key, COALESCE(${targetUrl}, e.url) AS url
-            FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
-            WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}
-              AND (d.locked_until IS NULL OR d.locked_until <= ${now})
-              AND (d.endpoint_id IS NULL OR e.enabled = ${Columns.boolParam(true)})
-              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.endpoint_id = d.endpoint_id
-                              AND p.ordering_key = d.ordering_key AND p.status = 'pending' AND p.id < d.id)
-            ORDER BY d.next_attempt_at, d.id LIMIT ${limit}`.pipe(
+        sql.onDialectOrElse({
+          // Each key's first pending delivery in one pass over the pending-order index, then those due.
+          // (The NOT EXISTS form below depends on the planner walking the due order and stopping at the
+          // limit; PostgreSQL's planner, when its statistics say few deliveries are pending, probes every
+          // pending delivery against every earlier one instead: seconds a poll for a backlog of thousands.)
+          pg: () =>
+            sql`SELECT h.id, h.endpoint_id, h.ordering_key, e.url, h.next_attempt_at FROM (
+                  SELECT DISTINCT ON (endpoint_id, ordering_key) id, endpoint_id, ordering_key, next_attempt_at, locked_until
+                  FROM webhook_deliveries WHERE status = 'pending' AND endpoint_id IS NOT NULL
+                  ORDER BY endpoint_id, ordering_key, id
+                ) h JOIN webhook_endpoints e ON e.id = h.endpoint_id AND e.enabled = ${Columns.boolParam(true)}
+                WHERE h.next_attempt_at <= ${now} AND (h.locked_until IS NULL OR h.locked_until <= ${now})
+                UNION ALL
+                SELECT d.id, d.endpoint_id, d.ordering_key, d.target->>'url', d.next_attempt_at FROM webhook_deliveries d
+                WHERE d.status = 'pending' AND d.endpoint_id IS NULL AND d.next_attempt_at <= ${now}
+                  AND (d.locked_until IS NULL OR d.locked_until <= ${now})
+                ORDER BY next_attempt_at, id LIMIT ${limit}`,
+          orElse: () =>
+            sql`SELECT d.id, d.endpoint_id, d.ordering_key, COALESCE(json_extract(d.target, '$.url'), e.url) AS url
+                FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
+                WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}
+                  AND (d.locked_until IS NULL OR d.locked_until <= ${now})
+                  AND (d.endpoint_id IS NULL OR e.enabled = ${Columns.boolParam(true)})
+                  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.endpoint_id = d.endpoint_id
+                                  AND p.ordering_key = d.ordering_key AND p.status = 'pending' AND p.id < d.id)
+                ORDER BY d.next_attempt_at, d.id LIMIT ${limit}`
+        }).pipe(
           Effect.flatMap(dueRows),
-          Effect.map((rows) => rows.map((r) => ({ ...r, url: r.url ?? "" }))),
+          Effect.map((rows) => rows.map((r) => ({ id: r.id, endpoint_id: r.endpoint_id, ordering_key: r.ordering_key, url: r.url ?? "" }))),
           StorageBoundary.orDie
         ),
       // One statement takes them all (a row another worker took meanwhile is left out), then one read
@@ -201,20 +221,30 @@ export const layer = Layer.effect(
         Effect.gen(function*() {
           if (ids.length === 0) return []
           const claimable = sql`${sql.in("id", ids)} AND status = 'pending' AND (locked_until IS NULL OR locked_until <= ${now})`
-          // PostgreSQL: rows another process is claiming at this moment are skipped, not waited for (nor
-          // locked in an order that could deadlock with it).
-          const taken = yield* sql.onDialectOrElse({
+          const rows = yield* sql.onDialectOrElse({
+            // One round trip; rows another process is claiming at this moment are skipped, not waited for
+            // (nor locked in an order that could deadlock with it).
             pg: () =>
-              sql`UPDATE webhook_deliveries SET locked_until = ${lockedUntil}
-                WHERE id IN (SELECT id FROM webhook_deliveries WHERE ${claimable} FOR UPDATE SKIP LOCKED)
-                RETURNING id`,
-            orElse: () => sql`UPDATE webhook_deliveries SET locked_until = ${lockedUntil} WHERE ${claimable} RETURNING id`
-          }).pipe(Effect.flatMap(idRows))
-          if (taken.length === 0) return []
-          const rows = yield* sql`SELECT d.id, d.endpoint_id, d.run_id, d.target, d.organization_id, d.message_id, d.event_type,
-                d.payload, d.attempt_count, d.created_at, e.url, e.secret, e.failing_since AS endpoint_failing_since
-              FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
-              WHERE ${sql.in("d.id", taken.map((r) => r.id))}`.pipe(Effect.flatMap(claimedRows))
+              sql`WITH taken AS (
+                  UPDATE webhook_deliveries SET locked_until = ${lockedUntil}
+                  WHERE id IN (SELECT id FROM webhook_deliveries WHERE ${claimable} FOR UPDATE SKIP LOCKED)
+                  RETURNING ${claimedColumns("webhook_deliveries")}
+                )
+                SELECT d.*, e.url, e.secret, e.failing_since AS endpoint_failing_since
+                FROM taken d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id`,
+            orElse: () =>
+              Effect.flatMap(
+                sql`UPDATE webhook_deliveries SET locked_until = ${lockedUntil} WHERE ${claimable} RETURNING id`.pipe(
+                  Effect.flatMap(idRows)
+                ),
+                (taken) =>
+                  taken.length === 0 ?
+                    Effect.succeed([]) :
+                    sql`SELECT ${claimedColumns("d")}, e.url, e.secret, e.failing_since AS endpoint_failing_since
+                    FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
+                    WHERE ${sql.in("d.id", taken.map((r) => r.id))}`
+              )
+          }).pipe(Effect.flatMap(claimedRows))
           const byId = new Map(rows.map((r) => [r.id, r]))
           return ids.flatMap((id) => {
             const r = byId.get(id)
