@@ -26,6 +26,7 @@
  *   BENCH_VOICE_TURNS (default 200)                  turns of the overhead and voice-to-voice runs (5 calls at once)
  *   BENCH_VOICE_CALLS (default 5,25,50,100,150,200)  the capacity runs (3 turns a call); the knee is found among them
  *   BENCH_VOICE_OUT (default ./voice-results.md)     where the results are written (relative to bench/)
+ *   BENCH_VOICE_PROFILE (unset)                      a directory: each run's CPU profile of the server process is written there
  *   AGENTLINE_VAD (default silero)                   the voice activity detector (`energy` for the energy detector)
  *   BENCH_VOICE_TELEMETRY ("1")                      instead of the runs above: the turn latency with tracing and metrics
  *                                                    off and on (issue 25), the overhead run's 5 calls and BENCH_VOICE_TURNS
@@ -60,6 +61,7 @@ import { NodeContext, NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Option, Redacted, Stream } from "effect"
 import { execFileSync, fork } from "node:child_process"
 import * as NodeFs from "node:fs"
+import * as Inspector from "node:inspector/promises"
 import { createServer } from "node:http"
 import * as Net from "node:net"
 import * as NodeOs from "node:os"
@@ -175,6 +177,23 @@ const startCallers = Effect.acquireRelease(
   (callers) => Effect.sync(() => callers.close())
 )
 
+/** With BENCH_VOICE_PROFILE, the server's CPU profile of one run only (not the start-up's module loading). */
+const startProfile = Effect.promise(async () => {
+  const dir = process.env.BENCH_VOICE_PROFILE
+  if (dir === undefined || dir === "") return (_name: string) => Effect.void
+  const session = new Inspector.Session()
+  session.connect()
+  await session.post("Profiler.enable")
+  await session.post("Profiler.start")
+  return (name: string) =>
+    Effect.promise(async () => {
+      const { profile } = await session.post("Profiler.stop")
+      session.disconnect()
+      NodeFs.mkdirSync(dir, { recursive: true })
+      NodeFs.writeFileSync(NodePath.join(dir, `${name}.cpuprofile`), JSON.stringify(profile))
+    })
+})
+
 const loadavg = () => NodeOs.loadavg().map((l) => l.toFixed(2)).join(" / ")
 
 interface Row {
@@ -192,6 +211,7 @@ interface Row {
   readonly lateFrames: number
   readonly frames: number
   readonly cpuPerCall: number
+  readonly cpuMsPerTurn: number
   readonly callerCpuPerCall: number
   readonly rssPerCallMb: number
   readonly windowsPerInference: number
@@ -297,6 +317,7 @@ const main = Effect.gen(function*() {
         const scenario = ({ calls, measureFromSpeechEnd = false, name, turns }: Scenario) =>
           Effect.gen(function*(): Effect.fn.Return<Row> {
             const loadBefore = loadavg()
+            const profiler = yield* startProfile
             const cpuBefore = process.cpuUsage()
             const batchesBefore = silero?.batches()
             const started = performance.now()
@@ -342,6 +363,7 @@ const main = Effect.gen(function*() {
               latenessP99: percentile(lateness, 99), latenessMax: lateness.at(-1) ?? 0,
               lateFrames: lateness.filter((l) => l > 20).length, frames: lateness.length,
               cpuPerCall: ((cpu.user + cpu.system) / 1e6 / wall / calls) * 100,
+              cpuMsPerTurn: (cpu.user + cpu.system) / 1000 / Math.max(1, overheads.length),
               callerCpuPerCall: (result.cpuMicros / 1e6 / wall / calls) * 100,
               rssPerCallMb: (peakRss - rssBefore) / 1024 / 1024 / calls,
               windowsPerInference: inferences === 0 ? 0 : windows / inferences,
@@ -350,6 +372,7 @@ const main = Effect.gen(function*() {
               afterVad
             }
             console.log(JSON.stringify({ ...row, atCaller: undefined, afterVad: undefined }))
+            yield* profiler(`${name}-${calls}`)
             return row
           })
 
@@ -515,7 +538,7 @@ const report = (overhead: Row, capacity: ReadonlyArray<Row>, voiceToVoice: Row, 
   const ms = (n: number) => `${n.toFixed(1)} ms`
   const met = (ok: boolean) => (ok ? "met" : "**not met**")
   const row = (r: Row) =>
-    `| ${r.name} | ${r.calls} (${r.peakConnected}) | ${r.turns} of ${r.expectedTurns} | ${ms(r.afterVadP50)} / ${ms(r.afterVadP99)} | ${ms(r.overheadP50)} / ${ms(r.overheadP99)} | ${ms(r.latenessP99)} / ${ms(r.latenessMax)} | ${r.lateFrames} of ${r.frames} | ${r.cpuPerCall.toFixed(2)} % (+ ${r.callerCpuPerCall.toFixed(2)} %) | ${r.rssPerCallMb.toFixed(2)} MB | ${r.windowsPerInference.toFixed(1)} | ${r.load} |`
+    `| ${r.name} | ${r.calls} (${r.peakConnected}) | ${r.turns} of ${r.expectedTurns} | ${ms(r.afterVadP50)} / ${ms(r.afterVadP99)} | ${ms(r.overheadP50)} / ${ms(r.overheadP99)} | ${ms(r.latenessP99)} / ${ms(r.latenessMax)} | ${r.lateFrames} of ${r.frames} | ${r.cpuPerCall.toFixed(2)} % (+ ${r.callerCpuPerCall.toFixed(2)} %) | ${r.cpuMsPerTurn.toFixed(1)} ms | ${r.rssPerCallMb.toFixed(2)} MB | ${r.windowsPerInference.toFixed(1)} | ${r.load} |`
   const at = (calls: number) => capacity.find((r) => r.calls === calls)
   const knee = capacity.filter((r) => r.overheadP99 < 100 && r.turns === r.expectedTurns).reduce((best, r) => Math.max(best, r.calls), 0)
   const hundred = at(100)
@@ -527,8 +550,8 @@ const report = (overhead: Row, capacity: ReadonlyArray<Row>, voiceToVoice: Row, 
     `The server (HTTP API, dispatcher, the real voice runtime on SQLite, the Twilio adapter) in one process; the callers in another: the fake Twilio, on whose REST API the calls are placed and whose callees talk over its media WebSocket, saying an espeak-ng sentence (${(speechSeconds).toFixed(2)} s) in 20 ms µ-law frames in real time. Zero-latency fakes (scripted recognizer, instant 200 ms synthesizer, fake OpenAI-compatible server on 127.0.0.1); endpointing ${STOP_SECONDS} s; voice activity detector: ${vadName} (\`AGENTLINE_VAD\`).`,
     `**Machine load** (1/5/15-minute load average, before → after each run) is in the last column: numbers taken while other work ran on the machine are not the runtime's alone.`,
     "",
-    "| run | calls (peak connected at once) | turns answered | turn overhead after the VAD, p50 / p99 | turn overhead at the caller, p50 / p99 | frame lateness p99 / max | frames late > 20 ms | CPU per call: server (+ callers' process) | server RSS per call | VAD windows per inference | load average |",
-    "|---|---|---|---|---|---|---|---|---|---|---|",
+    "| run | calls (peak connected at once) | turns answered | turn overhead after the VAD, p50 / p99 | turn overhead at the caller, p50 / p99 | frame lateness p99 / max | frames late > 20 ms | CPU per call: server (+ callers' process) | server CPU per turn | server RSS per call | VAD windows per inference | load average |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
     row(overhead),
     ...capacity.map(row),
     row(voiceToVoice),
@@ -539,6 +562,7 @@ const report = (overhead: Row, capacity: ReadonlyArray<Row>, voiceToVoice: Row, 
     `- **voice to voice**: the fakes slowed to published vendor latencies: recognizer final ${VENDOR.sttFinalMs} ms after the speech ends (Deepgram P99), LLM first token ${VENDOR.llmFirstTokenMs} ms, synthesizer first audio ${VENDOR.ttsFirstAudioMs} ms (ElevenLabs Flash); sum ${budget} ms. The endpointing (${STOP_SECONDS * 1000} ms) runs alongside the recognizer and is hidden by it.`,
     "- **frame lateness**: how far behind real time an agent frame arrived at the caller, against the utterance's first frame (the runtime's 60 ms lead absorbs up to 60 ms).",
     "- **CPU per call**: the server process's CPU time over the run's wall time, per call (100 % is one core); the callers' process (the fake Twilio and the callers' JSON/base64 frames) in parentheses, on the same 2 cores.",
+    "- **server CPU per turn**: the server process's CPU time over the run, per caller turn answered (a turn: the caller's sentence, the pause, the agent's answer): unlike the share of a core, it does not fall when other work on the machine slows the run down.",
     "",
     "## Targets",
     "",

@@ -26,12 +26,32 @@ export interface GroupCommit<I, O> {
   readonly write: (item: I) => Effect.Effect<O>
 }
 
+export interface Options {
+  /**
+   * Run by the writer between the first write of a batch and taking the others: a wait that lets writes
+   * already on their way join the batch (`nextTurn`: the answers the event loop has in hand). Without
+   * it a batch is what queued while the previous one committed, which is nothing when a commit is fast
+   * (SQLite) and the writes come one by one.
+   */
+  readonly gather?: Effect.Effect<void>
+}
+
+/**
+ * Waits for the event loop's next turn: the I/O callbacks it has ready (HTTP answers, say) run first.
+ * Not a timer: it is the same under Effect's `TestClock`.
+ */
+export const nextTurn: Effect.Effect<void> = Effect.async<void>((resume) => {
+  const handle = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(handle))
+})
+
 /**
  * A group-committing writer while the scope lasts. Closing the scope commits what was queued; a write
  * that comes after (a call ending during shutdown) is committed on its own.
  */
 export const make = <I, O>(
-  writeAll: (items: ReadonlyArray<I>) => Effect.Effect<ReadonlyArray<O>>
+  writeAll: (items: ReadonlyArray<I>) => Effect.Effect<ReadonlyArray<O>>,
+  options: Options = {}
 ): Effect.Effect<GroupCommit<I, O>, never, Transactor | Scope.Scope> =>
   Effect.gen(function*() {
     const tx = yield* Transactor
@@ -61,7 +81,9 @@ export const make = <I, O>(
     // Never interrupted (an item it took would be lost): it stops at the marker the finalizer queues.
     const writer = Effect.gen(function*() {
       while (true) {
-        const taken = [yield* Queue.take(queue), ...(yield* Queue.takeUpTo(queue, MAX_GROUP - 1))]
+        const first = yield* Queue.take(queue)
+        if (first !== undefined && options.gather !== undefined) yield* options.gather
+        const taken = [first, ...(yield* Queue.takeUpTo(queue, MAX_GROUP - 1))]
         const stop = taken.includes(undefined)
         const batch = taken.filter((p): p is Pending<I, O> => p !== undefined)
         if (batch.length > 0) yield* commitOrFail(batch)

@@ -122,3 +122,39 @@ it.effect("a write queued just before the scope closes, and one after, are both 
     expect(yield* group.write(2)).toBe(2)
     expect(written).toEqual([1, 2])
   }))
+
+/**
+ * Writes made from separate callbacks of one event-loop turn (as the answers of a batch of HTTP
+ * requests are read): `write(0)` from the first, 1–4 from the next ones. The batches the writer made.
+ */
+const oneTurnOfWrites = (gather: GroupCommit.Options) =>
+  Effect.gen(function*() {
+    const transactions = yield* Ref.make(0)
+    const batches: Array<ReadonlyArray<number>> = []
+    const group = yield* GroupCommit.make((items: ReadonlyArray<number>) =>
+      Effect.sync(() => {
+        batches.push(items)
+        return items
+      }), gather).pipe(Effect.provide(counting(transactions)))
+    const written = yield* Effect.async<ReadonlyArray<number>>((resume) => {
+      const results: Array<number> = []
+      for (let n = 0; n < 5; n++) {
+        setImmediate(() =>
+          Effect.runFork(group.write(n)).addObserver((exit) => {
+            if (exit._tag === "Success") results.push(exit.value)
+            if (results.length === 5) resume(Effect.succeed(results))
+          })
+        )
+      }
+    })
+    expect([...written].sort()).toEqual([0, 1, 2, 3, 4])
+    return batches
+  }).pipe(Effect.scoped)
+
+it.effect("with `gather: nextTurn` the writes of one event-loop turn are committed together; without, the first goes alone", () =>
+  Effect.gen(function*() {
+    expect(yield* oneTurnOfWrites({ gather: GroupCommit.nextTurn })).toEqual([[0, 1, 2, 3, 4]])
+    const alone = yield* oneTurnOfWrites({})
+    expect(alone[0]).toEqual([0])
+    expect(alone.length).toBeGreaterThan(1)
+  }))

@@ -3,7 +3,7 @@ import { RunListParams } from "@agentline/api/runs/RunSearch"
 import { Effect, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { axisMax, formatUsd, overview } from "../src/pages/home/overview.js"
-import { emptySearch, exportHref, listParams, localDayBound, searchParams } from "../src/pages/runs/runSearch.js"
+import { emptySearch, exportHref, listParams, localDayBound, searchParams, SORTS } from "../src/pages/runs/runSearch.js"
 
 const metrics = (total: number, completed: number, reached: number) => ({
   total_runs: total,
@@ -62,5 +62,20 @@ describe("runs search", () => {
     expect(Schema.is(RunListParams)(decoded)).toBe(true)
     const refused = await Effect.runPromise(Effect.either(listParams({ ...emptySearch, workflow_id: "x" })))
     expect(refused._tag).toBe("Left")
+  })
+
+  it("sends each order the page offers as sort_by and sort_order, which the API's schema accepts; the default sends none", async () => {
+    for (const [sort] of SORTS) {
+      const params = searchParams({ ...emptySearch, sort })
+      if (sort === "") {
+        expect(params).toEqual({})
+        continue
+      }
+      const [by, order] = sort.split(":")
+      expect(params).toEqual({ sort_by: by, sort_order: order })
+      expect(exportHref({ ...emptySearch, sort })).toBe(`/api/v1/runs/export?sort_by=${by}&sort_order=${order}`)
+      expect(await Effect.runPromise(listParams({ ...emptySearch, sort }))).toMatchObject({ sort_by: by, sort_order: order })
+    }
+    expect(new Set(SORTS.map(([sort]) => sort)).size).toBe(6)
   })
 })

@@ -23,7 +23,7 @@ import {
   ValidationError,
   type WireError
 } from "@agentline/api/Errors"
-import type { ApiKeyNotFound, ApiKeyOwnerMissing, InvalidApiKey } from "@agentline/core/api-keys/Errors"
+import type { ApiKeyNotFound, ApiKeyOwnerDeactivated, ApiKeyOwnerMissing, InvalidApiKey } from "@agentline/core/api-keys/Errors"
 import type { AgentNotFound, AgentTriggerInactive, InvalidCallback, InvalidCallbackSignature, UnknownCall } from "@agentline/core/calls/Errors"
 import type { InvalidTransition } from "@agentline/core/campaigns/CampaignState"
 import type { CsvInvalid } from "@agentline/core/campaigns/CsvImport"
@@ -93,12 +93,17 @@ import type {
 import type {
   EmailTaken,
   InvalidCredentials,
+  LastAdmin,
   LoginThrottled,
   LogoutNeedsSession,
+  OwnAccount,
   PasswordChangeNeedsSession,
+  PasswordResetNeedsSession,
   PasswordUnchanged,
   SessionInvalid,
+  UserDeactivated,
   UserNoLongerExists,
+  UserNotFound,
   WrongCurrentPassword
 } from "@agentline/core/users/Errors"
 import type {
@@ -135,6 +140,7 @@ export type DomainError =
   | NotAnMcpTool
   | ApiKeyNotFound
   | ApiKeyOwnerMissing
+  | ApiKeyOwnerDeactivated
   | InvalidApiKey
   | AgentNotFound
   | AgentTriggerInactive
@@ -189,6 +195,11 @@ export type DomainError =
   | SessionInvalid
   | UserNoLongerExists
   | WrongCurrentPassword
+  | UserNotFound
+  | LastAdmin
+  | OwnAccount
+  | UserDeactivated
+  | PasswordResetNeedsSession
   | AgentArchived
   | InvalidWorkflowDefinition
   | TriggerPathTaken
@@ -252,6 +263,7 @@ const MAPPING = {
   NotAnMcpTool: badRequest,
   ApiKeyNotFound: notFound,
   ApiKeyOwnerMissing: unauthorized,
+  ApiKeyOwnerDeactivated: unauthorized,
   InvalidApiKey: unauthorized,
   AgentNotFound: notFound,
   AgentTriggerInactive: notFound,
@@ -325,6 +337,15 @@ const MAPPING = {
   SessionInvalid: () => new Unauthorized({ detail: "Invalid or expired token; log in again at POST /api/v1/auth/login" }),
   UserNoLongerExists: unauthorized,
   WrongCurrentPassword: forbidden,
+  UserNotFound: notFound,
+  LastAdmin: conflict,
+  OwnAccount: conflict,
+  UserDeactivated: forbidden,
+  PasswordResetNeedsSession: () =>
+    new Forbidden({
+      detail: "Resetting a user's password needs a login session (authorization: Bearer <token> from POST /api/v1/auth/login); " +
+        "API keys cannot reset passwords"
+    }),
   AgentArchived: (e) =>
     new Conflict({
       detail: `Agent ${e.workflowId} is archived and cannot be called; ` +

@@ -12,7 +12,7 @@ import {
   TextChatUnavailable,
   TextChatUnknownTurn
 } from "@agentline/core/text-chat/Errors"
-import { ApiKeyNotFound, ApiKeyOwnerMissing, InvalidApiKey } from "@agentline/core/api-keys/Errors"
+import { ApiKeyNotFound, ApiKeyOwnerDeactivated, ApiKeyOwnerMissing, InvalidApiKey } from "@agentline/core/api-keys/Errors"
 import { AgentNotFound, AgentTriggerInactive, InvalidCallback, InvalidCallbackSignature, UnknownCall } from "@agentline/core/calls/Errors"
 import { transition } from "@agentline/core/campaigns/CampaignState"
 import { CsvInvalid } from "@agentline/core/campaigns/CsvImport"
@@ -74,12 +74,17 @@ import {
 import {
   EmailTaken,
   InvalidCredentials,
+  LastAdmin,
   LoginThrottled,
   LogoutNeedsSession,
+  OwnAccount,
   PasswordChangeNeedsSession,
+  PasswordResetNeedsSession,
   PasswordUnchanged,
   SessionInvalid,
+  UserDeactivated,
   UserNoLongerExists,
+  UserNotFound,
   WrongCurrentPassword
 } from "@agentline/core/users/Errors"
 import {
@@ -113,6 +118,7 @@ type Case = readonly [DomainError, number, unknown]
 const CASES = {
   ApiKeyNotFound: [new ApiKeyNotFound({ apiKeyId: 3 }), 404, "API key not found"],
   ApiKeyOwnerMissing: [new ApiKeyOwnerMissing({ apiKeyId: 3 }), 401, "The owner of this API key no longer exists"],
+  ApiKeyOwnerDeactivated: [new ApiKeyOwnerDeactivated({ apiKeyId: 3 }), 401, "The user of this API key is deactivated"],
   InvalidApiKey: [new InvalidApiKey(), 401, "Invalid or archived API key"],
   AgentNotFound: [new AgentNotFound({ by: "uuid", value: "u" }), 404, "Agent not found"],
   AgentTriggerInactive: [new AgentTriggerInactive({ triggerPath: "t" }), 404, "Agent trigger is not active"],
@@ -239,6 +245,14 @@ const CASES = {
   SessionInvalid: [new SessionInvalid(), 401, "Invalid or expired token; log in again at POST /api/v1/auth/login"],
   UserNoLongerExists: [new UserNoLongerExists({ userId: 1 }), 401, "The user of these credentials no longer exists"],
   WrongCurrentPassword: [new WrongCurrentPassword(), 403, "current_password is not correct"],
+  UserNotFound: [new UserNotFound({ userId: 4 }), 404, "User 4 not found"],
+  LastAdmin: [new LastAdmin({ userId: 4, change: "deactivate" }), 409,
+    "Cannot deactivate the organization's last active administrator: make another user an administrator first"],
+  OwnAccount: [new OwnAccount({ change: "remove" }), 409, "You cannot remove your own account; another administrator can"],
+  UserDeactivated: [new UserDeactivated(), 403, "This account is deactivated; an administrator of your organization can reactivate it"],
+  PasswordResetNeedsSession: [new PasswordResetNeedsSession(), 403,
+    "Resetting a user's password needs a login session (authorization: Bearer <token> from POST /api/v1/auth/login); " +
+    "API keys cannot reset passwords"],
   AgentArchived: [new AgentArchived({ workflowId: 8 }), 409,
     "Agent 8 is archived and cannot be called; restore it with PUT /api/v1/workflow/8/status {\"status\": \"active\"}"],
   InvalidWorkflowDefinition: [new InvalidWorkflowDefinition({ issues: [issue] }), 422, [issue]],

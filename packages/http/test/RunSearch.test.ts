@@ -1,13 +1,14 @@
 /**
  * `GET /runs` and `GET /runs/export` on both databases: every filter, full-text search, keyset pages in
- * each sort, cursors of another sort refused, organizations never see each other's runs, and an export
- * of 10,000 runs streamed in chunks.
+ * each sort, cursors of another sort refused, organizations never see each other's runs, an export
+ * of 10,000 runs streamed in chunks, and (a property) paging any list with tied sort keys in every sort
+ * and order gives each run once, in order.
  */
 import { CampaignId, DefinitionId, OrganizationId, WorkflowId } from "@agentline/api/Ids"
 import { RunsRepo } from "@agentline/core/runs/RunsRepo"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { Chunk, Effect, Stream } from "effect"
+import { Chunk, Effect, FastCheck, Stream } from "effect"
 import { definition } from "./fixtures.js"
 import { call, dialects, type Reply, seedOrganization, TestApp } from "./Harness.js"
 
@@ -235,7 +236,7 @@ for (const dialect of dialects) {
             }
           }))
         }
-        // A word in every run: more matches than SQLite reads first, so it probes runs in order instead.
+        // A word in every run: more matches than a search reads first, so it walks the runs in order instead.
         const searched = yield* call("GET", "/api/v1/runs?q=bulk&limit=3", { apiKey: org.apiKey })
         expect(searched.body.runs.map((r: Reply["body"]) => r.name)).toEqual(["WR-9999", "WR-9998", "WR-9997"])
         const rare = yield* call("GET", "/api/v1/runs?q=1234&limit=3", { apiKey: org.apiKey })
@@ -254,5 +255,64 @@ for (const dialect of dialects) {
         expect(rows.length).toBe(10_000)
         expect(rows.map((row) => row.split(",")[5])).toEqual(Array.from({ length: 10_000 }, (_, n) => `WR-${n}`))
       }).pipe(Effect.scoped))
+  })
+}
+
+/** A run of the property below: few distinct values, so sort keys tie often (in-progress runs have no duration or cost: 0). */
+const TiedRun = FastCheck.record({
+  at: FastCheck.constantFrom("2026-11-20T10:00:00.000Z", "2026-11-20T10:00:00.001Z", "2026-11-21T09:00:00.000Z"),
+  completed: FastCheck.boolean(),
+  duration: FastCheck.constantFrom(0, 30, 30.5, 61),
+  cost: FastCheck.constantFrom(0, 0.0123, 0.1, 0.30000000000000004)
+})
+
+const SORTS = [
+  ["created_at", (r: { created_at: string }) => r.created_at],
+  ["duration", (r: { duration_seconds: number }) => r.duration_seconds],
+  ["cost", (r: { cost_usd: number }) => r.cost_usd]
+] as const
+
+for (const dialect of dialects) {
+  layer(TestApp(dialect), { timeout: "300 seconds" })(`GET /runs sorted, paged [${dialect}]`, (it) => {
+    it.effect.prop(
+      "paging through any sorted list with ties, any page size, yields every run exactly once, in the sort's order",
+      [FastCheck.array(TiedRun, { minLength: 1, maxLength: 14 }), FastCheck.integer({ min: 1, max: 4 })],
+      ([runs, limit]) =>
+        Effect.gen(function*() {
+          const org = yield* seedOrganization()
+          const agent = yield* createAgent(org.apiKey, "Ties")
+          for (const [i, run] of runs.entries()) {
+            yield* seedRun(org.admin.organization_id, agent, { ...run, phone: `+1415555${String(i).padStart(4, "0")}` })
+          }
+          const whole = (yield* call("GET", "/api/v1/runs?limit=100", { apiKey: org.apiKey })).body.runs as Array<Reply["body"]>
+          expect(whole).toHaveLength(runs.length)
+          for (const [sort, key] of SORTS) {
+            for (const order of ["asc", "desc"] as const) {
+              const expected = [...whole].sort((a, b) => {
+                const [x, y] = [key(a), key(b)]
+                const byKey = x < y ? -1 : x > y ? 1 : a.id - b.id
+                return order === "asc" ? byKey : -byKey
+              }).map((r) => r.id)
+              const paged: Array<number> = []
+              let cursor: string | null = null
+              let pages = 0
+              do {
+                const reply: Reply = yield* call(
+                  "GET",
+                  `/api/v1/runs?sort_by=${sort}&sort_order=${order}&limit=${limit}${cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`}`,
+                  { apiKey: org.apiKey }
+                )
+                expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+                paged.push(...ids(reply.body))
+                cursor = reply.body.next_cursor
+                pages++
+              } while (cursor !== null && pages <= runs.length)
+              expect(paged, `${sort} ${order}, ${limit} a page`).toEqual(expected)
+              expect(new Set(paged).size).toBe(runs.length)
+            }
+          }
+        }),
+      { fastCheck: { numRuns: 15 } }
+    )
   })
 }

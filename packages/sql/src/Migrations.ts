@@ -35,6 +35,7 @@ import m0024 from "./migrations/0024_run_columns.js"
 import m0025 from "./migrations/0025_run_search.js"
 import m0026 from "./migrations/0026_web_call_tokens.js"
 import m0027 from "./migrations/0027_campaign_reports.js"
+import m0028 from "./migrations/0028_user_access.js"
 
 /** Keys are `<id>_<name>`; ids only ever grow (the migrator never fills gaps). */
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -59,7 +60,8 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0024_run_columns": m0024,
   "0025_run_search": m0025,
   "0026_web_call_tokens": m0026,
-  "0027_campaign_reports": m0027
+  "0027_campaign_reports": m0027,
+  "0028_user_access": m0028
 }
 
 const ADVISORY_LOCK_ID = 0x61676c6e // "agln"

@@ -75,6 +75,8 @@ const setup = Effect.gen(function*() {
         target,
         from: "+14155550199",
         timeoutSeconds,
+        mode: "cold",
+        briefing: undefined,
         resultUrl: "http://127.0.0.1/unused",
         onResult: (result) => Effect.sync(() => void results.push(result))
       })

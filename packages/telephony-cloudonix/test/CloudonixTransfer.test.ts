@@ -117,6 +117,8 @@ describe("Cloudonix transfers against the fake", () => {
         target: "+15557770002",
         from: "+15550000001",
         timeoutSeconds: 20,
+        mode: "cold",
+        briefing: undefined,
         resultUrl,
         onResult: () => Effect.dieMessage("Cloudonix reports over HTTP")
       })
@@ -133,7 +135,7 @@ describe("Cloudonix transfers against the fake", () => {
       expect(yield* adapter.webhooks.parseTransferResult!({ config, request: posted })).toMatchObject({ outcome: "busy", cause: "CallStatus=busy" })
       // The action's answer was the recorder's HOLD here; hung up, the session is over and cannot be transferred.
       yield* adapter.calls.hangUp({ config, providerCallId })
-      const refused = yield* Effect.flip(adapter.calls.transfer!({ config, providerCallId, target: "+15557770002", from: undefined, timeoutSeconds: 20, resultUrl, onResult: () => Effect.void }))
+      const refused = yield* Effect.flip(adapter.calls.transfer!({ config, providerCallId, target: "+15557770002", from: undefined, timeoutSeconds: 20, mode: "cold", briefing: undefined, resultUrl, onResult: () => Effect.void }))
       expect(refused.retryable).toBe(false)
       expect(refused.message).toContain("is over")
     }))

@@ -10,9 +10,11 @@
  * - or in-process (`onResult`) for providers that learn of it over their own connection (Asterisk's
  *   events WebSocket, the simulator).
  *
- * `cold`: the provider dials the target and bridges the caller when it answers. `warm`: the agent
- * would first brief the person who answered, then bridge; a provider declares which it supports in
- * `TelephonyProvider.transfers`, and the application falls back to `cold` where `warm` is missing.
+ * `cold`: the provider dials the target and bridges the caller when it answers. `warm`: the person
+ * who answers first hears the agent's briefing (`TransferCall.briefing`, said or played to them by the
+ * provider), then is joined with the caller, who waits meanwhile (hold music, or ringing); a provider
+ * declares which it supports in `TelephonyProvider.transfers`, and the application falls back to `cold`
+ * where `warm` is missing (the adapter is then asked `mode: "cold"`).
  */
 import { type Effect, Schema } from "effect"
 
@@ -48,6 +50,13 @@ export interface TransferCall<Config> {
   readonly from: string | undefined
   /** Seconds the target may ring before the transfer counts as `no_answer`. */
   readonly timeoutSeconds: number
+  /** `warm` only for an adapter that declares warm transfers; the application asks `cold` otherwise. */
+  readonly mode: TransferMode
+  /**
+   * For a warm transfer: what the person who answers is told before the caller joins (the transfer
+   * node's briefing, rendered). Undefined for a cold transfer.
+   */
+  readonly briefing: string | undefined
   /** Where the provider posts the transfer's result (`/api/v1/telephony/transfer-result/{transfer_id}`). */
   readonly resultUrl: string
   /** Delivers the result for providers that learn of it in-process; HTTP-callback providers ignore it. */

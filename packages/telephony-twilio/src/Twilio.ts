@@ -8,7 +8,7 @@
  * | webhooks: `X-Twilio-Signature`, status callbacks and incoming calls (form posts), TwiML answers | `Callbacks.ts`, `Signature.ts`, `Answer.ts` |
  * | media: Twilio Media Streams (JSON, base64 µ-law 8 kHz) | `Media.ts` |
  * | inbound: the number's `VoiceUrl` (IncomingPhoneNumbers) | `Numbers.ts` |
-| transfers: the live call updated with `<Dial>`, results from the dialed leg and the dial's action | `Transfer.ts` |
+ * | transfers: cold, the live call updated with `<Dial>`; warm, the caller held in a conference the briefed target joins | `Transfer.ts` |
  */
 import type { TelephonyProvider } from "@agentline/telephony-kit/TelephonyProvider"
 import type { HttpClient } from "@effect/platform"
@@ -19,10 +19,11 @@ import { accountId, fields, TwilioConfig } from "./Config.js"
 import * as Media from "./Media.js"
 import * as Numbers from "./Numbers.js"
 import * as Rest from "./Rest.js"
+import * as Transfer from "./Transfer.js"
 
-export * from "./Config.js"
 export * as Answer from "./Answer.js"
 export * as Callbacks from "./Callbacks.js"
+export * from "./Config.js"
 export * as Media from "./Media.js"
 export * as Signature from "./Signature.js"
 export * as Transfer from "./Transfer.js"
@@ -37,16 +38,19 @@ export type TwilioProvider = TelephonyProvider<TwilioConfig> & {
  * regional endpoints).
  */
 export const make = (options: { readonly apiUrl?: string | undefined } = {}): Effect.Effect<TwilioProvider, never, HttpClient.HttpClient> =>
-  Effect.map(Rest.make(options), (rest) => ({
-    name: "twilio",
-    displayName: "Twilio",
-    configSchema: TwilioConfig,
-    fields,
-    accountId,
-    calls: Calls.make(rest),
-    webhooks: Callbacks.webhooks,
-    media: Media.media,
-    inbound: Numbers.make(rest),
-    transfers: { cold: true, warm: false },
-    verifyCredentials: Rest.verifyCredentials(rest)
-  }))
+  Effect.map(Rest.make(options), (rest) => {
+    const calls = Calls.make(rest)
+    return {
+      name: "twilio",
+      displayName: "Twilio",
+      configSchema: TwilioConfig,
+      fields,
+      accountId,
+      calls,
+      webhooks: { ...Callbacks.webhooks, parseTransferResult: Transfer.parseTransferResult(rest, calls.hangUp) },
+      media: Media.media,
+      inbound: Numbers.make(rest),
+      transfers: { cold: true, warm: true },
+      verifyCredentials: Rest.verifyCredentials(rest)
+    }
+  })

@@ -37,8 +37,9 @@ export const Transfer = nodeType({
   name: "transfer",
   display_name: "Transfer to a person",
   description: "The agent says a sentence, then hands the caller to a phone number or SIP address; its part of the call ends there.",
-  llm_hint: "No outgoing edges; reached by an edge like an end node. `mode` warm is done as cold on providers without warm " +
-    "transfers (the run's logs.transfer says which was done). The run records the result: answered, busy, no_answer or failed.",
+  llm_hint: "No outgoing edges; reached by an edge like an end node. `mode` warm: the person who answers hears `briefing` " +
+    "(or a summary of the gathered context) before the caller joins; done as cold on providers without warm transfers (the " +
+    "run's logs.transfer says which was done). The run records the result: answered, busy, no_answer or failed.",
   category: "call_node",
   icon: "PhoneForwarded",
   properties: {
@@ -52,10 +53,16 @@ export const Transfer = nodeType({
     }),
     mode: choice(["cold", "warm"], {
       display_name: "Mode",
-      description:
-        "Cold: the caller is put through at once. Warm: the agent would brief the person first; done as cold where the provider cannot.",
+      description: "Cold: the caller is put through at once. Warm: the person who answers hears the briefing first, " +
+        "while the caller waits; done as cold where the provider cannot (docs/transfer.md).",
       labels: { cold: "Cold", warm: "Warm" },
       default: "cold"
+    }),
+    briefing: text({
+      type: "mention_textarea",
+      display_name: "Briefing (warm)",
+      description: "What the person who answers a warm transfer is told before the caller joins; {{variable}} inserts a value " +
+        "of the call. Empty: a summary of what the call gathered."
     }),
     timeout: number({
       display_name: "Ring for (seconds)",
@@ -69,6 +76,16 @@ export const Transfer = nodeType({
   examples: [{
     name: "sales_desk",
     data: { name: "Sales desk", target: "+15551234567", message: "Let me put you through to our sales team.", mode: "cold", timeout: 30 }
+  }, {
+    name: "warm_support",
+    data: {
+      name: "Support desk",
+      target: "sip:desk@pbx.example.com",
+      message: "One moment, I am getting a colleague.",
+      mode: "warm",
+      briefing: "A caller, {{name}}, needs help with {{topic}}.",
+      timeout: 30
+    }
   }],
   graph: { max_outgoing: 0, why: { outgoing: "the agent's part of the call ends there" } }
 })

@@ -5,7 +5,7 @@ import * as Passwords from "../users/Passwords.js"
 import { UsersRepo } from "../users/UsersRepo.js"
 import { DISPLAY_PREFIX_LENGTH, KEY_PREFIX } from "./ApiKey.js"
 import { ApiKeysRepo } from "./ApiKeysRepo.js"
-import { ApiKeyNotFound, ApiKeyOwnerMissing, InvalidApiKey } from "./Errors.js"
+import { ApiKeyNotFound, ApiKeyOwnerDeactivated, ApiKeyOwnerMissing, InvalidApiKey } from "./Errors.js"
 
 import { iso } from "../Time.js"
 
@@ -77,6 +77,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("@agentline/core/ApiKeys"
       }
       const owner = yield* users.findById(stored.value.created_by)
       if (Option.isNone(owner)) return yield* new ApiKeyOwnerMissing({ apiKeyId: stored.value.id })
+      if (!owner.value.is_active) return yield* new ApiKeyOwnerDeactivated({ apiKeyId: stored.value.id })
       const now = yield* Clock.currentTimeMillis
       const lastUsed = stored.value.last_used_at === null ? 0 : Date.parse(stored.value.last_used_at)
       if (now - lastUsed >= TOUCH_INTERVAL_MILLIS) yield* keys.touch(stored.value.id, iso(now))
@@ -103,6 +104,14 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("@agentline/core/ApiKeys"
       return yield* verified.get(Passwords.sha256(apiKey))
     })
 
-    return { create, list, archive: setActive(false), reactivate: setActive(true), authenticate } as const
+    /**
+     * Forgets every verified key of this process, so a change of their owners (a role, a deactivation, a
+     * removal) holds here at once; other processes see it within `KEY_CACHE_TTL`.
+     */
+    const forgetVerified = Effect.fn("ApiKeys.forgetVerified")(function*() {
+      yield* verified.invalidateAll
+    })
+
+    return { create, list, archive: setActive(false), reactivate: setActive(true), authenticate, forgetVerified } as const
   })
 }) {}

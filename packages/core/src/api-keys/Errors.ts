@@ -21,3 +21,12 @@ export class ApiKeyOwnerMissing extends Schema.TaggedError<ApiKeyOwnerMissing>()
     return "The owner of this API key no longer exists"
   }
 }
+
+/** The key's owner was deactivated by an administrator: their keys work again once they are reactivated. */
+export class ApiKeyOwnerDeactivated extends Schema.TaggedError<ApiKeyOwnerDeactivated>()("ApiKeyOwnerDeactivated", {
+  apiKeyId: Schema.Number
+}) {
+  override get message() {
+    return "The user of this API key is deactivated"
+  }
+}

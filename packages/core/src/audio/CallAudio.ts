@@ -79,6 +79,8 @@ export interface TransferRequest {
   readonly target: string
   readonly mode: "cold" | "warm"
   readonly timeoutSeconds: number
+  /** For a warm transfer: what the person who answers is told before the caller joins. */
+  readonly briefing?: string | undefined
 }
 
 /** A transfer as recorded when asked: `dialing`, or already `failed` (with why). */

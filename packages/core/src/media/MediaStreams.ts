@@ -10,7 +10,7 @@
  * attempt is finished with that.
  */
 import { AttemptId } from "@agentline/api/Ids"
-import { Clock, Deferred, Effect, FiberSet, Option, Queue, Schedule, Sink, Stream } from "effect"
+import { Cause, Chunk, Clock, Effect, FiberSet, Option, Queue, Schedule, Sink, Stream } from "effect"
 import { CallTraces } from "../CallTraces.js"
 import { SpanNames } from "../Telemetry.js"
 import { Dispatcher } from "../dispatcher/Dispatcher.js"
@@ -26,11 +26,32 @@ import * as Pcm from "../audio/Pcm.js"
 
 /** One WebSocket as the media route sees it. */
 export interface MediaConnection {
-  /** The provider's frames; ends when the socket closes. */
-  readonly frames: Stream.Stream<WebSocketFrame>
+  /**
+   * The provider's frames as they arrive, then `undefined` once the socket closed (a queue, not a
+   * stream: the call's reader takes what came in since it last looked in one step, 50 frames a second
+   * per call). A queue that is shut down ends the frames too.
+   */
+  readonly frames: Queue.Dequeue<WebSocketFrame | undefined>
   readonly send: (frame: WebSocketFrame) => Effect.Effect<void>
   readonly close: Effect.Effect<void>
 }
+
+/** The frames that came in since the last take (at least one; waits for it); none once they ended. */
+export const takeFrames = (frames: Queue.Dequeue<WebSocketFrame | undefined>): Effect.Effect<Option.Option<ReadonlyArray<WebSocketFrame>>> =>
+  Queue.takeBetween(frames, 1, Number.MAX_SAFE_INTEGER).pipe(
+    Effect.map((chunk) => {
+      const taken: Array<WebSocketFrame> = []
+      for (const frame of chunk) {
+        if (frame === undefined) return taken.length > 0 ? Option.some(taken) : Option.none()
+        taken.push(frame)
+      }
+      return Option.some(taken)
+    }),
+    // A queue shut down while we waited: the frames ended.
+    Effect.catchAllCause((cause) =>
+      Effect.flatMap(Queue.isShutdown(frames), (down) => down && Cause.isInterruptedOnly(cause) ? Effect.succeed(Option.none()) : Effect.failCause(cause))
+    )
+  )
 
 /** A redeemed token: the attempt whose call connects, and its configuration. */
 export interface MediaCall {
@@ -90,38 +111,71 @@ export class MediaStreams extends Effect.Service<MediaStreams>()("@agentline/cor
     const serve = Effect.fn("MediaStreams.serve")(function*(call: MediaCall, connection: MediaConnection) {
       const media = call.route.provider.media!
       const codec = yield* media.open
-      const incoming = yield* Queue.unbounded<CallAudioEvent | undefined>()
-      const started = yield* Deferred.make<Start>()
       const send = (frames: ReadonlyArray<WebSocketFrame>) => Effect.forEach(frames, connection.send, { discard: true })
-      const deliver = (event: MediaEvent) => {
-        switch (event._tag) {
-          case "Start":
-            return Deferred.succeed(started, event)
-          case "Audio":
-            return incoming.offer({ _tag: "Audio", frame: Pcm.decode(event.audio) })
-          case "Dtmf":
-            return incoming.offer({ _tag: "Dtmf", digit: event.digit })
-          case "Mark":
-            return incoming.offer({ _tag: "MarkReached", name: event.name })
-          case "Stop":
-            return incoming.offer(undefined)
+      // The provider's frames are decoded where they are read: in the fiber of whoever reads the call's
+      // audio (the voice runtime's listener), in one step for all that came in since it last looked. A
+      // fiber of its own with a queue between would cost more than the decoding, 50 times a second per call.
+      let ended = false
+      /** The events of the frames that came in since the last read; none once the stream ended or stopped. */
+      const read: Effect.Effect<Option.Option<Array<MediaEvent>>> = Effect.gen(function*() {
+        if (ended) return Option.none()
+        const frames = yield* takeFrames(connection.frames)
+        if (Option.isNone(frames)) {
+          ended = true
+          return Option.none()
         }
-      }
-      const reading = connection.frames.pipe(
-        Stream.runForEach((frame) =>
-          codec.decode(frame).pipe(
-            Effect.catchAll((e) => Effect.as(Effect.logWarning(`media: ${e.message}`), [])),
-            Effect.flatMap((events) => Effect.forEach(events, deliver, { discard: true }))
-          )
-        ),
-        Effect.ensuring(incoming.offer(undefined))
-      )
-      yield* Effect.forkScoped(reading)
-      const start = yield* Deferred.await(started).pipe(Effect.timeout(START_TIMEOUT), Effect.option)
+        const events: Array<MediaEvent> = []
+        for (const frame of frames.value) {
+          const decoded = yield* codec.decode(frame).pipe(Effect.catchAll((e) => Effect.as(Effect.logWarning(`media: ${e.message}`), [])))
+          for (const event of decoded) {
+            if (event._tag === "Stop") {
+              ended = true
+              return Option.some(events)
+            }
+            events.push(event)
+          }
+        }
+        return Option.some(events)
+      })
+      /** Events read before `start` (a provider may send audio first) and after it in the same read. */
+      let early: Array<MediaEvent> = []
+      const awaitStart: Effect.Effect<Option.Option<Start>> = Effect.gen(function*() {
+        while (true) {
+          const events = yield* read
+          if (Option.isNone(events)) return Option.none()
+          const at = events.value.findIndex((event) => event._tag === "Start")
+          if (at < 0) {
+            early.push(...events.value)
+            continue
+          }
+          early.push(...events.value.slice(0, at), ...events.value.slice(at + 1))
+          return Option.some(events.value[at] as Start)
+        }
+      })
+      const start = yield* awaitStart.pipe(Effect.timeout(START_TIMEOUT), Effect.option, Effect.map(Option.flatten))
       if (Option.isNone(start)) {
         yield* Effect.logWarning(`media: the stream of attempt ${call.attempt.id} never started`)
         return yield* connection.close
       }
+      const toCallAudio = (events: ReadonlyArray<MediaEvent>): Chunk.Chunk<CallAudioEvent> => {
+        const out: Array<CallAudioEvent> = []
+        for (const event of events) {
+          if (event._tag === "Audio") out.push({ _tag: "Audio", frame: Pcm.decode(event.audio) })
+          else if (event._tag === "Dtmf") out.push({ _tag: "Dtmf", digit: event.digit })
+          else if (event._tag === "Mark") out.push({ _tag: "MarkReached", name: event.name })
+        }
+        return Chunk.unsafeFromArray(out)
+      }
+      const incoming: Stream.Stream<CallAudioEvent> = Stream.repeatEffectChunkOption(
+        Effect.suspend(() => {
+          if (early.length > 0) {
+            const first = toCallAudio(early)
+            early = []
+            return Effect.succeed(first)
+          }
+          return Effect.flatMap(read, Option.match({ onNone: () => Effect.fail(Option.none()), onSome: (events) => Effect.succeed(toCallAudio(events)) }))
+        })
+      )
       const format = start.value.format
       const providerCallId = start.value.providerCallId ?? call.attempt.providerCallId ?? undefined
       /** 20 ms frames at the stream's rate, as providers expect to receive them. */
@@ -187,7 +241,7 @@ export class MediaStreams extends Effect.Service<MediaStreams>()("@agentline/cor
         streamId: start.value.streamId,
         sampleRate: format.sampleRate,
         parameters: start.value.parameters,
-        incoming: Stream.fromQueue(incoming).pipe(Stream.takeWhile((e): e is CallAudioEvent => e !== undefined)),
+        incoming,
         play,
         outgoing: Sink.forEach(play),
         mark: (name) => command({ _tag: "Mark", name }),

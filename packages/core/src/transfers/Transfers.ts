@@ -12,9 +12,9 @@ import type { WebhookRequest, WebhookResponse } from "@agentline/telephony-kit/T
 import type { TransferMode, TransferResult } from "@agentline/telephony-kit/Transfer"
 import { Clock, Effect, Option, Schema } from "effect"
 import * as Crypto from "node:crypto"
-import { InvalidCallbackSignature } from "../telephony/Errors.js"
 import { PublicUrls } from "../PublicUrls.js"
 import { RunsRepo } from "../runs/RunsRepo.js"
+import { InvalidCallbackSignature } from "../telephony/Errors.js"
 import type { OutboundRoute } from "../telephony/OutboundRouting.js"
 import { OutboundRouting } from "../telephony/OutboundRouting.js"
 import { iso } from "../Time.js"
@@ -32,6 +32,8 @@ export interface TransferRequest {
   readonly target: string
   readonly mode: TransferMode
   readonly timeoutSeconds: number
+  /** For a warm transfer, what the person who answers is told first (the node's briefing, rendered). */
+  readonly briefing?: string | undefined
 }
 
 /** The call being transferred, as the media route knows it. */
@@ -86,6 +88,7 @@ export class Transfers extends Effect.Service<Transfers>()("@agentline/core/Tran
       const provider = call.route.provider
       const transfer = provider.calls?.transfer
       const canWarm = provider.transfers?.warm === true
+      const mode = request.mode === "warm" && canWarm ? "warm" : "cold"
       const now = yield* Clock.currentTimeMillis
       const stored = yield* repo.insert({
         transfer_uuid: Crypto.randomUUID(),
@@ -96,7 +99,7 @@ export class Transfers extends Effect.Service<Transfers>()("@agentline/core/Tran
         provider: provider.name,
         provider_call_id: call.providerCallId,
         target: request.target,
-        mode: request.mode === "warm" && canWarm ? "warm" : "cold",
+        mode,
         requested_mode: request.mode,
         started_at: iso(now)
       })
@@ -114,6 +117,8 @@ export class Transfers extends Effect.Service<Transfers>()("@agentline/core/Tran
         target: request.target,
         from: call.route.defaultCallerId ?? call.route.callerIds[0],
         timeoutSeconds: request.timeoutSeconds,
+        mode,
+        briefing: mode === "warm" ? request.briefing ?? "" : undefined,
         resultUrl,
         onResult: (result) =>
           Effect.asVoid(record(stored.transfer_uuid, result)).pipe(

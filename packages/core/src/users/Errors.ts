@@ -62,3 +62,52 @@ export class PasswordChangeNeedsSession extends Schema.TaggedError<PasswordChang
     return "Changing a password needs a login session; API keys cannot change passwords"
   }
 }
+
+/** No such user in the caller's organization (another organization's users are not found either). */
+export class UserNotFound extends Schema.TaggedError<UserNotFound>()("UserNotFound", { userId: Schema.Number }) {
+  override get message() {
+    return `User ${this.userId} not found`
+  }
+}
+
+/** What an administrator does to a user's access, as messages name it. */
+export const AccessChange = Schema.Literal("demote", "deactivate", "remove", "resetPassword")
+export type AccessChange = typeof AccessChange.Type
+
+const changeText: Record<AccessChange, string> = {
+  demote: "make a member",
+  deactivate: "deactivate",
+  remove: "remove",
+  resetPassword: "reset the password of"
+}
+
+/** The change would leave the organization without an active administrator. */
+export class LastAdmin extends Schema.TaggedError<LastAdmin>()("LastAdmin", { userId: Schema.Number, change: AccessChange }) {
+  override get message() {
+    return `Cannot ${changeText[this.change]} the organization's last active administrator: ` +
+      `make another user an administrator first`
+  }
+}
+
+/** An administrator deactivating, removing or resetting their own account (they would lock themselves out). */
+export class OwnAccount extends Schema.TaggedError<OwnAccount>()("OwnAccount", { change: AccessChange }) {
+  override get message() {
+    return this.change === "resetPassword"
+      ? "You cannot reset your own password here; change it with your current password instead"
+      : `You cannot ${changeText[this.change]} your own account; another administrator can`
+  }
+}
+
+/** The right password of a deactivated user. */
+export class UserDeactivated extends Schema.TaggedError<UserDeactivated>()("UserDeactivated", {}) {
+  override get message() {
+    return "This account is deactivated; an administrator of your organization can reactivate it"
+  }
+}
+
+/** A password reset hands out a password: an API key (a program's credential) may not ask for one. */
+export class PasswordResetNeedsSession extends Schema.TaggedError<PasswordResetNeedsSession>()("PasswordResetNeedsSession", {}) {
+  override get message() {
+    return "Resetting a user's password needs a login session; API keys cannot reset passwords"
+  }
+}

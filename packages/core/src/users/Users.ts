@@ -1,10 +1,15 @@
 import { Clock, Context, Effect, Option, Ref } from "effect"
 import { OrganizationsRepo } from "../organizations/OrganizationsRepo.js"
+import * as Permissions from "../organizations/Permissions.js"
 import type { Principal } from "@agentline/api/Authentication"
 import {
   EmailTaken,
   InvalidCredentials,
   LoginThrottled,
+  OwnAccount,
+  PasswordResetNeedsSession,
+  UserDeactivated,
+  UserNotFound,
   LogoutNeedsSession,
   PasswordChangeNeedsSession,
   PasswordUnchanged,
@@ -17,6 +22,8 @@ import * as Passwords from "./Passwords.js"
 import type { Role, User } from "@agentline/api/users/User"
 import { type StoredUser, UsersRepo } from "./UsersRepo.js"
 import { iso } from "../Time.js"
+import { Transactor } from "../Transactor.js"
+import * as UserAccess from "./UserAccess.js"
 
 /** How long a login session (bearer token) lasts. */
 export const SESSION_TTL_MILLIS = 24 * 60 * 60 * 1000
@@ -32,6 +39,7 @@ export class Users extends Effect.Service<Users>()("@agentline/core/Users", {
   effect: Effect.gen(function*() {
     const users = yield* UsersRepo
     const organizations = yield* OrganizationsRepo
+    const transactor = yield* Transactor
 
     /**
      * Creates a user in the named organization (created when new). Created users must change the
@@ -104,6 +112,8 @@ export class Users extends Effect.Service<Users>()("@agentline/core/Users", {
         Option.isSome
       )
       if (Option.isNone(user)) return yield* new InvalidCredentials()
+      // Said only to whoever knows the password: the account exists, and who can let them back in.
+      if (!user.value.is_active) return yield* new UserDeactivated()
       const now = yield* Clock.currentTimeMillis
       const token = Passwords.randomToken("als_")
       const expiresAt = iso(now + SESSION_TTL_MILLIS)
@@ -120,7 +130,8 @@ export class Users extends Effect.Service<Users>()("@agentline/core/Users", {
       const now = yield* Clock.currentTimeMillis
       if (Date.parse(session.value.expires_at) <= now) return yield* invalid
       const user = yield* users.findById(session.value.user_id)
-      if (Option.isNone(user)) return yield* invalid
+      // Deactivating deletes the sessions; this also covers one that raced with it.
+      if (Option.isNone(user) || !user.value.is_active) return yield* invalid
       const principal: Principal = {
         organizationId: user.value.organization_id,
         userId: user.value.id,
@@ -173,7 +184,85 @@ export class Users extends Effect.Service<Users>()("@agentline/core/Users", {
       return (yield* users.listByOrganization(principal.organizationId)).map(publicUser)
     })
 
-    return { create, list, login, logout, authenticateSession, me, changePassword, findByEmail: users.findByEmail } as const
+    const get = Effect.fn("Users.get")(function*(principal: Principal, userId: number) {
+      const user = yield* users.find(principal.organizationId, userId)
+      if (Option.isNone(user)) return yield* new UserNotFound({ userId })
+      return publicUser(user.value)
+    })
+
+    /**
+     * Changes a user's role or access under the organization's lock (`UserAccess.refusal` says what is
+     * refused: the last active administrator, your own account). Deactivating and removing end the
+     * user's sessions at once; their API keys are refused from then on (`ApiKeys`: within its cache's
+     * second in other processes). `None` when the user was removed.
+     */
+    const changeAccess = Effect.fn("Users.changeAccess")(function*(principal: Principal, userId: number, change: UserAccess.Change) {
+      return yield* transactor.withTransaction(Effect.gen(function*() {
+        yield* users.lockOrganization(principal.organizationId)
+        // The caller's role as it is now, under the lock: an administrator demoted a moment ago cannot go on.
+        const actor = yield* users.find(principal.organizationId, principal.userId)
+        if (Option.isNone(actor) || !actor.value.is_active || !Permissions.permits(actor.value.role, "manageUsers")) {
+          return yield* Permissions.denial({ ...principal, role: Option.match(actor, { onNone: () => principal.role, onSome: (a) => a.role }) }, "manageUsers")
+        }
+        const found = yield* users.find(principal.organizationId, userId)
+        if (Option.isNone(found)) return yield* new UserNotFound({ userId })
+        const target = found.value
+        const refused = UserAccess.refusal({
+          actorId: principal.userId,
+          target: { id: target.id, role: target.role, active: target.is_active },
+          change,
+          activeAdmins: yield* users.countActiveAdmins(principal.organizationId)
+        })
+        if (Option.isSome(refused)) return yield* refused.value
+        const now = iso(yield* Clock.currentTimeMillis)
+        switch (change._tag) {
+          case "SetRole": {
+            if (change.role !== target.role) yield* users.setRole(target.id, change.role, now)
+            return Option.some(publicUser(change.role === target.role ? target : { ...target, role: change.role, updated_at: now }))
+          }
+          case "Deactivate": {
+            yield* users.deleteSessionsOfUser(target.id)
+            if (!target.is_active) return Option.some(publicUser(target))
+            yield* users.setDeactivated(target.id, now, now)
+            return Option.some(publicUser({ ...target, is_active: false, deactivated_at: now, updated_at: now }))
+          }
+          case "Reactivate": {
+            if (target.is_active) return Option.some(publicUser(target))
+            yield* users.setDeactivated(target.id, null, now)
+            return Option.some(publicUser({ ...target, is_active: true, deactivated_at: null, updated_at: now }))
+          }
+          case "Remove": {
+            yield* users.remove(target.id, now)
+            return Option.none<User>()
+          }
+        }
+      }))
+    })
+
+    /**
+     * Gives a user a new temporary password, generated here and returned once: it must be changed at the
+     * next login (the first-login gate), and the user's sessions end. It needs a login session, as a
+     * password change does: a program's API key must not be able to hand out a way into someone's account.
+     */
+    const resetPassword = Effect.fn("Users.resetPassword")(function*(principal: Principal, userId: number) {
+      if (principal.via._tag !== "Session") return yield* new PasswordResetNeedsSession()
+      if (userId === principal.userId) return yield* new OwnAccount({ change: "resetPassword" })
+      const found = yield* users.find(principal.organizationId, userId)
+      if (Option.isNone(found)) return yield* new UserNotFound({ userId })
+      const temporaryPassword = Passwords.randomToken("", 12)
+      const now = iso(yield* Clock.currentTimeMillis)
+      const hash = yield* Passwords.hash(temporaryPassword)
+      yield* transactor.withTransaction(Effect.zipRight(
+        users.setPassword(found.value.id, hash, true, now),
+        users.deleteSessionsOfUser(found.value.id)
+      ))
+      return {
+        user: publicUser({ ...found.value, must_change_password: true, updated_at: now }),
+        temporary_password: temporaryPassword
+      }
+    })
+
+    return { create, list, get, changeAccess, resetPassword, login, logout, authenticateSession, me, changePassword, findByEmail: users.findByEmail } as const
   })
 }) {}
 

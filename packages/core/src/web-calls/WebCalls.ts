@@ -14,7 +14,7 @@ import * as Crypto from "node:crypto"
 import { type CallAudio, type CallAudioEvent, CallAudioHandler, type CallNotice } from "../audio/CallAudio.js"
 import { makeFramer } from "../audio/Frames.js"
 import * as Pcm from "../audio/Pcm.js"
-import type { MediaConnection } from "../media/MediaStreams.js"
+import { type MediaConnection, takeFrames } from "../media/MediaStreams.js"
 import { PostCall } from "../runs/PostCall.js"
 import type { StoredRun } from "../runs/Run.js"
 import { RunsRepo } from "../runs/RunsRepo.js"
@@ -102,7 +102,14 @@ export class WebCalls extends Effect.Service<WebCalls>()("@agentline/core/WebCal
         return Effect.forEach(framer.push(frame.data), (bytes) =>
           incoming.offer({ _tag: "Audio", frame: { sampleRate: WIRE_SAMPLE_RATE, samples: Pcm.decodeToPcm16("l16le", bytes) } }), { discard: true })
       }
-      yield* Effect.forkScoped(connection.frames.pipe(Stream.runForEach(receive), Effect.ensuring(incoming.offer(undefined))))
+      const receiving = Effect.gen(function*() {
+        while (true) {
+          const frames = yield* takeFrames(connection.frames)
+          if (Option.isNone(frames)) return
+          for (const frame of frames.value) yield* receive(frame)
+        }
+      })
+      yield* Effect.forkScoped(receiving.pipe(Effect.ensuring(incoming.offer(undefined))))
 
       const play = (frame: Pcm.PcmFrame) => connection.send({ _tag: "Binary", data: encodeAudio(frame) })
       const notify = (notice: CallNotice) =>

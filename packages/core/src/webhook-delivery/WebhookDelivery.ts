@@ -3,40 +3,41 @@
  * deadline) before its attempt, so two processes never send it at once and one that died mid-attempt
  * leaves it to the others once the claim expires (at-least-once: receivers deduplicate on `webhook-id`).
  *
+ * The database work is batched, not per delivery: one look at the outbox claims every due delivery
+ * that fits in the free slots in one statement (`ClaimPlan`), and the attempts' outcomes are group
+ * committed (`GroupCommit`: the answers that arrive in one turn of the event loop, or while a transaction
+ * commits, are written together, one statement for the batch). An attempt's slot is freed when the
+ * receiver answers, so the next requests go out while its outcome commits; its ordering key stays taken
+ * until the outcome has committed, so a run's next event is never sent before its previous one is settled.
+ *
  * Attempts run in their own fibers, at most `maxInFlight` in all and `maxInFlightPerEndpoint` per
  * endpoint, each bounded by `timeoutMillis`: a slow or failing receiver holds its own few slots and
  * never the calls, the outbox's writers, or the other endpoints. Failed attempts are retried on the
  * Standard Webhooks schedule; an endpoint failing for `disableAfterMillis` is disabled, with a log line.
  */
+import type { WebhookAttempt } from "@agentline/api/webhooks/Webhooks"
 import { Clock, Effect, FiberSet, Metric, Option, Queue, Schedule } from "effect"
+import { Webhook } from "standardwebhooks"
 import { CallTraces } from "../CallTraces.js"
-import { SpanNames, webhookDeliveryFailures, webhookDeliveryLag } from "../Telemetry.js"
 import { resolveHeaders } from "../credentials/Credentials.js"
 import { CredentialsRepo } from "../credentials/CredentialsRepo.js"
-import { Webhook } from "standardwebhooks"
 import { SecretBox } from "../crypto/SecretBox.js"
+import * as GroupCommit from "../GroupCommit.js"
+import { PostCall } from "../runs/PostCall.js"
+import { RunsRepo } from "../runs/RunsRepo.js"
+import { SpanNames, webhookDeliveryFailures, webhookDeliveryLag } from "../Telemetry.js"
 import { iso } from "../Time.js"
 import { isDelivered, nextAttemptAt, shouldDisable } from "../webhooks/WebhookEvents.js"
 import { WebhookSettings } from "../webhooks/WebhookSettings.js"
+import { type AttemptOutcome, type ClaimedDelivery, type RecordedAttempt, WebhooksRepo } from "../webhooks/WebhooksRepo.js"
+import { orderingKeyOf, planClaims, slotOf } from "./ClaimPlan.js"
 import { WebhookTransport } from "./WebhookTransport.js"
-import type { WebhookAttempt } from "@agentline/api/webhooks/Webhooks"
-import { PostCall } from "../runs/PostCall.js"
-import { RunsRepo } from "../runs/RunsRepo.js"
-import { Transactor } from "../Transactor.js"
-import type { WebhookDeliveryId } from "@agentline/api/Ids"
-import { type AttemptOutcome, type ClaimedDelivery, WebhooksRepo } from "../webhooks/WebhooksRepo.js"
 
 /** The run a `run.*` event is about (its envelope's `data.run_id`); event deliveries have no `run_id` of their own. */
 const runOfEvent = (payload: unknown): number | null => {
   const data = typeof payload === "object" && payload !== null && "data" in payload ? payload.data : undefined
   const runId = typeof data === "object" && data !== null && "run_id" in data ? data.run_id : undefined
   return typeof runId === "number" ? runId : null
-}
-
-interface RecordedAttempt {
-  readonly id: WebhookDeliveryId
-  readonly attempt: WebhookAttempt
-  readonly outcome: AttemptOutcome
 }
 
 const withoutNulls = (record: object): Record<string, unknown> =>
@@ -56,12 +57,32 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
     const postCall = yield* PostCall
     const traces = yield* Effect.serviceOption(CallTraces)
     const inFlight = new Map<string, number>()
+    /** The ordering keys with an attempt in flight here (`ClaimPlan`). */
+    const keysInFlight = new Set<string>()
     let total = 0
+    /** Slots freed since the loop last looked for due deliveries. */
+    let freedSinceLook = 0
     const fibers = yield* FiberSet.make()
     /** Finished attempts free slots: the loop looks for more at once instead of at its next poll. */
     const wake = yield* Queue.sliding<void>(1)
-    const tx = yield* Transactor
-    const recordAttempt = (item: RecordedAttempt) => repo.recordAttempt(item.id, item.attempt, item.outcome)
+    // Outcomes are group committed: one transaction and one statement for the answers that arrive together
+    // (the writer waits for the event loop's turn, in which the other answers of a batch of attempts come).
+    const outcomes = yield* GroupCommit.make(
+      (items: ReadonlyArray<RecordedAttempt>) => Effect.as(repo.recordAttempts(items), items.map(() => undefined)),
+      { gather: GroupCommit.nextTurn }
+    )
+    const recordAttempt = (item: RecordedAttempt) => outcomes.write(item)
+    /** Signers by sealed secret: an endpoint's secret is unsealed once, not per event (a rotation seals a new one). */
+    const signers = new Map<string, Webhook>()
+    const signerOf = (sealed: string) => {
+      let signer = signers.get(sealed)
+      if (signer === undefined) {
+        if (signers.size >= 1000) signers.clear()
+        signer = new Webhook(box.decrypt(sealed))
+        signers.set(sealed, signer)
+      }
+      return signer
+    }
 
     /** The request of a delivery: an event signed per Standard Webhooks, or a workflow node's own request. */
     const requestOf = (delivery: ClaimedDelivery, startedAt: number) => {
@@ -79,7 +100,7 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
           body
         }
       }
-      const signer = new Webhook(box.decrypt(delivery.sealed_secret ?? ""))
+      const signer = signerOf(delivery.sealed_secret ?? "")
       return {
         method: "POST" as const,
         url: delivery.url,
@@ -120,8 +141,12 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
         ? Effect.succeed(Option.some<Record<string, string>>({}))
         : resolveHeaders(credentials, box, delivery.organization_id, delivery.target.credential_uuid)
 
-    /** One attempt of one claimed delivery, and what follows from its answer. */
-    const attempt = Effect.fnUntraced(function*(delivery: ClaimedDelivery) {
+    /**
+     * One attempt of one claimed delivery, and what follows from its answer. `answered` frees its slot
+     * once the receiver has answered (or it is not sent): the next requests go out while its outcome
+     * commits. Its ordering key stays taken until then.
+     */
+    const attempt = Effect.fnUntraced(function*(delivery: ClaimedDelivery, answered: Effect.Effect<void>) {
       const startedAt = yield* Clock.currentTimeMillis
       const credential = yield* credentialOf(delivery)
       if (Option.isNone(credential)) {
@@ -132,6 +157,7 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
           latency_ms: 0,
           error: `the credential ${delivery.target?.credential_uuid} no longer exists or its data no longer fits its type: not sent`
         }
+        yield* answered
         yield* recordAttempt({ id: delivery.id, attempt: record, outcome: { status: "failed" } })
         return yield* reportToRun(delivery, record, { status: "failed" }, startedAt)
       }
@@ -142,6 +168,7 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
         timeoutMillis: settings.timeoutMillis,
         allowPrivate: settings.allowPrivate
       })
+      yield* answered
       const at = yield* Clock.currentTimeMillis
       const record = { at: iso(startedAt), status_code: answer.status, latency_ms: Math.round(answer.latencyMillis), error: answer.error }
       if (isDelivered(answer.status)) {
@@ -159,13 +186,20 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
       yield* reportToRun(delivery, record, outcome, at)
       if (next === undefined) {
         yield* Effect.logWarning("webhook delivery failed for good: every retry failed").pipe(
-          Effect.annotateLogs({ endpoint_id: delivery.endpoint_id, run_id: delivery.run_id, message_id: delivery.message_id, event_type: delivery.event_type })
+          Effect.annotateLogs({
+            endpoint_id: delivery.endpoint_id,
+            run_id: delivery.run_id,
+            message_id: delivery.message_id,
+            event_type: delivery.event_type
+          })
         )
       }
       if (delivery.endpoint_id === null) return
       const failingSince = yield* repo.markFailing(delivery.endpoint_id, iso(at))
       if (shouldDisable(failingSince, at, settings.disableAfterMillis)) {
-        const reason = `disabled by the server: every delivery has failed since ${failingSince} (last: ${answer.error ?? `HTTP ${answer.status}`})`
+        const reason = `disabled by the server: every delivery has failed since ${failingSince} (last: ${
+          answer.error ?? `HTTP ${answer.status}`
+        })`
         yield* repo.updateEndpoint(delivery.organization_id, delivery.endpoint_id, { enabled: false, disabled_reason: reason }, iso(at))
         yield* Effect.logWarning("webhook endpoint disabled: it has failed for too long").pipe(
           Effect.annotateLogs({ endpoint_id: delivery.endpoint_id, organization_id: delivery.organization_id, failing_since: failingSince })
@@ -195,61 +229,71 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("@agentli
       )
     }
 
-    /** Where in-flight attempts are counted: per endpoint, and per host for workflow nodes' requests. */
-    const slotOf = (delivery: ClaimedDelivery): string => {
-      if (delivery.endpoint_id !== null) return `endpoint:${delivery.endpoint_id}`
-      try {
-        return `host:${new URL(delivery.url).host}`
-      } catch {
-        return "host:"
-      }
-    }
-
     /**
-     * Frees the attempt's slot. The loop is woken once half of an endpoint's slots (or of all slots) are
-     * free: a look for due deliveries then starts several at once, rather than one per answer.
+     * Frees an attempt's slot (its request is over). The loop is woken once half of the endpoint's slots
+     * are free, or a quarter of all slots have been freed since its last look: a look for due deliveries
+     * then claims and starts several at once, rather than one per answer (a look and a claim per event
+     * was most of the cost).
      */
-    const release = (slot: string) =>
+    const freeSlot = (slot: string) =>
       Effect.suspend(() => {
         total--
         const left = (inFlight.get(slot) ?? 1) - 1
         if (left === 0) inFlight.delete(slot)
         else inFlight.set(slot, left)
-        const worthALook = left <= settings.maxInFlightPerEndpoint / 2 || total <= settings.maxInFlight / 2
+        freedSinceLook++
+        const worthALook = left <= settings.maxInFlightPerEndpoint / 2 || freedSinceLook >= settings.maxInFlight / 4
         return worthALook ? Queue.offer(wake, undefined) : Effect.void
       })
 
-    /** Claims what is due and fits in the free slots (in one transaction), and starts its attempts. */
+    /**
+     * The attempt's outcome has committed: its ordering key is free, and the key's next delivery is due
+     * now. The loop is woken for it when half of the endpoint's slots are free (else a freed slot wakes
+     * it soon: a look per commit would claim a few deliveries at a time).
+     */
+    const settle = (slot: string, key: string) =>
+      Effect.suspend(() => {
+        keysInFlight.delete(key)
+        const room = (inFlight.get(slot) ?? 0) <= settings.maxInFlightPerEndpoint / 2 && total < settings.maxInFlight
+        return room ? Queue.offer(wake, undefined) : Effect.void
+      })
+
+    /** Claims what is due and fits in the free slots (one statement), and starts its attempts. */
     const tick = Effect.gen(function*() {
+      freedSinceLook = 0
       if (total >= settings.maxInFlight) return
       const now = yield* Clock.currentTimeMillis
       // Twice the free slots: some of what is due may wait for its endpoint's slots.
       const due = yield* repo.due(iso(now), (settings.maxInFlight - total) * 2)
+      const chosen = planClaims(
+        due.map((delivery) => ({ id: delivery.id, slot: slotOf(delivery), key: orderingKeyOf(delivery) })),
+        { total, perSlot: inFlight, keys: keysInFlight },
+        { maxInFlight: settings.maxInFlight, maxInFlightPerSlot: settings.maxInFlightPerEndpoint }
+      )
+      if (chosen.length === 0) return
       // The claim outlives the attempt's timeout: it only guards against another process meanwhile.
       const lockedUntil = iso(now + settings.timeoutMillis + 30_000)
-      const chosen: Array<{ readonly delivery: ClaimedDelivery; readonly slot: string }> = []
-      const planned = new Map<string, number>()
-      for (const delivery of due) {
-        if (total + chosen.length >= settings.maxInFlight) break
-        const slot = slotOf(delivery)
-        const taken = (inFlight.get(slot) ?? 0) + (planned.get(slot) ?? 0)
-        if (taken >= settings.maxInFlightPerEndpoint) continue
-        planned.set(slot, (planned.get(slot) ?? 0) + 1)
-        chosen.push({ delivery, slot })
-      }
-      if (chosen.length === 0) return
-      const claimed = yield* tx.withTransaction(
-        Effect.filter(chosen, ({ delivery }) => repo.claim(delivery.id, iso(now), lockedUntil))
-      )
-      for (const { delivery, slot } of claimed) {
+      const claimed = yield* repo.claim(chosen.map((c) => c.id), iso(now), lockedUntil)
+      const planOf = new Map(chosen.map((c) => [c.id, c]))
+      for (const delivery of claimed) {
+        const { key, slot } = planOf.get(delivery.id)!
         total++
         inFlight.set(slot, (inFlight.get(slot) ?? 0) + 1)
+        keysInFlight.add(key)
+        let holdsSlot = true
+        const answered = Effect.suspend(() => {
+          if (!holdsSlot) return Effect.void
+          holdsSlot = false
+          return freeSlot(slot)
+        })
         yield* FiberSet.run(
           fibers,
-          attempt(delivery).pipe(
+          attempt(delivery, answered).pipe(
             traced(delivery),
-            Effect.catchAllCause((cause) => Effect.logError("webhook attempt crashed; the delivery is tried again when its claim expires", cause)),
-            Effect.ensuring(release(slot))
+            Effect.catchAllCause((cause) =>
+              Effect.logError("webhook attempt crashed; the delivery is tried again when its claim expires", cause)
+            ),
+            Effect.ensuring(Effect.zipRight(answered, settle(slot, key)))
           )
         )
       }

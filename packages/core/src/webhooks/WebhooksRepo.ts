@@ -1,4 +1,4 @@
-import type { WebhookDeliveryId, WebhookEndpointId, OrganizationId } from "@agentline/api/Ids"
+import type { OrganizationId, WebhookDeliveryId, WebhookEndpointId } from "@agentline/api/Ids"
 import type { WebhookAttempt, WebhookDelivery, WebhookEventType } from "@agentline/api/webhooks/Webhooks"
 import { Context, type Effect, type Option } from "effect"
 
@@ -77,8 +77,25 @@ export interface ClaimedDelivery {
   readonly payload: unknown
   readonly attempt_count: number
   readonly created_at: string
-  /** Whether its endpoint was failing when the delivery was found due (an answer then clears that). */
+  /** Whether its endpoint was failing when the delivery was claimed (an answer then clears that). */
   readonly endpoint_failing: boolean
+}
+
+/** A delivery due now, as far as choosing which to claim needs it. */
+export interface DueDelivery {
+  readonly id: WebhookDeliveryId
+  /** Null for a workflow node's request. */
+  readonly endpoint_id: WebhookEndpointId | null
+  readonly ordering_key: string
+  /** The endpoint's URL, or the node request's own. */
+  readonly url: string
+}
+
+/** One attempt of a delivery and what became of the delivery. */
+export interface RecordedAttempt {
+  readonly id: WebhookDeliveryId
+  readonly attempt: WebhookAttempt
+  readonly outcome: AttemptOutcome
 }
 
 /** What became of a delivery after an attempt. */
@@ -116,13 +133,24 @@ export class WebhooksRepo extends Context.Tag("@agentline/core/WebhooksRepo")<
     readonly enqueueDirect: (request: DirectRequest) => Effect.Effect<void>
     /**
      * Up to `limit` deliveries due at `now`, first due first: pending, not claimed, of enabled endpoints,
-     * and first in line (no earlier pending delivery of the same endpoint and ordering key).
+     * and first in line (no earlier pending delivery of the same endpoint and ordering key). Only what
+     * choosing among them takes; `claim` reads the rest of those chosen.
      */
-    readonly due: (now: string, limit: number) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
-    /** Takes a due delivery for one attempt until `lockedUntil`; false when another worker took it first. */
-    readonly claim: (id: WebhookDeliveryId, now: string, lockedUntil: string) => Effect.Effect<boolean>
-    /** Appends the attempt to the delivery's log, sets its outcome and releases it. */
-    readonly recordAttempt: (id: WebhookDeliveryId, attempt: WebhookAttempt, outcome: AttemptOutcome) => Effect.Effect<void>
+    readonly due: (now: string, limit: number) => Effect.Effect<ReadonlyArray<DueDelivery>>
+    /**
+     * Takes the given due deliveries for one attempt each until `lockedUntil`, in one statement; those
+     * it took (another worker may have taken some first), in the order given.
+     */
+    readonly claim: (
+      ids: ReadonlyArray<WebhookDeliveryId>,
+      now: string,
+      lockedUntil: string
+    ) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
+    /**
+     * Appends each attempt to its delivery's log, sets its outcome and releases it: any number of
+     * deliveries in one statement (the caller's transaction groups them with whatever else it writes).
+     */
+    readonly recordAttempts: (attempts: ReadonlyArray<RecordedAttempt>) => Effect.Effect<void>
     /** The endpoint answered: it is healthy again. */
     readonly markHealthy: (id: WebhookEndpointId) => Effect.Effect<void>
     /** The endpoint failed at `now`: since when it has been failing (the first failure since it last answered). */

@@ -90,11 +90,11 @@ for (const dialect of dialects) {
         expect(Option.map(call, (c) => c.attempt.id)).toEqual(Option.some(attemptId))
         expect(yield* media.open("silent-ends", token)).toEqual(Option.none())
 
-        const inbound = yield* Queue.unbounded<WebSocketFrame>()
+        const inbound = yield* Queue.unbounded<WebSocketFrame | undefined>()
         const sent: Array<WebSocketFrame> = []
         let closed = false
         const connection: MediaConnection = {
-          frames: Stream.fromQueue(inbound),
+          frames: inbound,
           send: (frame) => Effect.sync(() => void sent.push(frame)),
           close: Effect.sync(() => void (closed = true)).pipe(Effect.zipRight(Queue.shutdown(inbound)))
         }

@@ -4,9 +4,11 @@
  */
 import { useEffect, useRef, useState } from "react"
 
-export const ConfirmButton = ({ confirm, disabled = false, label, onConfirm }: {
+export const ConfirmButton = ({ confirm, disabled = false, label, onConfirm, subject }: {
   /** The button's text ("Delete"), followed by what it acts on in its accessible name. */
   readonly label: string
+  /** What it acts on, for screen readers only ("Delete" reads "Delete Orders"). */
+  readonly subject?: string
   /** The confirmation's text ("Yes, delete “Orders”"). */
   readonly confirm: string
   readonly onConfirm: () => void
@@ -17,7 +19,14 @@ export const ConfirmButton = ({ confirm, disabled = false, label, onConfirm }: {
   useEffect(() => {
     if (asking) yes.current?.focus()
   }, [asking])
-  if (!asking) return <button type="button" className="danger" disabled={disabled} onClick={() => setAsking(true)}>{label}</button>
+  if (!asking) {
+    return (
+      <button type="button" className="danger" disabled={disabled} onClick={() => setAsking(true)}>
+        {label}
+        {subject !== undefined && <span className="visually-hidden">{` ${subject}`}</span>}
+      </button>
+    )
+  }
   return (
     <span role="group" aria-label="Confirm" className="confirm">
       <button ref={yes} type="button" className="danger" onClick={() => { setAsking(false); onConfirm() }}>{confirm}</button>{" "}

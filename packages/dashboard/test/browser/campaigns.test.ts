@@ -191,6 +191,17 @@ dashboardSuite("Campaigns and runs", (dashboard) => {
     expect(exportedLines).toHaveLength(2)
     expect(exportedLines[1]).toContain("+14155550201")
 
+    // Sorted at once by the list's own control, in the API's order (the export follows it).
+    await search.getByRole("button", { name: "Clear" }).click()
+    await page.getByLabel("Sort").selectOption({ label: "Longest first" })
+    const longest = await dashboard.api("GET", "/api/v1/runs?sort_by=duration&sort_order=desc&limit=50")
+    const names = longest.runs.map((r: { name: string }) => r.name)
+    await page.waitForFunction(
+      (expected) => [...document.querySelectorAll("[data-testid=all-runs] tbody tr td:first-child")].map((td) => td.textContent).join("|") === expected,
+      names.join("|")
+    )
+    expect(await search.getByRole("link", { name: "Export CSV" }).getAttribute("href")).toBe("/api/v1/runs/export?sort_by=duration&sort_order=desc")
+
     // The overview's figures are the API's: per day (UTC) by outcome, minutes and cost over the last 7 days.
     const usage = await dashboard.api("GET", "/api/v1/organizations/usage/daily-breakdown?days=7")
     const days: Array<any> = await Promise.all(usage.breakdown.map((d: any) =>

@@ -1,11 +1,12 @@
 /**
  * Settings in the real dashboard (browser tests, docs/dashboard.md): API keys (created in the page and
- * used from outside with `X-API-Key`, archived, reactivated), the organization's users and its
- * concurrency limit, and what members see.
+ * used from outside with `X-API-Key`, archived, reactivated), the organization's users (added, a role
+ * changed, deactivated, reactivated, a password reset, removed) and its concurrency limit, and what
+ * members see.
  */
 import type { Page } from "playwright-core"
 import { expect, it } from "vitest"
-import { dashboardSuite, PHONE } from "./Harness.js"
+import { dashboardSuite, logIn, PHONE } from "./Harness.js"
 
 const openSettings = async (page: Page, section: "API keys" | "Users" | "Organization") => {
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click()
@@ -90,18 +91,20 @@ dashboardSuite("Settings", (dashboard) => {
     const email = `colleague-${Date.now().toString(36)}@${dashboard.dialect}.example.com`
     await page.getByLabel("Email").fill(email)
     await page.getByLabel("Temporary password").fill("welcome-aboard")
-    await page.getByLabel("Role").selectOption("admin")
+    await page.getByLabel("Role", { exact: true }).selectOption("admin")
     await page.getByRole("button", { name: "Add user" }).click()
     await page.getByText(`Added ${email}. They must change the temporary password at first login.`).waitFor()
     const row = page.getByRole("row").filter({ hasText: email })
     await row.waitFor()
+    expect(await row.getByLabel(`Role of ${email}`).inputValue()).toBe("admin")
     await expect(row.getByRole("cell").allTextContents()).resolves.toEqual([
       email,
-      "Administrator",
+      expect.any(String),
+      "Active",
       "Temporary (not changed yet)",
+      expect.any(String),
       expect.any(String)
     ])
-    await dashboard.screenshot(page, "settings-users")
 
     // The same email again: the API's 409 is shown.
     await page.getByLabel("Email").fill(email)
@@ -111,6 +114,69 @@ dashboardSuite("Settings", (dashboard) => {
 
     const users = await dashboard.api("GET", "/api/v1/users")
     expect(users.users.find((u: { email: string }) => u.email === email)).toMatchObject({ role: "admin", must_change_password: true })
+  })
+
+  it("an administrator changes a role, deactivates, reactivates, resets a password and removes a user", async () => {
+    const admin = await dashboard.newUser({ role: "admin" })
+    const ann = await dashboard.newUser({ role: "member" })
+    const ben = await dashboard.newUser({ role: "member" })
+    const userOf = async (email: string) =>
+      (await dashboard.api("GET", "/api/v1/users")).users.find((u: { email: string }) => u.email === email)
+    const loginStatus = (email: string, password: string) =>
+      fetch(`${dashboard.url}/api/v1/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password })
+      }).then((r) => r.status)
+    const page = await dashboard.loggedIn(admin)
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: dashboard.url })
+    await openSettings(page, "Users")
+    const row = (email: string) => page.getByRole("row").filter({ hasText: email })
+    // Your own row offers no way to lock yourself out.
+    await row(admin.email).getByText("(you)").waitFor()
+    expect(await row(admin.email).getByRole("button").count()).toBe(0)
+
+    // A role, changed from the row's menu.
+    await row(ann.email).getByLabel(`Role of ${ann.email}`).selectOption("admin")
+    await page.getByRole("status").filter({ hasText: `${ann.email} is now administrator.` }).waitFor()
+    expect(await userOf(ann.email)).toMatchObject({ role: "admin" })
+
+    // Deactivated behind a confirmation: the row says so, the API refuses their login; reactivated.
+    await row(ben.email).getByRole("button", { name: `Deactivate ${ben.email}` }).click()
+    await page.getByRole("button", { name: `Yes, deactivate ${ben.email}` }).click()
+    await row(ben.email).getByRole("cell", { name: /^Deactivated / }).waitFor()
+    expect(await userOf(ben.email)).toMatchObject({ is_active: false })
+    expect(await loginStatus(ben.email, ben.password)).toBe(403)
+    // At the login form they are told why, and who can help.
+    const benPage = await dashboard.newPage()
+    await benPage.goto("/")
+    await logIn(benPage, ben)
+    await benPage.getByRole("alert").filter({ hasText: "This account is deactivated; an administrator of your organization can reactivate it" }).waitFor()
+    await dashboard.screenshot(page, "settings-users")
+    await row(ben.email).getByRole("button", { name: `Reactivate ${ben.email}` }).click()
+    await row(ben.email).getByRole("cell", { name: "Active", exact: true }).waitFor()
+    expect(await loginStatus(ben.email, ben.password)).toBe(200)
+
+    // A password reset shows the temporary password once; it logs in (and must be changed), the old one no longer does.
+    await row(ben.email).getByRole("button", { name: `Reset password ${ben.email}` }).click()
+    await page.getByRole("button", { name: `Yes, reset the password of ${ben.email}` }).click()
+    await page.getByRole("heading", { name: `Temporary password of ${ben.email}` }).waitFor()
+    const temporary = await page.getByRole("textbox", { name: `Temporary password of ${ben.email}` }).inputValue()
+    await page.getByRole("button", { name: "Copy password" }).click()
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(temporary)
+    expect(await loginStatus(ben.email, ben.password)).toBe(401)
+    expect(await loginStatus(ben.email, temporary)).toBe(200)
+    await page.getByRole("button", { name: "I have copied it" }).click()
+    expect(await page.content()).not.toContain(temporary)
+    await row(ben.email).getByRole("cell", { name: "Temporary (not changed yet)" }).waitFor()
+
+    // Removed: gone from the list and from the API.
+    await row(ben.email).getByRole("button", { name: `Remove ${ben.email}` }).click()
+    await page.getByRole("button", { name: `Yes, remove ${ben.email}` }).click()
+    await page.getByRole("status").filter({ hasText: `Removed ${ben.email}.` }).waitFor()
+    await row(ben.email).waitFor({ state: "detached" })
+    expect(await userOf(ben.email)).toBeUndefined()
+    expect(await loginStatus(ben.email, temporary)).toBe(401)
   })
 
   it("an administrator sets the organization's concurrency limit", async () => {

@@ -28,7 +28,7 @@ import { type MediaConnection, MediaStreams } from "@agentline/core/media/MediaS
 import type { WebSocketFrame } from "@agentline/telephony-kit/Media"
 import type { WebhookRequest, WebhookResponse } from "@agentline/telephony-kit/TelephonyProvider"
 import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse, Socket } from "@effect/platform"
-import { Effect, Fiber, Layer, Queue, Stream } from "effect"
+import { Effect, Fiber, Layer, Queue } from "effect"
 import { IncomingMessage } from "node:http"
 import { publicRequestUrl } from "../calls/Http.js"
 import { ServerConfig } from "../ServerConfig.js"
@@ -106,15 +106,17 @@ export const connectionOf = (socket: Socket.Socket) =>
     // fiber, and `ws` never completes the upgrade of a socket that closed meanwhile, in a wait the
     // platform does not let anyone interrupt. Awaiting it would hold this request, and the server's
     // shutdown, for ever (`mediaRoute` refuses such sockets first; this covers what slips between).
+    // The handler answers synchronously (no effect): the platform would fork a fiber per message for an
+    // effect, 50 a second per call.
     const reader = yield* Effect.forkDaemon(
-      socket.runRaw((data) =>
-        frames.offer(typeof data === "string" ? { _tag: "Text", text: data } : { _tag: "Binary", data })
-      ).pipe(Effect.ignore, Effect.ensuring(Effect.zipRight(Effect.sync(() => (open = false)), frames.offer(undefined))))
+      socket.runRaw((data) => {
+        frames.unsafeOffer(typeof data === "string" ? { _tag: "Text", text: data } : { _tag: "Binary", data })
+      }).pipe(Effect.ignore, Effect.ensuring(Effect.zipRight(Effect.sync(() => (open = false)), frames.offer(undefined))))
     )
     yield* Effect.addFinalizer(() => Fiber.interruptFork(reader))
     const ifOpen = (effect: Effect.Effect<void, unknown>) => Effect.suspend(() => (open ? Effect.ignore(effect) : Effect.void))
     return {
-      frames: Stream.fromQueue(frames).pipe(Stream.takeWhile((f): f is WebSocketFrame => f !== undefined)),
+      frames,
       send: (frame) => ifOpen(write(frame._tag === "Text" ? frame.text : frame.data)),
       close: ifOpen(write(new Socket.CloseEvent(1000)))
     } satisfies MediaConnection

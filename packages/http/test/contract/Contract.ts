@@ -3,7 +3,8 @@
  * SQLite and PostgreSQL: what the server adds to the port's behaviour (which each adapter checks on its
  * own with `runContract` of `@agentline/telephony-kit`): runs and their logs, the answer route's
  * verdict on machines, refusals on the run, callbacks at the server's routes, recovery through
- * `OutboundRouting`, retries, media through `CallAudio`, inbound routing, a campaign, credentials in logs.
+ * `OutboundRouting`, retries, media through `CallAudio`, inbound routing, a campaign, transfers (cold,
+ * warm where declared, refused where not: `ContractTransfer.ts`), credentials in logs.
  * `runServerContract(carrier)` registers the suites; a provider's file calls it with the carrier object
  * of its package (`@agentline/telephony-<provider>/testing/Carrier`). docs/telephony-adapters.md says
  * which check runs where.
@@ -19,6 +20,7 @@ import type { CarrierFake, CarrierUnderTest, Scenario, Started } from "./Carrier
 import { campaignTests } from "./ContractCampaign.js"
 import { inboundTests } from "./ContractInbound.js"
 import { mediaTests } from "./ContractMedia.js"
+import { transferTests } from "./ContractTransfer.js"
 import { freePort, liveApp, logLines } from "./LiveServer.js"
 import { loopback } from "./Loopback.js"
 
@@ -260,6 +262,7 @@ export const runServerContract = (carrier: CarrierUnderTest) => {
       mediaTests(it, Fake)
       inboundTests(it, Fake)
       campaignTests(it, Fake)
+      transferTests(it, Fake)
 
       it.effect("credentials never appear in the logs or on runs, failures included", () =>
         Effect.gen(function*() {

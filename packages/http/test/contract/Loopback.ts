@@ -1,9 +1,10 @@
 /**
  * A test voice runtime: it echoes the caller's audio back and records both directions. Digits drive
- * it: `1` sets a mark, `2` clears playback, `8` plays a minute of tone, `9` hangs up.
+ * it: `1` sets a mark, `2` clears playback, `8` plays a minute of tone, `9` hangs up, `7` transfers the
+ * call as `transferRequests` says for it (then leaves the stream, as the voice runtime does).
  */
-import type { CallAudioHandlerShape } from "@agentline/core/audio/CallAudio"
-import { Effect, Stream } from "effect"
+import type { CallAudioHandlerShape, TransferRequest, TransferStarted } from "@agentline/core/audio/CallAudio"
+import { Deferred, Effect, Stream } from "effect"
 
 export interface Recording {
   readonly incoming: Array<Int16Array>
@@ -16,6 +17,10 @@ export interface Recording {
 
 /** Recordings by provider call id (attempt ids repeat across the suites' databases). */
 export const recordings = new Map<string, Recording>()
+
+/** The transfer digit `7` asks for, by provider call id; what the server answered, once asked. */
+export const transferRequests = new Map<string, TransferRequest>()
+export const transfersStarted = new Map<string, TransferStarted>()
 
 export const samplesOf = (chunks: ReadonlyArray<Int16Array>) => {
   const out = new Int16Array(chunks.reduce((n, c) => n + c.length, 0))
@@ -37,11 +42,13 @@ export const loopback: CallAudioHandlerShape = {
       const recording: Recording = { incoming: [], outgoing: [], digits: [], marks: [], sampleRate: audio.sampleRate, ended: false }
       recordings.set(audio.providerCallId ?? `attempt-${audio.attemptId}`, recording)
       let marks = 0
+      // Once the call is handed over, the runtime is done with it, whatever the stream does next.
+      const left = yield* Deferred.make<void>()
       const play = (samples: Int16Array) => {
         recording.outgoing.push(samples)
         return audio.play({ sampleRate: audio.sampleRate, samples })
       }
-      yield* audio.incoming.pipe(Stream.runForEach((event) => {
+      const serve = audio.incoming.pipe(Stream.runForEach((event) => {
         switch (event._tag) {
           case "Audio":
             recording.incoming.push(event.frame.samples)
@@ -59,11 +66,20 @@ export const loopback: CallAudioHandlerShape = {
                 return play(tone(60, audio.sampleRate))
               case "9":
                 return audio.hangUp
+              case "7": {
+                const request = transferRequests.get(audio.providerCallId ?? "")
+                if (request === undefined || audio.transfer === undefined) return Effect.void
+                return Effect.flatMap(audio.transfer(request), (started) => {
+                  transfersStarted.set(audio.providerCallId ?? "", started)
+                  return Effect.zipRight(started.status === "failed" ? audio.hangUp : audio.leave ?? Effect.void, Deferred.succeed(left, undefined))
+                })
+              }
               default:
                 return Effect.void
             }
         }
       }))
+      yield* Effect.raceFirst(serve, Deferred.await(left))
       recording.ended = true
     })
 }

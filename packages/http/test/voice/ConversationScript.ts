@@ -36,7 +36,7 @@ export const transferDefinition = (target: string) => ({
       id: "sales",
       type: "transfer",
       position: { x: 0, y: 100 },
-      data: { name: "Sales desk", target, message: "Let me put you through to sales.", mode: "warm", timeout: 5 }
+      data: { name: "Sales desk", target, message: "Let me put you through to sales.", mode: "warm", briefing: "A caller for sales: {{customer}}.", timeout: 5 }
     }
   ],
   edges: [{ id: "e1", source: "start", target: "sales", data: { label: "to sales", condition: "The caller wants a person" } }]

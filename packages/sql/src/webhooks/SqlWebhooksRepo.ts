@@ -48,8 +48,8 @@ const DirectTarget = Schema.Struct({
   node_id: Schema.String,
   node_name: Schema.String
 })
-const DueRow = Schema.Struct({
-  ...DeliveryRow.fields,
+const ClaimedRow = Schema.Struct({
+  ...DeliveryRow.pick("id", "organization_id", "message_id", "payload", "attempt_count", "created_at").fields,
   endpoint_id: Schema.NullOr(Columns.Id(WebhookEndpointId)),
   event_type: Schema.String,
   run_id: Schema.NullOr(Columns.Int),
@@ -58,7 +58,15 @@ const DueRow = Schema.Struct({
   secret: Schema.NullOr(Schema.String),
   endpoint_failing_since: Schema.NullOr(Schema.Unknown)
 })
+const claimedRows = Columns.decodeRows(ClaimedRow)
+const DueRow = Schema.Struct({
+  id: Columns.Id(WebhookDeliveryId),
+  endpoint_id: Schema.NullOr(Columns.Id(WebhookEndpointId)),
+  ordering_key: Schema.String,
+  url: Schema.NullOr(Schema.String)
+})
 const dueRows = Columns.decodeRows(DueRow)
+const idRows = Columns.decodeRows(Schema.Struct({ id: Columns.Id(WebhookDeliveryId) }))
 const FailingRow = Schema.Struct({ failing_since: Columns.Ts })
 const failingRow = Columns.decodeSingle(FailingRow)
 const CountRow = Schema.Struct({ n: Columns.Int })
@@ -79,6 +87,13 @@ export const layer = Layer.effect(
       sql`SELECT * FROM webhook_deliveries WHERE id = ${id} AND endpoint_id = ${endpointId} AND organization_id = ${organizationId}`.pipe(
         Effect.flatMap(deliveryRows),
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toDelivery))
+      )
+
+    /** What an attempt reads of a delivery it claimed (not its log of attempts). */
+    const claimedColumns = (table: string) =>
+      sql.unsafe(
+        ["id", "endpoint_id", "run_id", "target", "organization_id", "message_id", "event_type", "payload", "attempt_count", "created_at"]
+          .map((column) => `${table}.${column}`).join(", ")
       )
 
     return WebhooksRepo.of({
@@ -122,7 +137,9 @@ export const layer = Layer.effect(
           if (events.length === 0) return 0
           const organizations = [...new Set(events.map((e) => e.organization_id))]
           const endpoints = yield* sql`SELECT id, organization_id, event_types FROM webhook_endpoints
-            WHERE ${sql.in("organization_id", organizations)} AND enabled = ${Columns.boolParam(true)}`.pipe(Effect.flatMap(subscriptionRows))
+            WHERE ${sql.in("organization_id", organizations)} AND enabled = ${Columns.boolParam(true)}`.pipe(
+            Effect.flatMap(subscriptionRows)
+          )
           const deliveries = events.flatMap((event) =>
             endpoints
               .filter((e) => e.organization_id === event.organization_id && e.event_types.includes(event.event_type))
@@ -164,17 +181,74 @@ export const layer = Layer.effect(
             created_at: request.now
           })
         }`.pipe(Effect.asVoid, StorageBoundary.orDie),
+      // The poll: what is due, first in line, and only the columns choosing among them takes (it may
+      // answer more than fits in the free slots; the payloads are read for those claimed, once).
       due: (now, limit) =>
-        sql`SELECT d.*, e.url, e.secret, e.failing_since AS endpoint_failing_since FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
-            WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}
-              AND (d.locked_until IS NULL OR d.locked_until <= ${now})
-              AND (d.endpoint_id IS NULL OR e.enabled = ${Columns.boolParam(true)})
-              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.endpoint_id = d.endpoint_id
-                              AND p.ordering_key = d.ordering_key AND p.status = 'pending' AND p.id < d.id)
-            ORDER BY d.next_attempt_at, d.id LIMIT ${limit}`.pipe(
+        sql.onDialectOrElse({
+          // Each key's first pending delivery in one pass over the pending-order index, then those due.
+          // (The NOT EXISTS form below depends on the planner walking the due order and stopping at the
+          // limit; PostgreSQL's planner, when its statistics say few deliveries are pending, probes every
+          // pending delivery against every earlier one instead: seconds a poll for a backlog of thousands.)
+          pg: () =>
+            sql`SELECT h.id, h.endpoint_id, h.ordering_key, e.url, h.next_attempt_at FROM (
+                  SELECT DISTINCT ON (endpoint_id, ordering_key) id, endpoint_id, ordering_key, next_attempt_at, locked_until
+                  FROM webhook_deliveries WHERE status = 'pending' AND endpoint_id IS NOT NULL
+                  ORDER BY endpoint_id, ordering_key, id
+                ) h JOIN webhook_endpoints e ON e.id = h.endpoint_id AND e.enabled = ${Columns.boolParam(true)}
+                WHERE h.next_attempt_at <= ${now} AND (h.locked_until IS NULL OR h.locked_until <= ${now})
+                UNION ALL
+                SELECT d.id, d.endpoint_id, d.ordering_key, d.target->>'url', d.next_attempt_at FROM webhook_deliveries d
+                WHERE d.status = 'pending' AND d.endpoint_id IS NULL AND d.next_attempt_at <= ${now}
+                  AND (d.locked_until IS NULL OR d.locked_until <= ${now})
+                ORDER BY next_attempt_at, id LIMIT ${limit}`,
+          orElse: () =>
+            sql`SELECT d.id, d.endpoint_id, d.ordering_key, COALESCE(json_extract(d.target, '$.url'), e.url) AS url
+                FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
+                WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}
+                  AND (d.locked_until IS NULL OR d.locked_until <= ${now})
+                  AND (d.endpoint_id IS NULL OR e.enabled = ${Columns.boolParam(true)})
+                  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.endpoint_id = d.endpoint_id
+                                  AND p.ordering_key = d.ordering_key AND p.status = 'pending' AND p.id < d.id)
+                ORDER BY d.next_attempt_at, d.id LIMIT ${limit}`
+        }).pipe(
           Effect.flatMap(dueRows),
-          Effect.map((rows) =>
-            rows.map((r) => ({
+          Effect.map((rows) => rows.map((r) => ({ id: r.id, endpoint_id: r.endpoint_id, ordering_key: r.ordering_key, url: r.url ?? "" }))),
+          StorageBoundary.orDie
+        ),
+      // One statement takes them all (a row another worker took meanwhile is left out), then one read
+      // of what was taken, with its endpoint.
+      claim: (ids, now, lockedUntil) =>
+        Effect.gen(function*() {
+          if (ids.length === 0) return []
+          const claimable = sql`${sql.in("id", ids)} AND status = 'pending' AND (locked_until IS NULL OR locked_until <= ${now})`
+          const rows = yield* sql.onDialectOrElse({
+            // One round trip; rows another process is claiming at this moment are skipped, not waited for
+            // (nor locked in an order that could deadlock with it).
+            pg: () =>
+              sql`WITH taken AS (
+                  UPDATE webhook_deliveries SET locked_until = ${lockedUntil}
+                  WHERE id IN (SELECT id FROM webhook_deliveries WHERE ${claimable} FOR UPDATE SKIP LOCKED)
+                  RETURNING ${claimedColumns("webhook_deliveries")}
+                )
+                SELECT d.*, e.url, e.secret, e.failing_since AS endpoint_failing_since
+                FROM taken d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id`,
+            orElse: () =>
+              Effect.flatMap(
+                sql`UPDATE webhook_deliveries SET locked_until = ${lockedUntil} WHERE ${claimable} RETURNING id`.pipe(
+                  Effect.flatMap(idRows)
+                ),
+                (taken) =>
+                  taken.length === 0 ?
+                    Effect.succeed([]) :
+                    sql`SELECT ${claimedColumns("d")}, e.url, e.secret, e.failing_since AS endpoint_failing_since
+                    FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
+                    WHERE ${sql.in("d.id", taken.map((r) => r.id))}`
+              )
+          }).pipe(Effect.flatMap(claimedRows))
+          const byId = new Map(rows.map((r) => [r.id, r]))
+          return ids.flatMap((id) => {
+            const r = byId.get(id)
+            return r === undefined ? [] : [{
               id: r.id,
               endpoint_id: r.endpoint_id,
               run_id: r.run_id,
@@ -188,34 +262,49 @@ export const layer = Layer.effect(
               attempt_count: r.attempt_count,
               created_at: r.created_at,
               endpoint_failing: r.endpoint_failing_since !== null
-            }))
-          ),
-          StorageBoundary.orDie
-        ),
-      claim: (id, now, lockedUntil) =>
-        sql`UPDATE webhook_deliveries SET locked_until = ${lockedUntil}
-            WHERE id = ${id} AND status = 'pending' AND (locked_until IS NULL OR locked_until <= ${now}) RETURNING id`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          StorageBoundary.orDie
-        ),
-      // One statement: the attempt appended to the log where it is stored (no read first), so a batch of
-      // answers is one short transaction.
-      recordAttempt: (id, attempt, outcome) => {
-        const entry = Columns.jsonParam(attempt)
-        const appended = sql.onDialectOrElse({
-          pg: () => sql`attempts || jsonb_build_array(${entry}::jsonb)`,
-          orElse: () => sql`json_insert(attempts, '$[#]', json(${entry}))`
-        })
-        return sql`UPDATE webhook_deliveries SET
-            attempts = ${appended},
-            attempt_count = attempt_count + 1,
-            status = ${outcome.status},
-            next_attempt_at = ${outcome.status === "pending" ? outcome.next_attempt_at : null},
-            delivered_at = ${outcome.status === "delivered" ? outcome.at : null},
-            locked_until = NULL
-          WHERE id = ${id}`.pipe(Effect.asVoid, StorageBoundary.orDie)
+            }]
+          })
+        }).pipe(StorageBoundary.orDie),
+      // One statement for the whole batch: the rows' values as one JSON parameter (no parameter limit),
+      // each attempt appended to the log where it is stored (no read first).
+      recordAttempts: (attempts) => {
+        if (attempts.length === 0) return Effect.void
+        const values = Columns.jsonParam(attempts.map(({ attempt, id, outcome }) => ({
+          id,
+          entry: attempt,
+          status: outcome.status,
+          next_attempt_at: outcome.status === "pending" ? outcome.next_attempt_at : null,
+          delivered_at: outcome.status === "delivered" ? outcome.at : null
+        })))
+        return sql.onDialectOrElse({
+          pg: () =>
+            sql`UPDATE webhook_deliveries d SET
+                attempts = d.attempts || jsonb_build_array(v.entry),
+                attempt_count = d.attempt_count + 1,
+                status = v.status,
+                next_attempt_at = v.next_attempt_at,
+                delivered_at = v.delivered_at,
+                locked_until = NULL
+              FROM jsonb_to_recordset(${values}::jsonb)
+                AS v(id integer, entry jsonb, status text, next_attempt_at timestamptz, delivered_at timestamptz)
+              WHERE d.id = v.id`,
+          orElse: () =>
+            sql`UPDATE webhook_deliveries SET
+                attempts = json_insert(attempts, '$[#]', json(v.entry)),
+                attempt_count = attempt_count + 1,
+                status = v.status,
+                next_attempt_at = v.next_attempt_at,
+                delivered_at = v.delivered_at,
+                locked_until = NULL
+              FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.entry') AS entry,
+                           json_extract(value, '$.status') AS status, json_extract(value, '$.next_attempt_at') AS next_attempt_at,
+                           json_extract(value, '$.delivered_at') AS delivered_at
+                    FROM json_each(${values})) AS v
+              WHERE webhook_deliveries.id = v.id`
+        }).pipe(Effect.asVoid, StorageBoundary.orDie)
       },
-      markHealthy: (id) => sql`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ${id}`.pipe(Effect.asVoid, StorageBoundary.orDie),
+      markHealthy: (id) =>
+        sql`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ${id}`.pipe(Effect.asVoid, StorageBoundary.orDie),
       markFailing: (id, now) =>
         sql`UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ${now}) WHERE id = ${id} RETURNING failing_since`.pipe(
           Effect.flatMap((rows) => rows.length === 0 ? Effect.succeed({ failing_since: now }) : failingRow(rows)),

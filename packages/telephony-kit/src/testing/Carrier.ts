@@ -77,7 +77,21 @@ export interface CarrierFake {
    * an adapter that transfers; undefined before. A target's behaviour is set with `behave` as any number's.
    */
   readonly transferredTo?: (providerCallId: string) => string | undefined
+  /**
+   * For a carrier whose adapter does warm transfers: what the fake played out for the warm transfer of
+   * the call — `briefed`, what the target was told (or played) before joining the caller, in order;
+   * `callerHeard`, what the caller got meanwhile and after (`hold` while waiting on hold music or
+   * ringing, then anything said to them, in order). Undefined before the transfer.
+   */
+  readonly warmTransfer?: (providerCallId: string) => WarmTransferSeen | undefined
   readonly close: () => Promise<void>
+}
+
+/** A warm transfer as the fake played it out (`CarrierFake.warmTransfer`). */
+export interface WarmTransferSeen {
+  readonly target: string
+  readonly briefed: ReadonlyArray<string>
+  readonly callerHeard: ReadonlyArray<string>
 }
 
 export interface Started {

@@ -24,7 +24,7 @@ import { mediaTests } from "./ContractMedia.js"
 import * as ContractSetup from "./ContractSetup.js"
 import { transferTests } from "./ContractTransfer.js"
 
-export type { CarrierFake, CarrierUnderTest, FakeInbound, FakeMediaLeg, Scenario, Started } from "./Carrier.js"
+export type { CarrierFake, CarrierUnderTest, FakeInbound, FakeMediaLeg, Scenario, Started, WarmTransferSeen } from "./Carrier.js"
 
 /** Registers the contract's tests for `carrier` (a `describe` block named after the provider). */
 export const runContract = (carrier: CarrierUnderTest, options: { readonly timeout?: `${number} seconds` } = {}) =>

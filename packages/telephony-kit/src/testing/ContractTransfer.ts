@@ -2,7 +2,8 @@
  * The contract's transfers (run when the carrier says the adapter transfers, `CarrierUnderTest.transfers`): an answered call handed to a
  * target that answers, is busy, does not answer or fails — the carrier dials the target it was given
  * and reports the result once, through the transfer's result URL (verified) or in-process; a transfer
- * nobody takes still ends the call as reached; a call that is over cannot be transferred.
+ * nobody takes still ends the call as reached; a call that is over cannot be transferred. Where the
+ * adapter declares warm transfers, the target hears the briefing before it joins (`CarrierFake.warmTransfer`).
  */
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
@@ -20,7 +21,7 @@ const cases: ReadonlyArray<readonly [Scenario, TransferOutcome]> = [
 ]
 
 /** An answered call, its media stream connected, transferred to a target behaving as `scenario`. */
-const transferTo = (scenario: Scenario, timeoutSeconds = 3) =>
+const transferTo = (scenario: Scenario, timeoutSeconds = 3, warm?: { readonly briefing: string }) =>
   Effect.gen(function*() {
     const { callerId, fake, host } = yield* Contract
     // The target's behaviour first: a carrier that decides calls by its configuration reads it when the call is placed.
@@ -34,7 +35,8 @@ const transferTo = (scenario: Scenario, timeoutSeconds = 3) =>
       providerCallId: call.providerCallId!,
       target,
       from: callerId,
-      timeoutSeconds
+      timeoutSeconds,
+      ...(warm !== undefined ? { mode: "warm" as const, briefing: warm.briefing } : {})
     })
     const result = yield* eventuallyValue(Effect.sync(() => transfer.results[0]), `the result of the transfer to ${target}`, 20_000)
     return { call, target, transfer, result }
@@ -69,6 +71,24 @@ export const transferTests = (it: ContractIt, transfers: boolean) => {
         }
       }))
   }
+
+  it.effect("warm transfers, where declared: the person answering hears the briefing before joining the caller; nobody answering is reported", () =>
+    Effect.gen(function*() {
+      const { adapter, fake } = yield* Contract
+      if (adapter.transfers?.warm !== true) return
+      const briefing = "A caller for the billing desk."
+      const answered = yield* transferTo("completed", 3, { briefing })
+      expect(answered.result.outcome).toBe("answered")
+      if (fake.transferredTo !== undefined) expect(fake.transferredTo(answered.call.providerCallId!)).toBe(answered.target)
+      const seen = fake.warmTransfer?.(answered.call.providerCallId!)
+      expect(seen?.briefed.join(" ")).toContain(briefing)
+      expect(seen?.callerHeard.join(" ")).not.toContain(briefing)
+      const nobody = yield* transferTo("no_answer", 3, { briefing })
+      expect(nobody.result.outcome).toBe("no_answer")
+      expect(fake.warmTransfer?.(nobody.call.providerCallId!)?.briefed ?? []).toEqual([])
+      // The caller is not left waiting: the call ends, reached.
+      expect((yield* endOf(nobody.call, 20_000)).outcome).toBe("completed")
+    }))
 
   it.effect("a call that is over cannot be transferred: the request fails, not retryable", () =>
     Effect.gen(function*() {

@@ -8,7 +8,7 @@
  */
 import { Clock, Effect } from "effect"
 import type { TelephonyError, TelephonyProvider, WebhookRequest, WebhookResponse } from "../TelephonyProvider.js"
-import type { TransferResult } from "../Transfer.js"
+import type { TransferMode, TransferResult } from "../Transfer.js"
 
 /** One transfer as the stand-in keeps it. */
 export interface HostedTransfer {
@@ -27,6 +27,9 @@ export interface TransferInput {
   readonly target: string
   readonly from: string | undefined
   readonly timeoutSeconds?: number
+  /** Default `cold`. */
+  readonly mode?: TransferMode
+  readonly briefing?: string
 }
 
 const detail = (status: number, text: string): WebhookResponse => ({
@@ -59,6 +62,8 @@ export const make = (url: string, adapterOf: () => { readonly adapter: Telephony
         target: input.target,
         from: input.from,
         timeoutSeconds: input.timeoutSeconds ?? 20,
+        mode: input.mode ?? "cold",
+        briefing: input.mode === "warm" ? input.briefing : undefined,
         resultUrl: `${url}/api/v1/telephony/transfer-result/${hosted.id}`,
         onResult: (result) => Effect.sync(() => void hosted.results.push(result))
       })

@@ -85,7 +85,17 @@ export const carrier: CarrierUnderTest = {
         ended: (sid) => found(sid).ended,
         resendCallbacks: (sid, order) => found(sid).resend(order),
         forgeCallback: (sid, signature) => found(sid).forge(signature),
-        transferredTo: (sid) => found(sid).dialedTo,
+        transferredTo: (sid) => found(sid).dialedTo ?? fake.joinedBy(sid)?.to,
+        warmTransfer: (sid) => {
+          const caller = found(sid)
+          const target = fake.joinedBy(sid)
+          if (target === undefined) return undefined
+          return {
+            target: target.to,
+            briefed: [...target.said],
+            callerHeard: [...(caller.heldInConference ? ["hold"] : []), ...caller.said]
+          }
+        },
         close: fake.close
       }
     }

@@ -13,6 +13,7 @@ import * as FakeHttp from "@agentline/telephony-kit/testing/FakeHttp"
 import * as FakeTimeline from "@agentline/telephony-kit/testing/FakeTimeline"
 import * as Crypto from "node:crypto"
 import { sign } from "../Signature.js"
+import type { FakeConferences, Membership } from "./FakeConference.js"
 import { connect, type MediaLeg } from "./FakeMedia.js"
 import { parse, type Verb } from "./FakeTwiml.js"
 
@@ -66,6 +67,13 @@ export class FakeCall {
   private generation = 0
   /** Where the call's `<Dial>` went (a transfer), once it dialed. */
   dialedTo: string | undefined = undefined
+  /** What `<Say>` said to the person on this call, in order. */
+  readonly said: Array<string> = []
+  /** The conference room the call joined (`<Dial><Conference>`), once it did. */
+  conference: string | undefined = undefined
+  /** Whether the call waited on hold music in its conference (joined before the room started). */
+  heldInConference = false
+  private membership: Membership | undefined = undefined
 
   constructor(
     readonly account: { readonly sid: string; readonly token: string },
@@ -84,6 +92,8 @@ export class FakeCall {
       readonly timeoutSeconds: number
       /** How a number this call `<Dial>`s behaves (the fake's callees). */
       readonly dialed?: ((to: string) => Behaviour) | undefined
+      /** The account's conference rooms (`<Dial><Conference>`). */
+      readonly conferences?: FakeConferences | undefined
     }
   ) {
     this.timeline = FakeTimeline.make(clock.secondMillis)
@@ -172,6 +182,7 @@ export class FakeCall {
     this.status = status
     this.timeline.stop()
     if (this.media?.isOpen()) this.media.stop()
+    this.membership?.leave()
     this.notify("completed")
     this.log.afterPosted(() => this.endedLatch.resolve(status))
   }
@@ -220,6 +231,7 @@ export class FakeCall {
   redirect(document: string) {
     this.generation++
     if (this.media?.isOpen()) this.media.stop()
+    this.membership?.leave()
     void this.run(document)
   }
 
@@ -252,6 +264,7 @@ export class FakeCall {
           await this.timeline.after(verb.seconds)
           break
         case "Say":
+          this.said.push(verb.text)
           await this.timeline.after(0.1)
           break
         case "Hangup":
@@ -264,6 +277,22 @@ export class FakeCall {
         }
         case "Reject":
           return this.end(verb.reason === "busy" ? "busy" : "failed")
+        case "Conference": {
+          if (this.options.conferences === undefined) return this.end("failed")
+          const membership = this.options.conferences.join(this.account.sid, verb.name, this.sid, verb)
+          this.membership = membership
+          this.conference = verb.name
+          if (!membership.startedOnJoin && !verb.startOnEnter) this.heldInConference = true
+          await membership.out
+          if (this.membership === membership) this.membership = undefined
+          if (this.isOver || this.generation !== generation) return
+          if (verb.action !== undefined) {
+            const answered = await this.request(verb.action, this.params())
+            if (this.isOver || this.generation !== generation) return
+            return this.run(answered.status === 200 ? answered.body : undefined)
+          }
+          break
+        }
         case "Dial": {
           const next = await this.dial(verb)
           if (this.isOver || this.generation !== generation) return

@@ -9,7 +9,9 @@
  * - calls played out (`FakeCall`): ringing, answered (AMD `AnsweredBy` when asked), talk, hang-up;
  *   busy; no-answer after the `Timeout`; failed; signed status callbacks in Twilio's order and format;
  *   the answer URL fetched and its TwiML run, media streams included (`FakeMedia`), `<Dial>` too (a
- *   transfer: the dialed leg's status callbacks and the dial's `action`);
+ *   transfer: the dialed leg's status callbacks and the dial's `action`); a call created with inline
+ *   `Twiml=` runs it once answered; `<Dial><Conference>` joins a room (`FakeConference`: hold music
+ *   until it starts, over when a participant with `endConferenceOnExit` leaves) — a warm transfer;
  * - incoming calls to a number, posted to its `VoiceUrl` like Twilio's voice webhook.
  *
  * Knobs: `behave(number, behaviour)` for how a dialed number answers; `failNext` for 429/5xx;
@@ -18,6 +20,7 @@
 import * as FakeCallees from "@agentline/telephony-kit/testing/FakeCallees"
 import * as FakeHttp from "@agentline/telephony-kit/testing/FakeHttp"
 import { type Behaviour, type CallStatus, FakeCall, newSid } from "./FakeCall.js"
+import { FakeConferences } from "./FakeConference.js"
 import { parse } from "./FakeTwiml.js"
 
 export { type Behaviour, FakeCall } from "./FakeCall.js"
@@ -48,6 +51,12 @@ export interface FakeTwilio {
   readonly url: string
   readonly calls: () => ReadonlyArray<FakeCall>
   readonly call: (sid: string) => FakeCall | undefined
+  readonly conferences: FakeConferences
+  /**
+   * The call created (`Calls.json` with `Twiml=`) to join the conference `sid` waits in: a warm
+   * transfer's target leg; undefined when there is none.
+   */
+  readonly joinedBy: (sid: string) => FakeCall | undefined
   /** How calls to `number` go; a list is one behaviour per call to it, the last one repeating. */
   readonly behave: (number: string, behaviour: Behaviour | ReadonlyArray<Behaviour>) => void
   /** The next `count` REST requests (whose path matches `path`, if given) answer `status`. */
@@ -76,6 +85,9 @@ export const start = async (options: {
   const calls = new Map<string, FakeCall>()
   const callees = FakeCallees.make<Behaviour>()
   const numbers = new Map<string, IncomingNumber>()
+  const conferences = new FakeConferences()
+  /** The conference each call created with inline TwiML will join, by call SID. */
+  const invitedTo = new Map<string, string>()
 
   const error = (status: number, code: number, message: string) =>
     FakeHttp.json(status, { code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status })
@@ -106,6 +118,9 @@ export const start = async (options: {
     const to = form.get("To")
     const from = form.get("From")
     const url = form.get("Url") ?? undefined
+    const document = form.get("Twiml") ?? undefined
+    const verbs = document === undefined ? undefined : parse(document)
+    if (document !== undefined && verbs === undefined) return error(400, 12100, "Document parse failure")
     if (to === null || to === "") return error(400, 21201, "No 'To' number is specified")
     if (from === null || from === "") return error(400, 21213, "No 'From' number is specified")
     if (url === undefined && form.get("Twiml") === null && form.get("ApplicationSid") === null) {
@@ -125,7 +140,9 @@ export const start = async (options: {
     const timeout = Number(form.get("Timeout") ?? "60")
     const behaviour = callees.dial(to) ?? { answer: "human" }
     const call = new FakeCall(account, to, from, "outbound-api", behaviour, clock, {
-      url,
+      url: document === undefined ? url : undefined,
+      document,
+      conferences,
       statusCallback: form.get("StatusCallback") ?? undefined,
       events: new Set(events),
       machineDetection: form.get("MachineDetection") === "Enable" || form.get("MachineDetection") === "DetectMessageEnd",
@@ -133,6 +150,8 @@ export const start = async (options: {
       dialed: (target) => callees.dial(target) ?? { answer: "human" }
     })
     calls.set(call.sid, call)
+    const room = verbs?.find((v) => v._tag === "Conference")
+    if (room?._tag === "Conference") invitedTo.set(call.sid, room.name)
     void call.play()
     return FakeHttp.json(201, resource(call))
   }
@@ -207,6 +226,7 @@ export const start = async (options: {
     if (number === undefined || number.voiceUrl === null) return undefined
     const account = accounts.get(number.accountSid)!
     const call = new FakeCall(account, input.to, input.from, "inbound", input.behaviour ?? { answer: "human" }, clock, {
+      conferences,
       events: new Set(),
       machineDetection: false,
       timeoutSeconds: 60
@@ -230,6 +250,13 @@ export const start = async (options: {
     url: api.url,
     calls: () => [...calls.values()],
     call: (sid) => calls.get(sid),
+    conferences,
+    joinedBy: (sid) => {
+      const room = calls.get(sid)?.conference
+      if (room === undefined) return undefined
+      const joiner = [...invitedTo.entries()].find(([other, name]) => other !== sid && name === room)
+      return joiner === undefined ? undefined : calls.get(joiner[0])
+    },
     behave: callees.behave,
     failNext: (status, count = 1, path) => api.failNext(status, count, (_method, p) => path === undefined || path.test(p)),
     addNumber: (accountSid, phoneNumber) => {

@@ -1,8 +1,8 @@
 /**
  * The fake's reading of TwiML (the verbs our answers use), the way Twilio executes a document: verbs
  * in order; `<Connect><Stream>` holds the call until the stream's WebSocket closes; `<Reject>` refuses
- * an incoming call; `<Dial>` calls one `<Number>` or `<Sip>` and bridges; a document Twilio cannot read
- * ends the call (error 12100).
+ * an incoming call; `<Dial>` calls one `<Number>` or `<Sip>` and bridges, or joins a named
+ * `<Conference>`; a document Twilio cannot read ends the call (error 12100).
  */
 export type Verb =
   | { readonly _tag: "Stream"; readonly url: string; readonly parameters: Readonly<Record<string, string>> }
@@ -20,6 +20,18 @@ export type Verb =
     readonly callerId: string | undefined
     readonly statusCallback: string | undefined
     readonly statusEvents: ReadonlySet<string>
+  }
+  /**
+   * `<Dial><Conference>`: the call joins the named room. `startOnEnter` false: it waits on hold music
+   * until a participant with it true joins; `endOnExit`: the room ends when this participant leaves.
+   */
+  | {
+    readonly _tag: "Conference"
+    readonly name: string
+    readonly startOnEnter: boolean
+    readonly endOnExit: boolean
+    readonly waitUrl: string | undefined
+    readonly action: string | undefined
   }
 
 const unescape = (value: string) =>
@@ -39,7 +51,27 @@ export const parse = (xml: string): ReadonlyArray<Verb> | undefined => {
   let rest = body[1]!
   for (let match = pattern.exec(rest); match !== null; match = pattern.exec(rest)) {
     const [whole, stream, said, redirect, dialed] = match
-    if (dialed !== undefined) {
+    if (dialed !== undefined && /^\s*<Conference\b/.test(dialed)) {
+      const room = /^\s*<Conference\b([^>]*)>([^<]+)<\/Conference>\s*$/.exec(dialed)
+      if (room === null) return undefined
+      const tag = whole.slice(0, whole.indexOf(">") + 1)
+      const flag = (name: string, fallback: boolean) => {
+        const value = attribute(room[1]!, name)
+        // Twilio refuses anything but "true" and "false" (errors 13231, 13232).
+        return value === undefined ? fallback : value === "true" ? true : value === "false" ? false : undefined
+      }
+      const startOnEnter = flag("startConferenceOnEnter", true)
+      const endOnExit = flag("endConferenceOnExit", false)
+      if (startOnEnter === undefined || endOnExit === undefined) return undefined
+      verbs.push({
+        _tag: "Conference",
+        name: unescape(room[2]!.trim()),
+        startOnEnter,
+        endOnExit,
+        waitUrl: attribute(room[1]!, "waitUrl"),
+        action: attribute(tag, "action")
+      })
+    } else if (dialed !== undefined) {
       const leg = /^\s*<(Number|Sip)\b([^>]*)>([^<]+)<\/(?:Number|Sip)>\s*$/.exec(dialed)
       if (leg === null) return undefined
       const tag = whole.slice(0, whole.indexOf(">") + 1)

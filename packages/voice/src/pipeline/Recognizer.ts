@@ -5,8 +5,9 @@
  * that fails cannot listen any more: the call fails with the reason (`Failed`).
  */
 import * as Pcm from "@agentline/core/audio/Pcm"
+import type { AudioFrame } from "@agentline/core/audio/AudioFormat"
 import type { SpeechToTextService } from "@agentline/core/voice/Speech"
-import { Effect, Option, Queue, Stream } from "effect"
+import { Chunk, Effect, Option, Queue, Stream } from "effect"
 import type { TurnEvent } from "./TurnTaking.js"
 
 export interface RecognizerOptions {
@@ -22,10 +23,23 @@ export interface RecognizerOptions {
 /** Runs until the frames end (or the recognizer fails: then a `Failed` event). */
 export const recognize = (options: RecognizerOptions) => {
   const format = { encoding: "l16le" as const, sampleRate: options.sampleRate }
-  return Stream.fromQueue(options.frames).pipe(
-    Stream.takeWhile(Option.isSome),
-    Stream.map((frame) => Pcm.encode(frame.value, format)),
-    (frames) => options.stt.transcribe(format, frames),
+  // The frames that came in since the recognizer last looked, taken in one step (no stream stages of
+  // our own between the queue and the port: each costs a little on every frame of every call).
+  let ended = false
+  const audio = Stream.repeatEffectChunkOption(Effect.suspend(() =>
+    ended ? Effect.fail(Option.none()) : Effect.map(Queue.takeBetween(options.frames, 1, Number.MAX_SAFE_INTEGER), (frames) => {
+      const encoded: Array<AudioFrame> = []
+      for (const frame of frames) {
+        if (Option.isNone(frame)) {
+          ended = true
+          break
+        }
+        encoded.push(Pcm.encode(frame.value, format))
+      }
+      return Chunk.unsafeFromArray(encoded)
+    })
+  ))
+  return options.stt.transcribe(format, audio).pipe(
     Stream.runForEach((event) =>
       Effect.gen(function*() {
         if (event._tag === "Final" && event.text.trim() !== "") {

@@ -213,7 +213,7 @@ export const runSession = (audio: CallAudio, call: SessionCall, services: Sessio
     responder.end(end.reason, end.voicemail !== undefined ? "voicemail" : undefined)
     if (end.voicemail !== undefined) yield* audio.endAsVoicemail(end.voicemail)
     else if (end.failure !== undefined) yield* (audio.endAsFailed?.(end.failure) ?? audio.hangUp)
-    else if (transferTo !== undefined && end.reason === responder.state().ending) responder.gather(yield* handOver(audio, transferTo, log.note))
+    else if (transferTo !== undefined && end.reason === responder.state().ending) responder.gather(yield* handOver(audio, transferTo, log.note, responder.state()))
     else if (end.reason !== "user_hangup") yield* audio.hangUp
 
     return {

@@ -17,6 +17,12 @@ import { type CallRecord, recordAgentAudio } from "../session/CallRecord.js"
 export const FRAME_MS = 20
 /** How far ahead of real time audio is sent: enough to ride over a busy event loop, small enough to clear fast. */
 export const LEAD_MS = 60
+/**
+ * Once the lead is full the speaker waits until there is room for this much audio again, then sends it
+ * at once: two frames a wake-up instead of one (a timer and a fiber's wake-up per frame per call cost
+ * more than the frame). The lead stays between LEAD_MS - REFILL_MS + FRAME_MS and LEAD_MS.
+ */
+export const REFILL_MS = 40
 
 /** `samples` cut into frames of `FRAME_MS` (the last one shorter). Pure. */
 export const frames = (pcm: Pcm.PcmFrame): ReadonlyArray<Pcm.PcmFrame> => {
@@ -109,7 +115,7 @@ export const makeSpeaker = (options: SpeakerOptions) => {
       if (continuing && now - dueMs > FRAME_MS) yield* Metric.increment(framesLate)
       if (dueMs < now) dueMs = now
       const ahead = dueMs - now
-      if (ahead > LEAD_MS) yield* Effect.sleep(ahead - LEAD_MS)
+      if (ahead > LEAD_MS) yield* Effect.sleep(ahead - LEAD_MS + REFILL_MS - FRAME_MS)
       yield* audio.play(frame)
       yield* Metric.increment(framesSent)
       recordAgentAudio(record, frame, dueMs)

@@ -20,46 +20,65 @@ export interface Turn {
   readonly interrupted?: boolean
 }
 
-interface Placed {
-  readonly atMs: number
-  readonly samples: Int16Array
+/**
+ * One party's audio on the call's timeline, written in place as it comes: one-second pages, created when
+ * audio first lands in them. A frame leaves no object behind (a call of minutes would otherwise keep
+ * thousands per party for the collector to walk), and silence that nobody wrote costs nothing.
+ */
+export interface Track {
+  readonly sampleRate: number
+  readonly pages: Array<Int16Array | undefined>
+}
+
+export const makeTrack = (sampleRate: number): Track => ({ sampleRate, pages: [] })
+
+/** `samples` (at the track's rate) placed at `atMs`; what lands before the call's start is dropped. Later audio overwrites earlier audio at the same place. */
+export const writeTrack = (track: Track, samples: Int16Array, atMs: number): void => {
+  const rate = track.sampleRate
+  let position = Math.round((atMs * rate) / 1000)
+  let from = 0
+  if (position < 0) {
+    from = -position
+    position = 0
+  }
+  while (from < samples.length) {
+    const page = Math.floor(position / rate)
+    const within = position - page * rate
+    const n = Math.min(rate - within, samples.length - from)
+    const target = track.pages[page] ?? (track.pages[page] = new Int16Array(rate))
+    target.set(samples.subarray(from, from + n), within)
+    from += n
+    position += n
+  }
 }
 
 export interface CallRecord {
   readonly sampleRate: number
   readonly turns: Array<Turn>
-  readonly caller: Array<Placed>
-  readonly agent: Array<Placed>
+  readonly caller: Track
+  readonly agent: Track
 }
 
 /** A record at the call's own rate (the caller's audio rate: 8 kHz for G.711, 16 kHz for Vonage). */
-export const makeCallRecord = (sampleRate: number): CallRecord => ({ sampleRate, turns: [], caller: [], agent: [] })
+export const makeCallRecord = (sampleRate: number): CallRecord => ({ sampleRate, turns: [], caller: makeTrack(sampleRate), agent: makeTrack(sampleRate) })
 
-const at = (record: CallRecord, frame: PcmFrame, atMs: number): Placed => ({
-  atMs,
-  samples: resample(frame.samples, frame.sampleRate, record.sampleRate)
-})
+const place = (record: CallRecord, into: Track, frame: PcmFrame, atMs: number): void =>
+  writeTrack(into, frame.sampleRate === record.sampleRate ? frame.samples : resample(frame.samples, frame.sampleRate, record.sampleRate), atMs)
 
-export const recordCallerAudio = (record: CallRecord, frame: PcmFrame, atMs: number): void => {
-  record.caller.push(at(record, frame, atMs))
-}
+export const recordCallerAudio = (record: CallRecord, frame: PcmFrame, atMs: number): void => place(record, record.caller, frame, atMs)
 
-export const recordAgentAudio = (record: CallRecord, frame: PcmFrame, atMs: number): void => {
-  record.agent.push(at(record, frame, atMs))
-}
+export const recordAgentAudio = (record: CallRecord, frame: PcmFrame, atMs: number): void => place(record, record.agent, frame, atMs)
 
 export const recordTurn = (record: CallRecord, turn: Turn): void => {
   if (turn.text.trim() !== "") record.turns.push(turn)
 }
 
-/** One party's audio on the call's timeline, `durationMs` long: silence where the party was quiet. */
-export const track = (sampleRate: number, placed: ReadonlyArray<Placed>, durationMs: number): Int16Array => {
-  const out = new Int16Array(Math.round((durationMs * sampleRate) / 1000))
-  for (const piece of placed) {
-    const offset = Math.round((piece.atMs * sampleRate) / 1000)
-    for (let i = 0; i < piece.samples.length && offset + i < out.length; i++) {
-      if (offset + i >= 0) out[offset + i] = piece.samples[i]!
-    }
+/** One party's audio, `durationMs` long: silence where the party was quiet. */
+export const track = (from: Track, durationMs: number): Int16Array => {
+  const out = new Int16Array(Math.round((durationMs * from.sampleRate) / 1000))
+  for (let page = 0; page < from.pages.length && page * from.sampleRate < out.length; page++) {
+    const samples = from.pages[page]
+    if (samples !== undefined) out.set(samples.subarray(0, Math.min(samples.length, out.length - page * from.sampleRate)), page * from.sampleRate)
   }
   return out
 }
@@ -81,8 +100,8 @@ export interface Recordings {
 }
 
 export const recordings = (record: CallRecord, durationMs: number): Recordings => {
-  const user = track(record.sampleRate, record.caller, durationMs)
-  const bot = track(record.sampleRate, record.agent, durationMs)
+  const user = track(record.caller, durationMs)
+  const bot = track(record.agent, durationMs)
   return { recording: wav(record.sampleRate, mix(user, bot)), user_recording: wav(record.sampleRate, user), bot_recording: wav(record.sampleRate, bot) }
 }
 

@@ -31,6 +31,22 @@ const toAiTool = (tool: NodeTool): Tool.Any =>
     success: Schema.String
   })
 
+/**
+ * The `@effect/ai` tools made so far, by what they are made of: a node's tools are the same at every
+ * turn of every call of an agent, and making one builds its parameters' schema (a cost on each turn of
+ * each call otherwise). Bounded: cleared when it holds more than a few thousand shapes.
+ */
+const made = new Map<string, Readonly<Record<string, Tool.Any>>>()
+const MAX_MADE = 4096
+
 /** A node's own tools by name, to offer the model; empty tools give none (the model just talks). */
-export const graphTools = (tools: ReadonlyArray<NodeTool>): Readonly<Record<string, Tool.Any>> =>
-  Object.fromEntries(tools.map((tool) => [tool.name, toAiTool(tool)]))
+export const graphTools = (tools: ReadonlyArray<NodeTool>): Readonly<Record<string, Tool.Any>> => {
+  if (tools.length === 0) return {}
+  const key = JSON.stringify(tools)
+  const known = made.get(key)
+  if (known !== undefined) return known
+  const fresh = Object.fromEntries(tools.map((tool) => [tool.name, toAiTool(tool)]))
+  if (made.size >= MAX_MADE) made.clear()
+  made.set(key, fresh)
+  return fresh
+}

@@ -7,8 +7,10 @@ import {
   recordCallerAudio,
   recordings,
   recordTurn,
+  makeTrack,
   track,
   transcriptJson,
+  writeTrack,
   transcriptText
 } from "../../src/session/CallRecord.js"
 
@@ -37,21 +39,38 @@ describe("CallRecord", () => {
     expect([...mix(Int16Array.of(30000, -30000, 5), Int16Array.of(30000, -30000))]).toEqual([32767, -32768, 5])
   })
 
-  it("property: a track is the call's length and keeps every sample placed inside it", () => {
+  it("property: a track is the call's length and holds, at each place, the last audio written there (pages or not)", () => {
     FastCheck.assert(FastCheck.property(
-      FastCheck.array(FastCheck.record({ atMs: FastCheck.integer({ min: 0, max: 2000 }), length: FastCheck.integer({ min: 1, max: 400 }) }), { maxLength: 5 }),
-      FastCheck.integer({ min: 0, max: 3000 }),
+      FastCheck.array(
+        FastCheck.record({ atMs: FastCheck.integer({ min: -300, max: 3000 }), length: FastCheck.integer({ min: 1, max: 12000 }), rate: FastCheck.constantFrom(8000, 16000) }),
+        { maxLength: 6 }
+      ),
+      FastCheck.integer({ min: 0, max: 4000 }),
       (pieces, durationMs) => {
-        const placed = pieces.map((p, i) => ({ atMs: p.atMs, samples: new Int16Array(p.length).fill(i + 1) }))
-        const out = track(8000, placed, durationMs)
+        const paged = makeTrack(8000)
+        // The reference: one flat array of the whole call, written sample by sample.
+        const flat = new Int16Array(8000 * 5)
+        pieces.forEach((p, i) => {
+          const samples = new Int16Array(p.length).map((_, k) => i * 1000 + (k % 997) + 1)
+          writeTrack(paged, samples, p.atMs)
+          const offset = Math.round((p.atMs * 8000) / 1000)
+          samples.forEach((v, k) => {
+            if (offset + k >= 0 && offset + k < flat.length) flat[offset + k] = v
+          })
+        })
+        const out = track(paged, durationMs)
         expect(out.length).toBe(Math.round((durationMs * 8000) / 1000))
-        const last = placed.at(-1)
-        if (last !== undefined) {
-          const offset = Math.round((last.atMs * 8000) / 1000)
-          if (offset < out.length) expect(out[offset]).toBe(placed.length)
-        }
+        expect([...out]).toEqual([...flat.subarray(0, out.length)])
       }
     ))
+  })
+
+  it("a frame at another rate than the call's is resampled onto the track", () => {
+    const record = makeCallRecord(8000)
+    recordCallerAudio(record, { sampleRate: 16000, samples: new Int16Array(3200).fill(500) }, 1000)
+    const user = track(record.caller, 2000)
+    expect([user[7999], user[8000], user[9599], user[9600]]).toEqual([0, 500, 500, 0])
+    expect(record.caller.pages.filter((p) => p !== undefined)).toHaveLength(1)
   })
 
   it("the transcript: the reference's lines in time order, and JSON with timings; blank turns are dropped", () => {

@@ -1,7 +1,8 @@
 /**
  * Runs of the whole organization (`GET /runs`): filtered and searched on the server (every word of the
- * search box in the transcript or the gathered context), newest first, 50 at a time with "Load more"
- * (keyset pages), and the same filters as a CSV download (`GET /runs/export`).
+ * search box in the transcript or the gathered context), newest first or in the order chosen (by date,
+ * duration or cost; the order applies at once), 50 at a time with "Load more" (keyset pages, whose
+ * cursor carries the order), and the same filters in the same order as a CSV download (`GET /runs/export`).
  */
 import type { RunSummary } from "@agentline/api/runs/RunSearch"
 import { Effect } from "effect"
@@ -12,7 +13,7 @@ import { useAction, useApi } from "../../api/hooks.js"
 import { ApiError } from "../../components/ApiError.js"
 import { Badge, Field, formatDate, Loading } from "../agents/ui.js"
 import { outcomeTone } from "./RunsTable.js"
-import { emptySearch, exportHref, listParams, OUTCOMES, type RunSearchForm } from "./runSearch.js"
+import { emptySearch, exportHref, listParams, OUTCOMES, type RunSearchForm, SORTS } from "./runSearch.js"
 
 export const RunSearch = () => {
   const [form, setForm] = useState<RunSearchForm>(emptySearch)
@@ -33,6 +34,13 @@ export const RunSearch = () => {
     setMore([])
     setCursor(null)
     setApplied(form)
+  }
+  /** A new order applies at once (to the filters as last searched) and starts the list again. */
+  const sortBy = (sort: string) => {
+    setForm({ ...form, sort })
+    setMore([])
+    setCursor(null)
+    setApplied({ ...applied, sort })
   }
   const clear = () => {
     setForm(emptySearch)
@@ -84,7 +92,15 @@ export const RunSearch = () => {
       <ApiError error={next.error} />
       {first.data === undefined ? (first.error === undefined && <Loading what="runs" />) : (
         <>
-          <p className="hint" role="status">{first.loading ? "Searching…" : runs.length === 0 ? "No run matches." : `${runs.length}${hasMore ? "+" : ""} ${runs.length === 1 && !hasMore ? "run" : "runs"}`}</p>
+          <div className="list-header">
+            <p className="hint" role="status">{first.loading ? "Searching…" : runs.length === 0 ? "No run matches." : `${runs.length}${hasMore ? "+" : ""} ${runs.length === 1 && !hasMore ? "run" : "runs"}`}</p>
+            <label className="inline-field">
+              Sort{" "}
+              <select value={applied.sort} onChange={(e) => sortBy(e.target.value)}>
+                {SORTS.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+              </select>
+            </label>
+          </div>
           {runs.length > 0 && (
             <div className="table-wrap">
               <table className="stack" data-testid="all-runs">

@@ -1,6 +1,7 @@
 /**
  * The global runs page's form (`GET /runs`, docs/reports.md) as query parameters: the same ones for the
- * list and for the CSV export's link, empty fields left out. Dates are the browser's local days.
+ * list and for the CSV export's link (in the list's order), empty fields left out. Dates are the browser's
+ * local days.
  */
 import { RunListParams } from "@agentline/api/runs/RunSearch"
 import { type Effect, type ParseResult, Schema } from "effect"
@@ -17,6 +18,8 @@ export interface RunSearchForm {
   /** `YYYY-MM-DD`, local days, inclusive. */
   readonly from: string
   readonly to: string
+  /** One of `SORTS`' values; empty is the API's default, newest first. */
+  readonly sort: string
 }
 
 export const emptySearch: RunSearchForm = {
@@ -29,8 +32,19 @@ export const emptySearch: RunSearchForm = {
   call_type: "",
   phone_number: "",
   from: "",
-  to: ""
+  to: "",
+  sort: ""
 }
+
+/** The orders the list offers (`sort_by:sort_order`), the API's default first. */
+export const SORTS = [
+  ["", "Newest first"],
+  ["created_at:asc", "Oldest first"],
+  ["duration:desc", "Longest first"],
+  ["duration:asc", "Shortest first"],
+  ["cost:desc", "Most expensive first"],
+  ["cost:asc", "Cheapest first"]
+] as const
 
 /** The outcomes `GET /runs` filters by (a run's `gathered_context.outcome`). */
 export const OUTCOMES = ["completed", "busy", "no_answer", "voicemail", "failed", "canceled", "interrupted"] as const
@@ -59,6 +73,9 @@ export const searchParams = (form: RunSearchForm): Record<string, string> => {
   put("phone_number", form.phone_number)
   put("start_date", localDayBound(form.from, false))
   put("end_date", localDayBound(form.to, true))
+  const [sortBy, sortOrder] = form.sort.split(":")
+  put("sort_by", sortBy)
+  put("sort_order", sortOrder)
   return params
 }
 
