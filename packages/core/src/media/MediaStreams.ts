@@ -91,14 +91,16 @@ export class MediaStreams extends Effect.Service<MediaStreams>()("@agentline/cor
     /** An attempt still open once its media ended is settled with what the provider says (a few tries). */
     const settle = (call: MediaCall, providerCallId: string) =>
       Effect.gen(function*() {
+        const isOpen = Effect.map(dispatch.findAttempt(call.attempt.id), (a) => Option.isSome(a) && (a.value.state === "dialing" || a.value.state === "claimed"))
+        // Most calls were ended by the provider's own status callback by now: nothing to ask it.
+        if (!(yield* isOpen)) return
         const status = yield* call.route.calls.get(providerCallId).pipe(
           Effect.filterOrFail((s) => s._tag === "Ended"),
           Effect.retry(Schedule.spaced("1 second").pipe(Schedule.intersect(Schedule.recurs(5)))),
           Effect.option
         )
         if (Option.isNone(status) || status.value._tag !== "Ended") return
-        const current = yield* dispatch.findAttempt(call.attempt.id)
-        if (Option.isNone(current) || (current.value.state !== "dialing" && current.value.state !== "claimed")) return
+        if (!(yield* isOpen)) return
         yield* dispatcher.handleEvent(AttemptId.make(call.attempt.id), {
           type: "ended",
           providerCallId,

@@ -100,6 +100,9 @@ const encodedForUrl = (value: unknown): unknown => {
 
 const queryValue = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value))
 
+/** "." or ".." in a URL path, also percent-encoded (URL parsers read `%2e` as a dot there). */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i
+
 /** No line breaks or other control characters in a header value (a model's argument could carry them). */
 const HEADER_VALUE = /^[^\u0000-\u0008\u000a-\u001f\u007f]*$/
 
@@ -163,6 +166,12 @@ export const renderRequest = (
   const scope: Record<string, unknown> = { ...values, initial_context: context.initial_context, gathered_context: context.gathered_context }
   const inUrl = new Set(templateVariables(config.url).map((v) => v.name))
   const base = renderTemplate(config.url, encodedForUrl(scope) as Record<string, unknown>)
+  // A path segment that is "." or ".." is not a value a URL can carry: the URL would be read as another
+  // path (a model's argument ".." would move the request up the API's tree). Refused rather than sent.
+  const path = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/i.exec(base)?.[1] ?? ""
+  if (path.split("/").some((segment) => DOT_SEGMENT.test(segment))) {
+    return Either.left("a value in the url's path would make a segment '.' or '..', which a URL cannot carry as a value")
+  }
   const headers: Record<string, string> = {}
   for (const [name, template] of Object.entries(config.headers ?? {})) {
     const value = renderTemplate(template, scope)

@@ -188,7 +188,20 @@ describe("rendering a request", () => {
     ]))
   })
 
-  it.prop("any value in a URL placeholder arrives as sent", [FastCheck.fullUnicodeString(), FastCheck.fullUnicodeString()], ([a, b]) => {
+  it("a path value of '.' or '..' is refused: the URL would name another path", () => {
+    for (const a of [".", ".."]) {
+      expect(renderRequest({ method: "GET", url: "https://api.example.com/items/{{a}}/x" }, { a }, EMPTY_CONTEXT)).toEqual(
+        Either.left("a value in the url's path would make a segment '.' or '..', which a URL cannot carry as a value")
+      )
+    }
+    // A value that only looks encoded is encoded again and arrives as sent; in the query, dots are values like any other.
+    expect(Either.map(renderRequest({ method: "GET", url: "https://api.example.com/items/{{a}}" }, { a: "%2e%2e" }, EMPTY_CONTEXT), (r) => r.url)).toEqual(
+      Either.right("https://api.example.com/items/%252e%252e")
+    )
+    expect(Either.isRight(renderRequest({ method: "GET", url: "https://api.example.com/items?q={{a}}" }, { a: ".." }, EMPTY_CONTEXT))).toBe(true)
+  })
+
+  it.prop("any other value in a URL placeholder arrives as sent", [FastCheck.fullUnicodeString().filter((a) => a !== "." && a !== ".."), FastCheck.fullUnicodeString()], ([a, b]) => {
     const rendered = Either.getOrThrow(renderRequest({ method: "GET", url: "https://api.example.com/items/{{a}}" }, { a, b }, EMPTY_CONTEXT))
     const url = new URL(rendered.url)
     expect(decodeURIComponent(url.pathname.slice("/items/".length))).toBe(a)
