@@ -15,6 +15,7 @@ import type { EmbedConfig, EmbedTokenRequest, EmbedTokenResponse, InitEmbedReque
 import { DefinitionId, OrganizationId, RunId, WorkflowId } from "@agentline/api/Ids"
 import { Clock, Duration, Effect, Either, Option } from "effect"
 import * as Crypto from "node:crypto"
+import { sha256 } from "../crypto/Digest.js"
 import { PublicUrls } from "../PublicUrls.js"
 import { RunsRepo } from "../runs/RunsRepo.js"
 import { iso } from "../Time.js"
@@ -63,7 +64,6 @@ export interface Visitor {
   readonly userAgent: string | undefined
 }
 
-const sha256 = (text: string) => Crypto.createHash("sha256").update(text).digest("hex")
 
 /** Checks a page's context variables; every problem at once. */
 export const contextProblems = (variables: Record<string, unknown>): ReadonlyArray<{ readonly key: string; readonly message: string }> => {

@@ -37,7 +37,7 @@ export const verify = (password: string, stored: string): Effect.Effect<boolean>
 /** A random token with a recognizable prefix, and the digest that is stored instead of it. */
 export const randomToken = (prefix: string, bytes = 32): string => `${prefix}${Crypto.randomBytes(bytes).toString("base64url")}`
 
-export const sha256 = (value: string): string => Crypto.createHash("sha256").update(value).digest("hex")
+export { sha256 } from "../crypto/Digest.js"
 
 export const digestsEqual = (a: string, b: string): boolean => {
   const x = Buffer.from(a, "hex")

@@ -11,6 +11,7 @@ import { AttemptId, DefinitionId, OrganizationId, RunId, WorkflowId } from "@age
 import type { WebSocketFrame } from "@agentline/telephony-kit/Media"
 import { Cause, Clock, Effect, Option, Queue, Sink, Stream } from "effect"
 import * as Crypto from "node:crypto"
+import { sha256 } from "../crypto/Digest.js"
 import { type CallAudio, type CallAudioEvent, CallAudioHandler, type CallNotice } from "../audio/CallAudio.js"
 import { makeFramer } from "../audio/Frames.js"
 import * as Pcm from "../audio/Pcm.js"
@@ -30,7 +31,6 @@ export const WEB_CALL_MODE = "webcall"
 /** A token opens its socket within a minute, once. */
 export const WEB_CALL_TOKEN_TTL_MILLIS = 60_000
 
-const hash = (token: string) => Crypto.createHash("sha256").update(token).digest("hex")
 
 export interface CreatedWebCall {
   readonly run: StoredRun
@@ -72,14 +72,14 @@ export class WebCalls extends Effect.Service<WebCalls>()("@agentline/core/WebCal
       const annotated = yield* runs.update(run.id, { annotations: { web_call: { source } } }, iso(now))
       const token = Crypto.randomBytes(32).toString("base64url")
       const expiresAt = iso(now + WEB_CALL_TOKEN_TTL_MILLIS)
-      yield* tokens.insert({ tokenHash: hash(token), runId: RunId.make(run.id), organizationId: principal.organizationId, now: iso(now), expiresAt })
+      yield* tokens.insert({ tokenHash: sha256(token), runId: RunId.make(run.id), organizationId: principal.organizationId, now: iso(now), expiresAt })
       return { run: Option.getOrElse(annotated, () => run), token, expiresAt } satisfies CreatedWebCall
     })
 
     /** The run a token opens, once; none for a wrong, reused or expired token or a run already over. */
     const open = Effect.fn("WebCalls.open")(function*(token: string) {
       if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return Option.none<StoredRun>()
-      const runId = yield* tokens.redeem({ tokenHash: hash(token), now: iso(yield* Clock.currentTimeMillis) })
+      const runId = yield* tokens.redeem({ tokenHash: sha256(token), now: iso(yield* Clock.currentTimeMillis) })
       if (Option.isNone(runId)) return Option.none<StoredRun>()
       const run = yield* runs.findById(runId.value)
       return Option.filter(run, (r) => !r.is_completed && r.mode === WEB_CALL_MODE)

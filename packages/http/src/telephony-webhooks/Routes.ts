@@ -129,18 +129,26 @@ const mediaRoute = Effect.gen(function*() {
   if (params.provider === undefined || typeof token !== "string" || token === "") return detail(403, "Invalid media stream token")
   const call = yield* streams.open(params.provider, token)
   if (call._tag === "None") return detail(403, "Invalid media stream token")
-  const request = yield* HttpServerRequest.HttpServerRequest
-  // The provider may have given up while the token was checked; `ws` would never answer the upgrade of
-  // a connection that is closing (see `connectionOf`).
-  const connection = request.source instanceof IncomingMessage ? request.source.socket : undefined
-  if (connection !== undefined && (connection.destroyed || !connection.readable || !connection.writable)) {
-    return HttpServerResponse.empty({ status: 499 })
-  }
-  const socket = yield* request.upgrade.pipe(Effect.option)
-  if (socket._tag === "None") return detail(426, "A media stream is a WebSocket")
-  yield* Effect.scoped(Effect.flatMap(connectionOf(socket.value), (connection) => streams.serve(call.value, connection)))
-  return HttpServerResponse.empty()
+  return yield* serveWebSocket("A media stream is a WebSocket", (connection) => streams.serve(call.value, connection))
 })
+
+/**
+ * The current request upgraded to a WebSocket and served by `serve` until it ends (a media stream, a
+ * web call). A client that gave up while its token was checked gets nothing: `ws` would never answer
+ * the upgrade of a connection that is closing (see `connectionOf`). A request that is no upgrade: 426.
+ */
+export const serveWebSocket = <R>(notWebSocket: string, serve: (connection: MediaConnection) => Effect.Effect<void, never, R>) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const connection = request.source instanceof IncomingMessage ? request.source.socket : undefined
+    if (connection !== undefined && (connection.destroyed || !connection.readable || !connection.writable)) {
+      return HttpServerResponse.empty({ status: 499 })
+    }
+    const socket = yield* request.upgrade.pipe(Effect.option)
+    if (socket._tag === "None") return detail(426, notWebSocket)
+    yield* Effect.scoped(Effect.flatMap(connectionOf(socket.value), serve))
+    return HttpServerResponse.empty()
+  })
 
 /** The provider-facing routes, added to the API's router. */
 export const layer = HttpApiBuilder.Router.use((router) =>

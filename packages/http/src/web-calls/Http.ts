@@ -7,13 +7,12 @@ import { AgentlineApi } from "@agentline/api/Api"
 import { CurrentPrincipal } from "@agentline/api/Authentication"
 import { WebCalls } from "@agentline/core/web-calls/WebCalls"
 import { WIRE_SAMPLE_RATE } from "@agentline/core/web-calls/WebCallWire"
-import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpRouter, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
-import { IncomingMessage } from "node:http"
 import { publicRequestUrl } from "../calls/Http.js"
 import { wire } from "../DomainErrors.js"
 import { ServerConfig } from "../ServerConfig.js"
-import { connectionOf } from "../telephony-webhooks/Routes.js"
+import { serveWebSocket } from "../telephony-webhooks/Routes.js"
 
 /** The WebSocket path of a token. */
 export const webCallPath = (token: string) => `/api/v1/web-calls/${token}`
@@ -44,16 +43,7 @@ const socketRoute = Effect.gen(function*() {
   const params = yield* HttpRouter.params
   const run = yield* calls.open(params.token ?? "")
   if (run._tag === "None") return refuse(403, "Invalid web call token")
-  const request = yield* HttpServerRequest.HttpServerRequest
-  // The browser may have given up while the token was checked (see `connectionOf`).
-  const connection = request.source instanceof IncomingMessage ? request.source.socket : undefined
-  if (connection !== undefined && (connection.destroyed || !connection.readable || !connection.writable)) {
-    return HttpServerResponse.empty({ status: 499 })
-  }
-  const socket = yield* request.upgrade.pipe(Effect.option)
-  if (socket._tag === "None") return refuse(426, "A web call is a WebSocket")
-  yield* Effect.scoped(Effect.flatMap(connectionOf(socket.value), (opened) => calls.serve(run.value, opened)))
-  return HttpServerResponse.empty()
+  return yield* serveWebSocket("A web call is a WebSocket", (connection) => calls.serve(run.value, connection))
 })
 
 /** The web call's WebSocket route, added to the API's router. */
